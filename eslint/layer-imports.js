@@ -1,0 +1,84 @@
+// Enforces the layer table of ARCHITECTURE.md: imports point down only, and another layer is
+// reached through its index.ts (its public face), never through a file deep inside it.
+import path from 'node:path';
+
+export const LAYER_TABLE = {
+  cli: ['mcp-server', 'core', 'mcp', 'mcp-client', 'exec-server', 'config', 'protocol', 'util'],
+  'mcp-server': ['core', 'mcp', 'mcp-client', 'config', 'protocol', 'util'],
+  core: ['mcp', 'mcp-client', 'exec-server', 'config', 'protocol', 'util'],
+  mcp: ['mcp-client', 'config', 'protocol', 'util'],
+  'mcp-client': ['exec-server', 'config', 'protocol', 'util'],
+  'exec-server': ['protocol', 'util'],
+  config: ['protocol', 'util'],
+  protocol: [],
+  util: [],
+};
+
+// Packages a layer may not import at all (protocol is pure types and zod schemas).
+const PACKAGE_LIMITS = {
+  protocol: (spec) => spec === 'zod' || spec.startsWith('zod/'),
+};
+
+function layerOf(srcRoot, absPath) {
+  const rel = path.relative(srcRoot, absPath);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  const first = rel.split(path.sep)[0];
+  return Object.hasOwn(LAYER_TABLE, first) ? first : undefined;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+export const layerImports = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'imports point down the layer table and enter other layers through index.ts' },
+    schema: [],
+    messages: {
+      upward: "layer '{{from}}' may not import layer '{{to}}' (allowed: {{allowed}})",
+      deep: "import '{{spec}}' reaches inside layer '{{to}}'; import its index.js instead",
+      pkg: "layer '{{from}}' may not import package '{{spec}}'",
+    },
+  },
+  create(context) {
+    const file = context.filename;
+    const srcRoot = path.join(context.cwd, 'src');
+    const from = layerOf(srcRoot, file);
+    if (!from) return {};
+    function check(node, spec) {
+      if (typeof spec !== 'string') return;
+      if (!spec.startsWith('.')) {
+        const limit = PACKAGE_LIMITS[from];
+        if (limit && !spec.startsWith('node:') && !limit(spec)) {
+          context.report({ node, messageId: 'pkg', data: { from, spec } });
+        }
+        return;
+      }
+      const target = path.resolve(path.dirname(file), spec);
+      const to = layerOf(srcRoot, target);
+      if (!to || to === from) return;
+      if (!LAYER_TABLE[from].includes(to)) {
+        context.report({ node, messageId: 'upward', data: { from, to, allowed: LAYER_TABLE[from].join(', ') || 'none' } });
+        return;
+      }
+      const inner = path.relative(path.join(srcRoot, to), target);
+      if (inner !== 'index.js' && inner !== 'index.ts' && inner !== 'index' && inner !== '') {
+        context.report({ node, messageId: 'deep', data: { spec, to } });
+      }
+    }
+    return {
+      ImportDeclaration(node) {
+        check(node, node.source.value);
+      },
+      ExportNamedDeclaration(node) {
+        if (node.source) check(node, node.source.value);
+      },
+      ExportAllDeclaration(node) {
+        check(node, node.source.value);
+      },
+      ImportExpression(node) {
+        if (node.source.type === 'Literal') check(node, node.source.value);
+      },
+    };
+  },
+};
+
+export default { rules: { 'layer-imports': layerImports } };

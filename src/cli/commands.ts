@@ -1,0 +1,7 @@
+// The list of command groups; each registers its subcommands on the program.
+import type { Command } from 'commander';
+import type { CliContext } from './context.js';
+
+export type RegisterCommand = (program: Command, context: () => CliContext, result: { exitCode?: number }) => void;
+
+export const COMMANDS: RegisterCommand[] = [];

@@ -1,0 +1,66 @@
+// The CLI's composition root state: home, config location, overrides, output streams and the logger.
+import path from 'node:path';
+import {
+  loadConfig,
+  resolveHome,
+  type ConfigOverride,
+  type LoadedConfig,
+} from '../config/index.js';
+import { createLogger, fileLogWrite, type Logger } from '../util/index.js';
+
+export interface Output {
+  write(text: string): void;
+  /** True when the stream is an interactive terminal (spinners, colours). */
+  isTTY: boolean;
+}
+
+export interface CliIO {
+  stdout: Output;
+  stderr: Output;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export interface CliContext extends CliIO {
+  home: string;
+  configFile: string | undefined;
+  overrides: ConfigOverride[];
+  logger: Logger;
+  /** Load and validate config, printing its warnings to stderr once. */
+  loadConfig(): Promise<LoadedConfig & { text: string | null }>;
+}
+
+export function processIO(): CliIO {
+  return {
+    stdout: { write: (t) => void process.stdout.write(t), isTTY: process.stdout.isTTY === true },
+    stderr: { write: (t) => void process.stderr.write(t), isTTY: process.stderr.isTTY === true },
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+export function createContext(io: CliIO, opts: { config?: string; overrides: ConfigOverride[] }): CliContext {
+  const home = resolveHome(io.env);
+  const logger = createLogger(fileLogWrite(path.join(home, 'log', 'switchboard.log')), {
+    level: io.env.SWITCHBOARD_LOG_LEVEL === 'debug' ? 'debug' : 'info',
+  });
+  let warned = false;
+  return {
+    ...io,
+    home,
+    configFile: opts.config ? path.resolve(io.cwd, opts.config) : undefined,
+    overrides: opts.overrides,
+    logger,
+    async loadConfig() {
+      const loaded = await loadConfig({ home, file: opts.config ? path.resolve(io.cwd, opts.config) : undefined, overrides: opts.overrides });
+      if (!warned) {
+        warned = true;
+        for (const w of loaded.warnings) {
+          logger.warn(w);
+          io.stderr.write(`warning: ${w}\n`);
+        }
+      }
+      return loaded;
+    },
+  };
+}

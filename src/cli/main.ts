@@ -1,0 +1,72 @@
+// CLI entry point: global options, command registration, and the one place errors become exit codes.
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError, parseOverride, type ConfigOverride } from '../config/index.js';
+import { errorMessage, SwitchboardError } from '../util/index.js';
+import { createContext, processIO, type CliContext, type CliIO } from './context.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
+import { COMMANDS } from './commands.js';
+
+export const VERSION = '0.1.0';
+
+function collectOverride(value: string, previous: ConfigOverride[]): ConfigOverride[] {
+  try {
+    return [...previous, parseOverride(value)];
+  } catch (err) {
+    throw new UsageError(errorMessage(err));
+  }
+}
+
+export function buildProgram(io: CliIO, holder: { ctx?: CliContext; exitCode?: number }): Command {
+  const program = new Command('switchboard')
+    .description('A coding-agent runtime with a Codex-compatible MCP layer: many MCP servers as one catalog, and the agent as an MCP server.')
+    .version(VERSION)
+    .addOption(new Option('--config <file>', 'config file to use instead of $SWITCHBOARD_HOME/config.toml'))
+    .addOption(
+      new Option('-c, --override <key=value>', 'override a config value by dotted path; the value is parsed as TOML, else taken as a string (repeatable)')
+        .argParser(collectOverride)
+        .default([]),
+    )
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .exitOverride();
+  program.hook('preAction', (thisCommand) => {
+    const opts = thisCommand.optsWithGlobals() as { config?: string; override: ConfigOverride[] };
+    holder.ctx = createContext(io, { config: opts.config, overrides: opts.override ?? [] });
+  });
+  const context = () => {
+    if (!holder.ctx) throw new Error('CLI context used before a command ran');
+    return holder.ctx;
+  };
+  for (const register of COMMANDS) register(program, context, holder);
+  return program;
+}
+
+/** Run the CLI; resolves to the exit code. Never calls process.exit itself. */
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const holder: { ctx?: CliContext; exitCode?: number } = {};
+  const program = buildProgram(io, holder);
+  try {
+    await program.parseAsync(argv);
+    return holder.exitCode ?? EXIT_OK;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT_OK;
+      return EXIT_USAGE;
+    }
+    if (err instanceof ConfigError) {
+      io.stderr.write(`error: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
+    if (err instanceof UsageError) {
+      io.stderr.write(`error: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
+    if (err instanceof SwitchboardError) {
+      io.stderr.write(`error: ${err.message}\n`);
+      return EXIT_FAILED;
+    }
+    io.stderr.write(`error: ${errorMessage(err)}\n`);
+    holder.ctx?.logger.error('unexpected error', { error: err instanceof Error ? err.stack : String(err) });
+    return EXIT_FAILED;
+  }
+}

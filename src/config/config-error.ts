@@ -1,0 +1,33 @@
+// The config layer's error: names the file, line/column and key where known.
+import { SwitchboardError } from '../util/index.js';
+
+export interface ConfigErrorLocation {
+  file?: string;
+  line?: number;
+  column?: number;
+  keyPath?: string[];
+}
+
+export class ConfigError extends SwitchboardError {
+  readonly location: ConfigErrorLocation;
+  readonly detail: string;
+
+  constructor(detail: string, location: ConfigErrorLocation = {}, options: { cause?: unknown } = {}) {
+    super('config_invalid', formatConfigError(detail, location), options);
+    this.name = 'ConfigError';
+    this.detail = detail;
+    this.location = location;
+  }
+
+  /** The same error, with file and position filled in. */
+  at(location: ConfigErrorLocation): ConfigError {
+    return new ConfigError(this.detail, { ...this.location, ...location }, { cause: this.cause });
+  }
+}
+
+function formatConfigError(detail: string, loc: ConfigErrorLocation): string {
+  let where = loc.file ?? '';
+  if (loc.file && loc.line !== undefined) where += `:${loc.line}${loc.column !== undefined ? `:${loc.column}` : ''}`;
+  const key = loc.keyPath && loc.keyPath.length > 0 ? ` (key ${loc.keyPath.join('.')})` : '';
+  return where ? `${where}: ${detail}${key}` : `${detail}${key}`;
+}

@@ -1,0 +1,13 @@
+// Where switchboard keeps its files: $SWITCHBOARD_HOME, default ~/.switchboard.
+import os from 'node:os';
+import path from 'node:path';
+
+export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.SWITCHBOARD_HOME;
+  if (fromEnv && fromEnv.trim() !== '') return path.resolve(fromEnv);
+  return path.join(os.homedir(), '.switchboard');
+}
+
+export function defaultConfigPath(home: string): string {
+  return path.join(home, 'config.toml');
+}

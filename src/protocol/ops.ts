@@ -1,0 +1,28 @@
+// Op: submissions from front-ends into a thread (Codex's Submission {id, op}).
+import { z } from 'zod';
+import { ReviewDecisionSchema } from './policies.js';
+
+export const InputItemSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('image'), image_url: z.string() }),
+]);
+export type InputItem = z.infer<typeof InputItemSchema>;
+
+export const OpSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('user_input'), items: z.array(InputItemSchema) }),
+  z.object({ type: z.literal('interrupt') }),
+  z.object({ type: z.literal('exec_approval'), id: z.string(), turn_id: z.string().optional(), decision: ReviewDecisionSchema }),
+  z.object({ type: z.literal('patch_approval'), id: z.string(), decision: ReviewDecisionSchema }),
+  z.object({
+    type: z.literal('resolve_elicitation'),
+    server_name: z.string(),
+    request_id: z.union([z.string(), z.number()]),
+    action: z.enum(['accept', 'decline', 'cancel']),
+    content: z.record(z.string(), z.unknown()).optional(),
+  }),
+  z.object({ type: z.literal('shutdown') }),
+]);
+export type Op = z.infer<typeof OpSchema>;
+
+export const SubmissionSchema = z.object({ id: z.string(), op: OpSchema });
+export type Submission = z.infer<typeof SubmissionSchema>;

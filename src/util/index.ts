@@ -1,0 +1,7 @@
+// Small shared pieces used by every layer.
+export * from './errors.js';
+export * from './logger.js';
+export * from './abort.js';
+export * from './async-queue.js';
+export * from './atomic-write.js';
+export * from './file-lock.js';
