@@ -68,8 +68,6 @@ export function registerImportCommand(mcp: Command, context: () => CliContext, r
       }
       const plan = parseMcpJson(text, source);
       const target = configFileOf(ctx);
-      for (const s of plan.servers) for (const w of s.warnings) ctx.stderr.write(`warning: '${s.sourceName}': ${w}\n`);
-      for (const s of plan.skipped) ctx.stderr.write(`skipped '${s.name}': ${s.reason}\n`);
 
       let added: ImportedServer[];
       let clash: ImportedServer[];
@@ -83,6 +81,9 @@ export function registerImportCommand(mcp: Command, context: () => CliContext, r
         });
         ({ add: added, clash } = update.result);
       }
+      // Reported only once config.toml was read: a broken config gives one error and nothing else.
+      for (const s of plan.servers) for (const w of s.warnings) ctx.stderr.write(`warning: '${s.sourceName}': ${w}\n`);
+      for (const s of plan.skipped) ctx.stderr.write(`skipped '${s.name}': ${s.reason}\n`);
       for (const s of clash) ctx.stderr.write(`skipped '${s.sourceName}': an MCP server named '${s.name}' already exists in ${target} (not overwritten)\n`);
 
       if (opts.dryRun) {
