@@ -25,7 +25,7 @@ function run(args: string[]): Promise<number> {
   });
 }
 
-describe('withFileLock', () => {
+describe('withFileLock', { timeout: 60_000 }, () => {
   it('serialises read-modify-write across processes', async () => {
     const dist = path.join(REPO, 'dist', 'util', 'index.js');
     if (!existsSync(dist)) throw new Error('dist/ is missing: run `npm run build` first');

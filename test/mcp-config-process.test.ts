@@ -20,7 +20,8 @@ afterEach(async () => {
 
 const sb = (...args: string[]) => runCliProcess(args, { home });
 
-describe('switchboard (child process)', () => {
+// Each child is a fresh Node process; on a loaded machine a start can take seconds.
+describe('switchboard (child process)', { timeout: 120_000 }, () => {
   it('--config <existing Codex config.toml> mcp list shows its servers with exit 0 and no warnings', async () => {
     await copyFile(path.join(FIXTURES, 'codex-config.toml'), path.join(home, 'codex-config.toml'));
     const r = await sb('--config', path.join(home, 'codex-config.toml'), 'mcp', 'list', '--json');
@@ -71,7 +72,7 @@ describe('switchboard (child process)', () => {
   it('concurrent adds of different servers from several processes all survive', async () => {
     const header = '# shared config\nmodel = "gpt-5"\n';
     await writeFile(configPath, header);
-    const names = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
+    const names = ['alpha', 'bravo', 'charlie', 'delta'];
     for (let round = 0; round < 2; round++) {
       const results = await Promise.all(names.map((n) => sb('mcp', 'add', `${n}${round}`, '--env', `ROUND=${round}`, '--', `${n}-server`, '--flag')));
       for (const r of results) expect(r).toMatchObject({ code: 0, stderr: '' });
@@ -85,8 +86,8 @@ describe('switchboard (child process)', () => {
       expect(s.env.ROUND).toBe(name.slice(-1));
     }
     const list = await sb('mcp', 'list', '--json');
-    expect(JSON.parse(list.stdout)).toHaveLength(12);
-  });
+    expect(JSON.parse(list.stdout)).toHaveLength(8);
+  }, 180_000);
 
   it('mcp import in a child process', async () => {
     const json = path.join(home, '.mcp.json');
