@@ -17,7 +17,7 @@ interface Splice {
   tidy: boolean;
 }
 
-/** Statement ranges grouped by how they define servers. */
+/** The statements of a document and, for each table header, where its section ends. */
 interface Layout {
   statements: TomlStatement[];
   /** For each header: where its section (header + its key/values) ends. */
@@ -35,7 +35,8 @@ function layoutOf(text: string): Layout {
   return { statements, sectionEnd };
 }
 
-function isBlankLineAt(text: string, pos: number): number {
+/** Length of the blank line starting at pos (0 when the line is not blank). */
+function blankLineLength(text: string, pos: number): number {
   const m = /^[ \t]*\r?\n/.exec(text.slice(pos, pos + 256));
   return m ? m[0].length : 0;
 }
@@ -51,7 +52,7 @@ function applySplices(text: string, splices: Splice[]): string {
   for (const sp of [...splices].sort((a, b) => b.start - a.start)) {
     let { start, end } = sp;
     if (sp.tidy && endsWithBlankLine(out, start)) {
-      for (let n = isBlankLineAt(out, end); n > 0; n = isBlankLineAt(out, end)) end += n;
+      for (let n = blankLineLength(out, end); n > 0; n = blankLineLength(out, end)) end += n;
       if (end === out.length) {
         // Removed the tail of the file: drop the blank lines that separated it, keep one line end.
         while (start > 0 && /\n[ \t]*\r?\n$/.test(out.slice(Math.max(0, start - 256), start))) {
