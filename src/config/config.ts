@@ -67,6 +67,18 @@ const CODEX_TOP_LEVEL_KEYS = new Set([
   'service_tier', 'model_instructions_file', 'check_for_update_on_startup', 'windows', 'oss_provider',
   'show_tooltips', 'suppress_unstable_features_warning', 'tool_output_token_limit', 'ghost_snapshot', 'permissions',
   'experimental_compact_prompt_file', 'background_terminal_max_timeout', 'log_dir', 'sqlite_home',
+  // Current Codex ConfigToml fields and recently retired ones that old configs still carry.
+  'model_auto_compact_token_limit_scope', 'auto_review', 'allow_login_shell', 'default_permissions',
+  'include_permissions_instructions', 'include_apps_instructions', 'include_collaboration_mode_instructions',
+  'include_environment_context', 'project_doc_max_bytes', 'project_doc_fallback_filenames', 'js_repl_node_path',
+  'js_repl_node_module_dirs', 'sqlite', 'debug', 'plan_mode_reasoning_effort', 'model_catalog_json',
+  'apps_mcp_product_sku', 'openai_base_url', 'audio', 'realtime', 'experimental_realtime_ws_base_url',
+  'experimental_realtime_ws_model', 'experimental_realtime_ws_backend_prompt', 'experimental_realtime_ws_startup_context',
+  'experimental_realtime_start_instructions', 'experimental_thread_config_endpoint', 'experimental_thread_store_endpoint',
+  'experimental_thread_store', 'tool_suggest', 'marketplaces', 'project_root_markers', 'disable_paste_burst', 'desktop',
+  'experimental_use_unified_exec_tool', 'use_experimental_unified_exec_tool', 'use_experimental_streamable_shell_tool',
+  'experimental_use_freeform_apply_patch', 'include_view_image_tool', 'experimental_resume', 'model_max_output_tokens',
+  'experimental_sandbox_command_assessment', 'tools_web_search_request',
 ]);
 
 const OWN_TOP_LEVEL_KEYS = new Set([
