@@ -15,8 +15,10 @@ async function snapshot(file: string, followLinks: boolean): Promise<Snapshot> {
     if (info.isDirectory()) throw new PatchApplyError(`Failed to write ${file}: Is a directory`);
     return { path: file, existed: true, content: await readFile(file), mode: info.mode & 0o7777 };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { path: file, existed: false };
-    throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { path: file, existed: false };
+    if (err instanceof PatchApplyError) throw err;
+    throw new PatchApplyError(`Failed to read ${file}: ${reason(err)}`);
   }
 }
 
