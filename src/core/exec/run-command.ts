@@ -85,12 +85,13 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
     let ended: ExecTermination | undefined;
     let stopping: ExecTermination | undefined;
     const running: { pid?: number } = {};
+    let onAbort: (() => void) | undefined;
     let settled = false;
     const finish = (termination: ExecTermination) => {
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
-      signal?.removeEventListener('abort', onAbort);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
       // A stopped command's descendants that outlived SIGTERM get no further grace.
       if (stopping && running.pid !== undefined) killGroup(running.pid, 'SIGKILL');
       resolve({
@@ -128,7 +129,7 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
       killGroup(proc.pid, 'SIGTERM');
       timers.push(setTimeout(() => killGroup(proc.pid!, 'SIGKILL'), killGraceMs));
     };
-    const onAbort = () => stop({ kind: 'aborted' });
+    onAbort = () => stop({ kind: 'aborted' });
     signal?.addEventListener('abort', onAbort, { once: true });
     if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
       const timeoutMs = options.timeoutMs;
