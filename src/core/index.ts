@@ -25,6 +25,6 @@ export { BwrapSandbox, bwrapArgs } from './sandbox/bwrap.js';
 export { SeatbeltSandbox, seatbeltProfile } from './sandbox/seatbelt.js';
 export { createPlatformSandbox, NoSandbox } from './sandbox/platform.js';
 export { sandboxOptionsFor, isWritablePath } from './sandbox/writable-roots.js';
-export { runCommand, type ExecResult, type ExecTermination, type RunCommandOptions } from './exec/run-command.js';
+export { runCommand, type ExecResult, type ExecTermination, type OutputStream, type RunCommandOptions } from './exec/run-command.js';
 export { truncateForModel } from './exec/truncate-output.js';
 // --- end tools ---

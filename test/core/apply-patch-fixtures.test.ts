@@ -49,7 +49,7 @@ describe('apply_patch fixtures', () => {
       const expectedError = readFileSync(path.join(fixture, 'expected-error.txt'), 'utf8').replaceAll('{cwd}', cwd);
       expect(result.success).toBe(false);
       expect(result.output).toContain(expectedError);
-      expect(result.output.startsWith('apply_patch verification failed: ')).toBe(true);
+      expect(String(result.output).startsWith('apply_patch verification failed: ')).toBe(true);
       // All or nothing: not a single byte changed, and nothing was announced as applied.
       expect(await readTree(cwd)).toEqual(before);
       expect(ctx.of('patch_apply_begin')).toHaveLength(0);

@@ -40,12 +40,11 @@ export function splitPlainCommands(script: string): PlainCommand[] | null {
     if (word !== null) argv.push(word);
     word = null;
   };
-  const endCommand = (op: ScriptOperator | null): boolean => {
+  const endCommand = (op: ScriptOperator | null, newline = false): boolean => {
     endWord();
     if (argv.length === 0) {
-      // `a && && b`, a leading operator, or an empty pipeline stage: not a plain script.
-      if (op === ';' && commands.length === 0 && joinedBy === null) return true;
-      return op === ';' && joinedBy === ';';
+      // Blank lines are fine; `a && && b`, `a; ; b` or a leading operator are syntax errors.
+      return newline && (joinedBy === null || joinedBy === ';');
     }
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0]!)) return false; // VAR=value cmd
     commands.push({ argv, joinedBy });
@@ -76,7 +75,7 @@ export function splitPlainCommands(script: string): PlainCommand[] | null {
       } else {
         return null; // a lone & backgrounds
       }
-      if (!endCommand(op)) return null;
+      if (!endCommand(op, c === '\n')) return null;
     } else if (c === "'") {
       const end = script.indexOf("'", i + 1);
       if (end < 0) return null;

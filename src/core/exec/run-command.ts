@@ -85,13 +85,14 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
     let ended: ExecTermination | undefined;
     let stopping: ExecTermination | undefined;
     const running: { pid?: number } = {};
-    let onAbort: (() => void) | undefined;
+    // Assigned once the child exists; `finish` may run before that (spawn failure, early abort).
+    const listeners: { onAbort?: () => void } = {};
     let settled = false;
     const finish = (termination: ExecTermination) => {
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      if (listeners.onAbort) signal?.removeEventListener('abort', listeners.onAbort);
       // A stopped command's descendants that outlived SIGTERM get no further grace.
       if (stopping && running.pid !== undefined) killGroup(running.pid, 'SIGKILL');
       resolve({
@@ -129,8 +130,8 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
       killGroup(proc.pid, 'SIGTERM');
       timers.push(setTimeout(() => killGroup(proc.pid!, 'SIGKILL'), killGraceMs));
     };
-    onAbort = () => stop({ kind: 'aborted' });
-    signal?.addEventListener('abort', onAbort, { once: true });
+    listeners.onAbort = () => stop({ kind: 'aborted' });
+    signal?.addEventListener('abort', listeners.onAbort, { once: true });
     if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
       const timeoutMs = options.timeoutMs;
       timers.push(setTimeout(() => stop({ kind: 'timed_out', timeoutMs }), timeoutMs));

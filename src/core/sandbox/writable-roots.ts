@@ -94,12 +94,14 @@ export function isWritablePath(absPath: string, policy: SandboxPolicy, options: 
       return false;
     case 'workspace-write': {
       const real = resolveRealPath(absPath);
-      return options.writableRoots.some(
-        (r) =>
-          isWithin(real, r.root) &&
-          !r.readOnlySubpaths.some((sub) => isWithin(real, sub)) &&
-          !PROTECTED_SUBPATHS.some((sub) => isWithin(real, path.join(r.root, sub))),
-      );
+      // Protected sub-paths are re-bound read-only after every writable root, so they win over any
+      // root that contains them (e.g. /tmp containing a workspace's .git).
+      const protectedPaths = options.writableRoots.flatMap((r) => [
+        ...r.readOnlySubpaths,
+        ...PROTECTED_SUBPATHS.map((sub) => path.join(r.root, sub)),
+      ]);
+      if (protectedPaths.some((p) => isWithin(real, p))) return false;
+      return options.writableRoots.some((r) => isWithin(real, r.root));
     }
     default:
       return assertNever(policy, 'sandbox policy');

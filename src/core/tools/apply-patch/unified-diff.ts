@@ -79,15 +79,14 @@ export function unifiedDiff(oldLines: readonly string[], newLines: readonly stri
     let end = k;
     let gap = 0;
     while (end < ops.length) {
-      if (ops[end]!.kind === ' ') {
-        gap++;
-        if (gap > 2 * CONTEXT) break;
-      } else {
-        gap = 0;
-      }
+      gap = ops[end]!.kind === ' ' ? gap + 1 : 0;
+      if (gap > 2 * CONTEXT) break;
       end++;
     }
-    end -= Math.max(0, gap - CONTEXT);
+    // Keep at most CONTEXT unchanged lines after the last change.
+    let trailing = 0;
+    while (trailing < end - k && ops[end - 1 - trailing]!.kind === ' ') trailing++;
+    end -= Math.max(0, trailing - CONTEXT);
     const hunk = ops.slice(start, end);
     const oldCount = hunk.filter((o) => o.kind !== '+').length;
     const newCount = hunk.filter((o) => o.kind !== '-').length;
