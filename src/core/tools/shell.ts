@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { durationFromMs, type ParsedCommand } from '../../protocol/index.js';
-import { abortError } from '../../util/index.js';
+import { abortError, errorMessage } from '../../util/index.js';
 import { askToRetryUnsandboxed, assessExec } from '../approvals/exec-policy.js';
 import { EXEC_REJECTED_BY_USER, RETRY_WITHOUT_SANDBOX_REASON, isApproved, throwIfAbortDecision } from '../approvals/messages.js';
 import { formatExecOutput } from '../exec/format-exec-output.js';
@@ -160,7 +160,10 @@ class ShellCall {
       try {
         await options.sandbox.ensureAvailable({ signal: ctx.signal });
       } catch (err) {
-        if (!(err instanceof SandboxUnavailableError)) throw err;
+        if (!(err instanceof SandboxUnavailableError)) {
+          this.#end({ text: errorMessage(err), exitCode: -1, durationMs: 0, status: 'failed' });
+          throw err;
+        }
         // Never fall back silently: either the user agrees to run it unconfined, or it fails.
         if (askToRetryUnsandboxed(ctx.approvalPolicy) && (await this.#ask(request(`${err.message}; run without sandbox?`)))) {
           return this.#attempt(false, request);
