@@ -71,7 +71,8 @@ function fetchScript(): string {
   return `${JSON.stringify(process.execPath)} -e ${JSON.stringify(js)}`;
 }
 
-describe.skipIf(skip)(title, () => {
+// Generous: each case starts several sandboxes, and the machine may be busy.
+describe.skipIf(skip)(title, { timeout: 120_000 }, () => {
   it('read-only: reading works, a write anywhere fails inside the sandbox', async () => {
     const { cwd } = await workspace();
     const { result, end } = await sh('cat existing.txt && echo data > new.txt', cwd, { type: 'read-only' });
@@ -153,7 +154,7 @@ describe.skipIf(skip)(title, () => {
   });
 });
 
-describe('sandbox unavailable', () => {
+describe('sandbox unavailable', { timeout: 120_000 }, () => {
   it('bwrap missing: the command fails with the install hint and never runs', async () => {
     const { cwd } = await workspace();
     const missing = new BwrapSandbox({ bwrapPath: path.join(cwd, 'no-such-bwrap') });

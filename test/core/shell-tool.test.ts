@@ -42,7 +42,7 @@ async function setup(approvalPolicy: AskForApproval, answer?: Answer, signal?: A
 
 const run = (ctx: RecordingContext, args: Record<string, unknown>) => tool.run({ timeout_ms: 60_000, ...args }, ctx);
 
-describe('shell tool × approval policy', () => {
+describe('shell tool × approval policy', { timeout: 120_000 }, () => {
   for (const approvalPolicy of ['untrusted', 'on-request', 'on-failure', 'never'] as const) {
     it(`${approvalPolicy}: a known-safe command runs without asking`, async () => {
       const { ctx } = await setup(approvalPolicy);
@@ -139,7 +139,7 @@ describe('shell tool × approval policy', () => {
   });
 });
 
-describe('shell tool execution', () => {
+describe('shell tool execution', { timeout: 120_000 }, () => {
   it('emits begin, base64 output deltas and end with Codex fields; the model gets exit code and wall time', async () => {
     const { ctx } = await setup('never');
     const result = await run(ctx, { command: ['bash', '-c', 'echo hello; echo oops >&2; exit 3'] });
