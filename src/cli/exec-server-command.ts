@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { DEFAULT_EXEC_LIMITS, parseListen, startExecServer, type ExecLimits } from '../exec-server/index.js';
-import { createLogger, errorMessage, stderrLogWrite, type Logger } from '../util/index.js';
+import { createLogger, errorMessage, isSwitchboardError, stderrLogWrite, type Logger } from '../util/index.js';
 import type { CliContext } from './context.js';
 import type { RegisterCommand } from './commands.js';
 import { UsageError } from './exit-codes.js';
@@ -118,7 +118,7 @@ async function runExecServer(ctx: CliContext, flags: ExecServerFlags): Promise<v
   try {
     server = await startExecServer({ listen, token, insecureNoAuth: flags.insecureNoAuth === true, tls, limits, logger });
   } catch (err) {
-    if (err instanceof Error && 'code' in err && err.code === 'exec_auth_config') throw new UsageError(err.message);
+    if (isSwitchboardError(err, 'exec_auth_config') || isSwitchboardError(err, 'exec_config')) throw new UsageError(err.message);
     throw err;
   }
   ctx.stdout.write(`listening on ${server.url}\n`);

@@ -1,7 +1,7 @@
 // A process running on an exec-server, seen from the client: write/closeStdin/kill, output chunks
 // delivered in sequence order, and one exit outcome (exited, connection lost, or output lost).
 import { assertNever, SwitchboardError } from '../util/index.js';
-import { ExecMethod, WRITE_CHUNK_BYTES, type ExitedParams, type OutputParams, type OutputStream } from './methods.js';
+import { ExecMethod, WRITE_CHUNK_BYTES, WRITE_WINDOW_BYTES, type ExitedParams, type OutputParams, type OutputStream } from './methods.js';
 
 export interface OutputChunk {
   stream: OutputStream;
@@ -39,7 +39,10 @@ export class ExecProcessHandle implements ExecProcess {
   private state: HandleState = { type: 'starting' };
   private expectedSeq = 0;
   private pidValue = -1;
-  private writes: Promise<void> = Promise.resolve();
+  private sendQueue: Promise<void> = Promise.resolve();
+  private unacked = 0;
+  private readonly ackWaiters: (() => void)[] = [];
+  private writeError: unknown = null;
   private resolveExit!: (exit: ExecExit) => void;
   readonly exited: Promise<ExecExit> = new Promise((resolve) => (this.resolveExit = resolve));
 
@@ -58,23 +61,52 @@ export class ExecProcessHandle implements ExecProcess {
     if (this.state.type === 'starting') this.state = { type: 'running', pid };
   }
 
+  /**
+   * Chunks are pipelined up to WRITE_WINDOW_BYTES unacknowledged bytes (acks come once the executor
+   * has handed the bytes to the process), so a large write costs a few round trips, not one per chunk.
+   * Writes are queued so the chunks of concurrent writes never interleave on stdin.
+   */
   write(data: Uint8Array | string, options: { signal?: AbortSignal } = {}): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    this.assertRunning();
-    // Writes are chained so the chunks of concurrent large writes never interleave on stdin.
-    const run = this.writes.then(async () => {
+    this.assertWritable();
+    const acks: Promise<unknown>[] = [];
+    const sending = this.sendQueue.then(async () => {
       for (let offset = 0; offset < bytes.length; offset += WRITE_CHUNK_BYTES) {
-        this.assertRunning();
         const chunk = bytes.subarray(offset, offset + WRITE_CHUNK_BYTES);
-        await this.client.request(ExecMethod.write, { processId: this.processId, data: chunk.toString('base64') }, options.signal);
+        while (this.unacked > 0 && this.unacked + chunk.length > WRITE_WINDOW_BYTES) await new Promise<void>((r) => this.ackWaiters.push(r));
+        this.assertWritable();
+        this.unacked += chunk.length;
+        const ack = this.client.request(ExecMethod.write, { processId: this.processId, data: chunk.toString('base64') }, options.signal);
+        acks.push(ack);
+        void ack.then(
+          () => this.acked(chunk.length),
+          (err: unknown) => {
+            this.acked(chunk.length);
+            this.broken(err);
+          },
+        );
       }
     });
-    this.writes = run.catch(() => {});
-    return run;
+    this.sendQueue = sending.catch(() => {});
+    return sending.then(() => Promise.all(acks)).then(() => undefined);
+  }
+
+  private acked(size: number): void {
+    this.unacked -= size;
+    for (const wake of this.ackWaiters.splice(0)) wake();
+  }
+
+  /** A lost chunk leaves a hole in stdin: nothing written after it can be trusted, so end the process. */
+  private broken(err: unknown): void {
+    if (this.writeError !== null) return;
+    this.writeError = err;
+    this.client.request(ExecMethod.kill, { processId: this.processId }).catch(() => {});
   }
 
   async closeStdin(options: { signal?: AbortSignal } = {}): Promise<void> {
     this.assertRunning();
+    // After the writes already queued, so closing never cuts a write short.
+    await this.sendQueue;
     await this.client.request(ExecMethod.closeStdin, { processId: this.processId }, options.signal);
   }
 
@@ -113,6 +145,15 @@ export class ExecProcessHandle implements ExecProcess {
     // Output we can no longer trust must not keep running unobserved.
     this.client.request(ExecMethod.kill, { processId: this.processId }).catch(() => {});
     return false;
+  }
+
+  private assertWritable(): void {
+    this.assertRunning();
+    if (this.writeError !== null) {
+      throw new SwitchboardError('exec_stdin_broken', `stdin of process ${this.processId} is broken after a failed write; the process was stopped`, {
+        cause: this.writeError,
+      });
+    }
   }
 
   private assertRunning(): void {

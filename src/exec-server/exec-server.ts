@@ -8,7 +8,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import { bearerMatches, formatWsUrl, isLoopbackHost, type ListenAddress } from './auth.js';
 import { ExecConnection } from './exec-connection.js';
-import { DEFAULT_EXEC_LIMITS, HEARTBEAT_INTERVAL_MS, type ExecLimits } from './methods.js';
+import { DEFAULT_EXEC_LIMITS, HEARTBEAT_INTERVAL_MS, MIN_MESSAGE_BYTES, type ExecLimits } from './methods.js';
 
 export interface ExecServerOptions {
   listen: ListenAddress;
@@ -51,6 +51,9 @@ export function checkAuthConfig(options: Pick<ExecServerOptions, 'listen' | 'tok
 export async function startExecServer(options: ExecServerOptions): Promise<ExecServer> {
   checkAuthConfig(options);
   const limits: ExecLimits = { ...DEFAULT_EXEC_LIMITS, ...options.limits };
+  if (limits.maxMessageBytes < MIN_MESSAGE_BYTES) {
+    throw new SwitchboardError('exec_config', `the message size limit must be at least ${MIN_MESSAGE_BYTES} bytes, got ${limits.maxMessageBytes}`);
+  }
   const logger = options.logger;
   const env = options.env ?? process.env;
   const http: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }) : createHttpServer();

@@ -104,7 +104,11 @@ export const DEFAULT_EXEC_LIMITS: Readonly<ExecLimits> = Object.freeze({
 export const KILL_GRACE_MS = 2000;
 /** Output is read and sent in chunks of at most this size. */
 export const OUTPUT_CHUNK_BYTES = 64 * 1024;
-/** The client splits stdin writes into frames of at most this many raw bytes. */
-export const WRITE_CHUNK_BYTES = 512 * 1024;
+/** The client splits stdin writes into frames of at most this many raw bytes (about 88 KB as base64). */
+export const WRITE_CHUNK_BYTES = 64 * 1024;
+/** Unacknowledged stdin bytes a client keeps in flight per process; well under maxStdinBufferBytes. */
+export const WRITE_WINDOW_BYTES = 1024 * 1024;
+/** The smallest --max-message-bytes that still fits a full write chunk. */
+export const MIN_MESSAGE_BYTES = 128 * 1024;
 /** Both ends ping this often and drop a connection that missed a whole interval. */
 export const HEARTBEAT_INTERVAL_MS = 15_000;
