@@ -56,7 +56,7 @@ function errorCode(frame: Record<string, unknown>): number | undefined {
   return (frame.error as { code?: number } | undefined)?.code;
 }
 
-describe('exec-server process', () => {
+describe('exec-server process', { timeout: 60_000 }, () => {
   it('prints `listening on ws://HOST:PORT` as its first stdout line', () => {
     expect(server.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
   });
