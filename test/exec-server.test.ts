@@ -21,7 +21,7 @@ beforeAll(async () => {
   tokenFile = path.join(dir, 'token');
   writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
   server = await startExecServerProcess(['--token-file', tokenFile, '--max-processes', '3', '--max-message-bytes', '262144']);
-});
+}, 60_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -118,7 +118,13 @@ describe('exec-server process', { timeout: 60_000 }, () => {
       a.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'process/start', params: { processId: 'y', argv: ['true'], cwd: '/no/such/dir' } }));
       expect(JSON.stringify(await a.reply(7))).toContain('does not exist on the executor');
 
-      // Both connections still work after all that.
+      // Past twice the limit the frame is not even read: that connection closes with 1009, alone.
+      const c = await rawConnection(server.url, TOKEN);
+      const code = new Promise<number>((resolve) => c.ws.once('close', (closeCode) => resolve(closeCode)));
+      c.ws.send('x'.repeat(600_000));
+      expect(await code).toBe(1009);
+
+      // Both other connections still work after all that.
       for (const conn of [a, b]) {
         conn.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'process/start', params: { processId: 'ok', argv: ['sh', '-c', 'echo fine'], cwd: '/' } }));
         expect(await conn.reply(10)).toHaveProperty('result.pid');

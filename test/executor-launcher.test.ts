@@ -61,7 +61,7 @@ beforeAll(async () => {
   writeFileSync(tokenFile, TOKEN, { mode: 0o600 });
   // The executor's own environment: REMOTE_VALUE exists only there.
   server = await startExecServerProcess(['--token-file', tokenFile], { env: { ...process.env, REMOTE_VALUE: 'from-the-executor', NOT_NAMED: 'executor-secret' } });
-});
+}, 60_000);
 
 afterAll(async () => {
   await server?.stop();

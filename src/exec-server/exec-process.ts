@@ -68,7 +68,11 @@ export class ExecProcessHandle implements ExecProcess {
    */
   write(data: Uint8Array | string, options: { signal?: AbortSignal } = {}): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    this.assertWritable();
+    try {
+      this.assertWritable();
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const acks: Promise<unknown>[] = [];
     const sending = this.sendQueue.then(async () => {
       for (let offset = 0; offset < bytes.length; offset += WRITE_CHUNK_BYTES) {
