@@ -22,6 +22,7 @@ export interface StartOptions {
   inheritEnv?: string[];
   /** Called for every output chunk, in order, from the moment the request is sent. */
   onOutput?: (chunk: OutputChunk) => void;
+  /** Abandons the wait only: a process that did start lives until killed or until the connection closes. */
   signal?: AbortSignal;
 }
 
