@@ -62,7 +62,7 @@ export function parseRollout(file: string, text: string): LoadedRollout {
     offset += Buffer.byteLength(line, 'utf8') + 1;
     if (line.trim() === '') return;
     const isTornTail = index === lines.length - 1; // no newline after it: the write never finished
-    let parsed: ReturnType<typeof RolloutLineSchema.safeParse> | null = null;
+    let parsed: ReturnType<typeof RolloutLineSchema.safeParse> | null;
     try {
       parsed = RolloutLineSchema.safeParse(JSON.parse(line));
     } catch {
