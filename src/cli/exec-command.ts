@@ -24,8 +24,11 @@ interface ExecFlags {
   cd?: string;
 }
 
-/** The built-in tools (shell, apply_patch, update_plan) a thread gets; wired here by the composition root. */
-function builtInTools(_config: Config): Tool[] {
+/**
+ * The built-in tools (shell, apply_patch, update_plan) every thread gets; the composition root is
+ * where they are chosen. Empty until the built-in tools land in core.
+ */
+function builtInTools(_core: Core, _ctx: CliContext, _config: Config): Tool[] {
   return [];
 }
 
@@ -97,7 +100,7 @@ async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resume
     home: ctx.home,
     config,
     cwd: ctx.cwd,
-    tools: builtInTools(config),
+    tools: builtInTools(core, ctx, config),
     mcp: null,
     logger: ctx.logger,
     version: VERSION,

@@ -1,5 +1,8 @@
-// The agent: threads, the turn loop, the model client, tools, approvals, sandbox, rollouts.
-export type * from './tools/tool.js';
+// The agent core's public face: threads and the turn loop, the model client, and the built-in tools
+// with their approvals and sandbox.
+
+// The Tool seam (the same line opens the tools block; keep one copy when both blocks meet).
+export type { ApprovalRequest, JsonSchema, Tool, ToolContext, ToolOutputItem, ToolResult } from './tools/tool.js';
 
 // ---- agent: model client, threads, turn loop, rollouts, MCP tool adapter (issue 6, agent half) ----
 export * from './model/model-types.js';
