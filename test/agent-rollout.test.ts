@@ -85,6 +85,17 @@ describe('rollouts', () => {
     await expect(h.manager.resume('0000-nope')).rejects.toThrow(/no saved thread 0000-nope under .*sessions/);
   });
 
+  it('two concurrent resumes of one thread share one live thread', async () => {
+    h = await makeHarness(server);
+    const thread = await h.manager.start();
+    await thread.shutdown();
+    const other = secondManager(h);
+    const [a, b] = await Promise.all([other.resume(thread.id), other.resume(thread.id)]);
+    expect(a).toBe(b);
+    expect(other.list()).toHaveLength(1);
+    await other.shutdown();
+  });
+
   it('skips a torn last line with a warning and repairs the file for appending', async () => {
     h = await makeHarness(server);
     server.enqueue(responsesTurn({ text: 'one' }), responsesTurn({ text: 'two' }));

@@ -15,8 +15,8 @@ export function responsesBody(request: ModelRequest): Record<string, unknown> {
     input: request.input.filter((item) => item.type !== 'reasoning'),
     tools: request.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false })),
     tool_choice: 'auto',
-    // Tool calls run one after another (approvals are asked one at a time); say so to the model.
-    parallel_tool_calls: false,
+    // Several calls per response are welcome; the turn loop runs them one after another, in order.
+    parallel_tool_calls: true,
     store: false,
     stream: true,
     prompt_cache_key: request.threadId,

@@ -39,6 +39,8 @@ export interface StartOptions {
 
 export class ThreadManager {
   private readonly threads = new Map<string, Thread>();
+  /** Resumes in progress, so two concurrent resumes of one id share one thread. */
+  private readonly resuming = new Map<string, Promise<Thread>>();
   private readonly registry: ToolRegistry;
   private readonly logger: Logger;
 
@@ -86,6 +88,14 @@ export class ThreadManager {
     options.signal?.throwIfAborted();
     const live = this.threads.get(threadId);
     if (live) return live;
+    const pending = this.resuming.get(threadId);
+    if (pending) return pending;
+    const resumed = this.load(threadId, overrides, options).finally(() => this.resuming.delete(threadId));
+    this.resuming.set(threadId, resumed);
+    return resumed;
+  }
+
+  private async load(threadId: string, overrides: ThreadOverrides, options: StartOptions): Promise<Thread> {
     const loaded = await loadRollout(this.deps.home, threadId);
     for (const w of loaded.warnings) this.logger.warn(w);
     const settings = resolveThreadSettings(options.config ?? this.deps.config, overrides, this.deps.cwd ?? process.cwd(), {
