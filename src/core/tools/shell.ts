@@ -1,6 +1,7 @@
 // The `shell` tool: decides per the approval policy whether to ask, runs the argv inside the
 // sandbox (or outside it once the user approved), streams its output as events and reports exit
 // code, wall time and capped output to the model. `apply_patch` commands are routed to the patcher.
+import { shellEnvironment } from '../exec/shell-env.js';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -23,7 +24,7 @@ const MAX_OUTPUT_DELTAS = 10_000;
 
 export interface ShellToolOptions {
   sandbox: Sandbox;
-  /** Environment for commands (default: this process's). */
+  /** Environment for commands (default: this process's, minus secret-looking variables). */
   env?: NodeJS.ProcessEnv;
   /** Used when the model gives no `timeout_ms`. */
   defaultTimeoutMs?: number;
@@ -172,7 +173,7 @@ class ShellCall {
         return { output: err.message, success: false };
       }
     }
-    const env = options.env ?? process.env;
+    const env = options.env ?? shellEnvironment();
     const argv = sandboxed
       ? options.sandbox.wrap(this.#command, policy, sandboxOptionsFor(policy, { cwd: ctx.cwd, env }))
       : this.#command;
