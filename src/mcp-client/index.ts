@@ -1,0 +1,25 @@
+// mcp-client: one MCP server connection (stdio via launchers, Streamable HTTP, legacy HTTP+SSE), with
+// deadlines, transient retries, OAuth hooks and session recovery. The layer's public face.
+export { createMcpClient, McpClient } from './mcp-client.js';
+export type { CallToolOptions } from './mcp-client.js';
+export type {
+  HandlerContext,
+  McpClientDeps,
+  McpClientHandlers,
+  McpClientOptions,
+  McpClientState,
+  ReadyInfo,
+  RequestOptions,
+  SessionRecoveredEvent,
+} from './types.js';
+export { McpClientError, isMcpClientError, isTransient, operationTimeoutMessage, handshakeTimeoutMessage } from './errors.js';
+export type { McpErrorCode, McpErrorDetails } from './errors.js';
+export type { StdioLauncher, StdioServerSpec, LaunchedServer, LaunchOptions } from './launcher.js';
+export { createLocalLauncher } from './local-launcher.js';
+export type { LocalLauncherOptions } from './local-launcher.js';
+export { createLocalServerEnv } from './stdio-env.js';
+export { StdioStreamTransport } from './stdio-stream-transport.js';
+export type { StdioStreams } from './stdio-stream-transport.js';
+export { recipeFromConfig } from './recipe.js';
+export type { TransportRecipe, StdioRecipe, HttpRecipe } from './recipe.js';
+export * from './defaults.js';

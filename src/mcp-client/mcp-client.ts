@@ -1,0 +1,287 @@
+// McpClient: everything about talking to ONE MCP server — lifecycle, connection generations, the
+// session-recovery lock, and the operations, each of which goes through runOperation.
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { McpServerConfig } from '../config/index.js';
+import { startupTimeoutMs as configStartupMs, toolTimeoutMs as configToolMs } from '../config/index.js';
+import { anySignal, errorMessage, raceSignal } from '../util/index.js';
+import { classifyError } from './classify-error.js';
+import { Connection } from './connection.js';
+import type { ConnectionSetup } from './connection.js';
+import { DEFAULT_CLIENT_INFO } from './defaults.js';
+import { McpClientError } from './errors.js';
+import { createLocalLauncher } from './local-launcher.js';
+import type { AttemptOptions, OperationSpec } from './operation.js';
+import { runOperation } from './operation.js';
+import { collectPages } from './pagination.js';
+import type { TransportRecipe } from './recipe.js';
+import { recipeFromConfig } from './recipe.js';
+import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
+import { McpServerApi } from './server-api.js';
+
+export interface CallToolOptions extends RequestOptions {
+  onProgress?: OperationSpec['onProgress'];
+  /** Request `_meta` sent with the call. */
+  meta?: Record<string, unknown>;
+}
+
+type RunOptions = RequestOptions & Pick<OperationSpec, 'onProgress' | 'progress'>;
+
+export function createMcpClient(config: McpServerConfig, deps: McpClientDeps, options: McpClientOptions = {}): McpClient {
+  return new McpClient(config, deps, options);
+}
+
+export class McpClient extends McpServerApi {
+  readonly serverName: string;
+  private state: McpClientState = { kind: 'connecting' };
+  private connection: Connection | undefined;
+  private generation = 0;
+  private recipe: TransportRecipe | undefined;
+  private connecting: Promise<ReadyInfo> | undefined;
+  private recovering: Promise<void> | undefined;
+  private lastTools: Tool[] | undefined;
+  private readonly closeController = new AbortController();
+  private readonly background = new Set<Promise<void>>();
+  private readonly setup: ConnectionSetup;
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly deps: McpClientDeps,
+    private readonly options: McpClientOptions = {},
+  ) {
+    super();
+    this.serverName = config.name;
+    const handlers = deps.handlers ?? {};
+    this.setup = {
+      serverName: config.name,
+      clientInfo: options.clientInfo ?? { ...DEFAULT_CLIENT_INFO },
+      handlers,
+      roots: options.roots,
+      urlElicitation: options.urlElicitation ?? true,
+      versionNegotiation: config.transport.type === 'sse' ? 'legacy' : (options.versionNegotiation ?? 'legacy'),
+      logger: deps.logger,
+      fetch: deps.fetch,
+      onEnded: (connection, reason) => this.onConnectionEnded(connection, reason),
+    };
+  }
+
+  get status(): McpClientState {
+    return this.state;
+  }
+
+  get serverInfo(): ReadyInfo['serverInfo'] {
+    return this.state.kind === 'ready' ? this.state.serverInfo : undefined;
+  }
+
+  get capabilities(): ReadyInfo['capabilities'] | undefined {
+    return this.state.kind === 'ready' ? this.state.capabilities : undefined;
+  }
+
+  get instructions(): string | undefined {
+    return this.state.kind === 'ready' ? this.state.instructions : undefined;
+  }
+
+  /** Start the server (or open the HTTP session) and initialize within the startup deadline. */
+  connect(options: RequestOptions = {}): Promise<ReadyInfo> {
+    if (this.state.kind === 'closed') return Promise.reject(closedError());
+    if (this.state.kind === 'ready') return Promise.resolve(this.readyInfo());
+    this.connecting ??= this.doConnect(options).finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  /** Every tool, following nextCursor (at most 100 pages / 10,000 tools). */
+  async listTools(options: RequestOptions = {}): Promise<Tool[]> {
+    return (await this.fetchTools(options)).tools;
+  }
+
+  async callTool(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const known = this.lastTools?.find((t) => t.name === name);
+    // The definition lets the SDK mirror parameters into headers (2026-07-28 HTTP); without its
+    // outputSchema the SDK does not reject results that stray from it (Codex does not validate).
+    const toolDefinition = known ? { ...known, outputSchema: undefined } : undefined;
+    const params = { name, ...(args ? { arguments: args } : {}), ...(options.meta ? { _meta: options.meta } : {}) };
+    return this.run('tools/call', { ...options, progress: true }, (c, a) => c.client.callTool(params, { ...a, ...(toolDefinition ? { toolDefinition } : {}) }));
+  }
+
+  async close(): Promise<void> {
+    if (this.state.kind === 'closed') return;
+    this.setState({ kind: 'closed' });
+    this.closeController.abort(closedError());
+    const connection = this.connection;
+    this.connection = undefined;
+    await connection?.close();
+    await Promise.allSettled([...this.background]);
+  }
+
+  protected async run<T>(label: string, options: RunOptions, fn: (connection: Connection, attempt: AttemptOptions) => Promise<T>): Promise<T> {
+    const outcome = await this.runOutcome(label, options, fn);
+    if (outcome.recovered && label !== 'tools/list') this.refreshToolsAfterRecovery();
+    return outcome.value;
+  }
+
+  private async runOutcome<T>(label: string, options: RunOptions, fn: (connection: Connection, attempt: AttemptOptions) => Promise<T>) {
+    let used: Connection | undefined;
+    const spec: OperationSpec = {
+      label,
+      kind: 'request',
+      timeoutMs: options.timeoutMs ?? this.toolTimeoutMs(),
+      maxTotalTimeoutMs: this.options.maxTotalTimeoutMs,
+      signal: anySignal(options.signal, this.closeController.signal),
+      retryTransient: label === 'tools/list' && this.isHttp(),
+      retryDelaysMs: this.options.retryDelaysMs,
+      onProgress: options.onProgress,
+      progress: options.progress,
+    };
+    return runOperation(
+      spec,
+      {
+        classify: (err) => (used ? used.classify(err) : classifyError(err)),
+        adoptCredentials: (err) => this.adoptCredentials(used, err),
+        recoverSession: (signal) => this.recoverSession(used, signal),
+      },
+      async (attempt) => {
+        used = await this.acquire(attempt.signal);
+        return fn(used, attempt);
+      },
+    );
+  }
+
+  private async doConnect(options: RequestOptions): Promise<ReadyInfo> {
+    this.setState({ kind: 'connecting' });
+    try {
+      this.recipe ??= recipeFromConfig(this.config, {
+        launcher: this.deps.launcher ?? createLocalLauncher(),
+        env: this.deps.env ?? process.env,
+        authProviderFor: this.deps.authProviderFor,
+        logger: this.deps.logger,
+      });
+      const recipe = this.recipe;
+      const { value } = await runOperation(
+        {
+          label: 'initialize',
+          kind: 'handshake',
+          timeoutMs: options.timeoutMs ?? this.options.startupTimeoutMs ?? configStartupMs(this.config),
+          signal: anySignal(options.signal, this.closeController.signal),
+          retryTransient: this.isHttp(),
+          retryDelaysMs: this.options.retryDelaysMs,
+        },
+        { classify: (err) => classifyError(err) },
+        (attempt) => Connection.open(recipe, ++this.generation, this.setup, attempt),
+      );
+      if (this.closeController.signal.aborted) {
+        await value.close();
+        throw closedError();
+      }
+      this.connection = value;
+      this.setState({ kind: 'ready', ...value.ready() });
+      return value.ready();
+    } catch (err) {
+      const error = classifyError(err);
+      if (this.state.kind !== 'closed') this.setState({ kind: 'failed', error });
+      throw error;
+    }
+  }
+
+  private async acquire(signal: AbortSignal): Promise<Connection> {
+    if (this.recovering) await raceSignal(this.recovering, signal).catch(() => {});
+    switch (this.state.kind) {
+      case 'ready':
+        return this.connection!;
+      case 'connecting':
+        throw new McpClientError('not_ready', 'MCP client not initialized');
+      case 'failed':
+        throw this.state.error;
+      case 'closed':
+        throw closedError();
+    }
+  }
+
+  /**
+   * The session expired under `failed`. One recovery at a time: callers arriving while one runs wait
+   * for it; callers whose connection was already replaced just retry on the new one.
+   */
+  private async recoverSession(failed: Connection | undefined, signal: AbortSignal): Promise<void> {
+    if (!failed || this.connection !== failed) return;
+    if (!this.recipe) throw new McpClientError('not_ready', 'MCP client cannot recover before initialize succeeds');
+    const recipe = this.recipe;
+    this.recovering ??= (async () => {
+      this.deps.logger.info(`MCP server '${this.serverName}': session expired, re-initializing`);
+      const timeout = this.options.startupTimeoutMs ?? configStartupMs(this.config);
+      const own = anySignal(AbortSignal.timeout(timeout), this.closeController.signal);
+      const next = await Connection.open(recipe, ++this.generation, this.setup, { signal: own, timeout });
+      if (this.state.kind === 'closed') return void (await next.close());
+      this.connection = next;
+      this.setState({ kind: 'ready', ...next.ready() });
+      void failed.close({ terminateSession: false });
+    })().finally(() => {
+      this.recovering = undefined;
+    });
+    await raceSignal(this.recovering, signal);
+  }
+
+  /** After a 401 that survived the transport's refresh: were newer tokens saved meanwhile? */
+  private async adoptCredentials(used: Connection | undefined, _err: McpClientError): Promise<boolean> {
+    const provider = this.recipe?.kind !== 'stdio' ? this.recipe?.authProvider : undefined;
+    if (!provider || !used) return false;
+    const tokens = await provider.tokens();
+    return tokens?.access_token !== undefined && `Bearer ${tokens.access_token}` !== used.rejectedAuthorization;
+  }
+
+  private async fetchTools(options: RequestOptions): Promise<{ tools: Tool[]; changed: boolean }> {
+    if (this.state.kind === 'ready' && !this.state.capabilities.tools) return { tools: [], changed: false };
+    const { value: tools, recovered } = await this.runOutcome('tools/list', options, (c, a) =>
+      collectPages('tools/list', async (cursor) => {
+        const page = await c.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, a);
+        return { items: page.tools, nextCursor: page.nextCursor };
+      }),
+    );
+    const changed = this.lastTools !== undefined && JSON.stringify(this.lastTools) !== JSON.stringify(tools);
+    this.lastTools = tools;
+    if (recovered) this.reportRecovery(tools, changed);
+    return { tools, changed };
+  }
+
+  private refreshToolsAfterRecovery(): void {
+    const task = this.fetchTools({}).then(
+      ({ tools, changed }) => this.reportRecovery(tools, changed),
+      (err: unknown) => {
+        this.deps.logger.warn(`MCP server '${this.serverName}': re-listing tools after session recovery failed: ${errorMessage(err)}`);
+        this.reportRecovery(undefined, false);
+      },
+    );
+    this.background.add(task);
+    void task.finally(() => this.background.delete(task));
+  }
+
+  private reportRecovery(tools: Tool[] | undefined, toolsChanged: boolean): void {
+    this.deps.handlers?.onSessionRecovered?.({ serverName: this.serverName, generation: this.connection?.generation ?? this.generation, tools, toolsChanged });
+  }
+
+  private onConnectionEnded(connection: Connection, reason: McpClientError): void {
+    if (connection !== this.connection || this.state.kind !== 'ready') return;
+    this.deps.logger.warn(`MCP server '${this.serverName}' connection failed: ${reason.message}`);
+    this.setState({ kind: 'failed', error: reason });
+  }
+
+  private setState(state: McpClientState): void {
+    this.state = state;
+    this.deps.handlers?.onStateChange?.(state);
+  }
+
+  private readyInfo(): ReadyInfo {
+    return this.connection!.ready();
+  }
+
+  private isHttp(): boolean {
+    return this.config.transport.type !== 'stdio';
+  }
+
+  private toolTimeoutMs(): number {
+    return this.options.toolTimeoutMs ?? configToolMs(this.config);
+  }
+}
+
+function closedError(): McpClientError {
+  return new McpClientError('closed', 'MCP client is shut down');
+}
