@@ -54,14 +54,9 @@ export class StdioStreamTransport implements Transport {
     });
     const lines = createInterface({ input: stdout, crlfDelay: Infinity });
     lines.on('line', (line) => this.onLine(line));
-    lines.on('close', () => {
-      if (this.state !== 'open') return;
-      this.stdoutTimer = setTimeout(() => {
-        this.fail(new McpClientError('connection_closed', `MCP server \`${program}\` closed its stdout`));
-      }, EXIT_STATUS_GRACE_MS);
-    });
+    lines.on('close', () => this.failSoon(new McpClientError('connection_closed', `MCP server \`${program}\` closed its stdout`)));
     stdin.on('error', (err) => {
-      this.fail(new McpClientError('connection_closed', `cannot write to MCP server \`${program}\`: ${errorMessage(err)}`, { cause: err }));
+      this.failSoon(new McpClientError('connection_closed', `cannot write to MCP server \`${program}\`: ${errorMessage(err)}`, { cause: err }));
     });
   }
 
@@ -70,13 +65,21 @@ export class StdioStreamTransport implements Transport {
       throw this.reason ?? new McpClientError('connection_closed', `MCP server \`${this.io.program}\` is not connected`);
     }
     const { stdin } = this.io;
-    await new Promise<void>((resolve, reject) => {
+    // A failed write means the pipe broke: the connection ends (with the exit status, when the
+    // process is gone), which fails every pending request with the real reason.
+    await new Promise<void>((resolve) => {
       const ok = stdin.write(serializeMessage(message), (err) => {
-        if (err) reject(new McpClientError('connection_closed', `cannot write to MCP server \`${this.io.program}\`: ${err.message}`, { cause: err }));
-        else if (ok) resolve();
+        if (err) this.failSoon(new McpClientError('connection_closed', `cannot write to MCP server \`${this.io.program}\`: ${err.message}`, { cause: err }));
+        if (err || ok) resolve();
       });
       if (!ok) stdin.once('drain', resolve);
     });
+  }
+
+  /** A broken pipe: give the process a moment to report its exit status, which says more. */
+  private failSoon(reason: McpClientError): void {
+    if (this.state !== 'open' || this.stdoutTimer !== undefined) return;
+    this.stdoutTimer = setTimeout(() => this.fail(reason), EXIT_STATUS_GRACE_MS);
   }
 
   /** End the connection because of `reason` (process exit, bad output); the first reason wins. */
