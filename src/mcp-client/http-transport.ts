@@ -5,6 +5,7 @@ import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontext
 import type { FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { HttpObservations } from './classify-error.js';
 import { httpStatusError, sessionExpired } from './classify-error.js';
+import { McpClientError } from './errors.js';
 import type { HttpRecipe } from './recipe.js';
 
 export interface BuiltHttpTransport {
@@ -32,7 +33,14 @@ export function buildHttpTransport(recipe: HttpRecipe, options: HttpTransportOpt
 
 function observingFetch(recipe: HttpRecipe, seen: HttpObservations, base: FetchLike): FetchLike {
   return async (input, init) => {
-    const response = await base(input, init);
+    let response: Response;
+    try {
+      response = await base(input, init);
+    } catch (err) {
+      // Aborts stay aborts (the SDK tells intentional ones apart); anything else never reached the server.
+      if (init?.signal?.aborted) throw err;
+      throw new McpClientError('network', `error sending request for url (${String(input)}): ${describeCause(err)}`, { cause: err });
+    }
     const method = (init?.method ?? 'GET').toUpperCase();
     const headers = new Headers(init?.headers);
     if (response.status === 401 || response.status === 403) {
@@ -56,4 +64,9 @@ function observingFetch(recipe: HttpRecipe, seen: HttpObservations, base: FetchL
     }
     return response;
   };
+}
+
+function describeCause(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(cause);
 }
