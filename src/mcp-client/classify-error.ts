@@ -1,5 +1,16 @@
 // Maps what the SDK, fetch and our transports throw onto McpClientError codes, in one place.
-import { InsufficientScopeError, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError, UnauthorizedError } from '@modelcontextprotocol/client';
+import {
+  InsufficientScopeError,
+  OAuthClientFlowError,
+  OAuthError,
+  OAuthErrorCode,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SseError,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
 import { errorMessage } from '../util/index.js';
 import { HTTP_BODY_PREVIEW_BYTES } from './defaults.js';
 import { McpClientError } from './errors.js';
@@ -25,6 +36,9 @@ export function classifyError(err: unknown, ctx: ClassifyContext = {}): McpClien
   if (err instanceof InsufficientScopeError) {
     return insufficientScope(ctx.http?.challenge, err.requiredScope, err);
   }
+  if (err instanceof OAuthError) return fromOAuthError(err, ctx);
+  // Any other failure of the OAuth flow (discovery, issuer checks, registration) means no usable token.
+  if (err instanceof OAuthClientFlowError) return authRequired(401, ctx.http?.challenge, err);
   if (err instanceof SdkError) return fromSdkError(err, ctx);
   if (err instanceof ProtocolError) {
     return new McpClientError('protocol', `MCP error ${err.code}: ${err.message}`, { rpcCode: err.code, cause: err });
@@ -40,6 +54,15 @@ export function classifyError(err: unknown, ctx: ClassifyContext = {}): McpClien
     return new McpClientError('network', `error sending request: ${cause ? errorMessage(cause) : errorMessage(err)}`, { cause: err });
   }
   return new McpClientError('protocol', errorMessage(err), { cause: err });
+}
+
+/** A failed refresh asks for a new login, except when the authorization server is merely unwell. */
+function fromOAuthError(err: OAuthError, ctx: ClassifyContext): McpClientError {
+  if (err.code === OAuthErrorCode.ServerError || err.code === OAuthErrorCode.TemporarilyUnavailable) {
+    return new McpClientError('http_status', `failed to refresh OAuth tokens: ${err.code}: ${err.message}`, { cause: err });
+  }
+  const challenge = ctx.http?.challenge;
+  return new McpClientError('auth_required', `Auth required: OAuth ${err.code}: ${err.message}`, { status: 401, challenge, cause: err });
 }
 
 function fromSdkError(err: SdkError, ctx: ClassifyContext): McpClientError {

@@ -14,7 +14,7 @@ import type { AttemptOptions, OperationSpec } from './operation.js';
 import { runOperation } from './operation.js';
 import { collectPages } from './pagination.js';
 import type { TransportRecipe } from './recipe.js';
-import { recipeFromConfig } from './recipe.js';
+import { currentAccessToken, recipeFromConfig } from './recipe.js';
 import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
 import { McpServerApi } from './server-api.js';
 
@@ -224,8 +224,8 @@ export class McpClient extends McpServerApi {
   private async adoptCredentials(used: Connection | undefined, _err: McpClientError): Promise<boolean> {
     const provider = this.recipe?.kind !== 'stdio' ? this.recipe?.authProvider : undefined;
     if (!provider || !used) return false;
-    const tokens = await provider.tokens();
-    return tokens?.access_token !== undefined && `Bearer ${tokens.access_token}` !== used.rejectedAuthorization;
+    const token = await currentAccessToken(provider);
+    return token !== undefined && `Bearer ${token}` !== used.rejectedAuthorization;
   }
 
   private async fetchTools(options: RequestOptions): Promise<{ tools: Tool[]; changed: boolean }> {

@@ -1,5 +1,5 @@
 // TransportRecipe: plain data from which a fresh transport can always be built again (recovery uses it).
-import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { AuthProvider, OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import type { Logger } from '../util/index.js';
 import { McpClientError } from './errors.js';
@@ -18,7 +18,7 @@ export interface HttpRecipe {
   /** Resolved once: http_headers, env_http_headers and the bearer token. */
   headers: Record<string, string>;
   /** OAuth for this server, when no explicit Authorization is configured. */
-  authProvider?: OAuthClientProvider;
+  authProvider?: OAuthClientProvider | AuthProvider;
 }
 
 export type TransportRecipe = StdioRecipe | HttpRecipe;
@@ -27,7 +27,7 @@ export interface RecipeDeps {
   launcher: StdioLauncher;
   /** The environment bearer_token_env_var and env_http_headers read from. */
   env: Readonly<Record<string, string | undefined>>;
-  authProviderFor?: (config: McpServerConfig) => OAuthClientProvider | undefined;
+  authProviderFor?: (config: McpServerConfig) => OAuthClientProvider | AuthProvider | undefined;
   logger: Logger;
 }
 
@@ -67,4 +67,11 @@ function bearerToken(server: string, variable: string, env: Readonly<Record<stri
     throw new McpClientError('config', `Environment variable ${variable} for MCP server '${server}' is empty`);
   }
   return value;
+}
+
+/** The access token the provider would send now (to tell whether newer credentials were saved). */
+export async function currentAccessToken(provider: OAuthClientProvider | AuthProvider): Promise<string | undefined> {
+  if ('tokens' in provider && typeof provider.tokens === 'function') return (await provider.tokens())?.access_token;
+  if ('token' in provider && typeof provider.token === 'function') return provider.token();
+  return undefined;
 }

@@ -7,6 +7,7 @@ import type {
   FetchLike,
   Implementation,
   LoggingMessageNotification,
+  AuthProvider,
   OAuthClientProvider,
   Root,
   ServerCapabilities,
@@ -56,8 +57,12 @@ export interface McpClientDeps {
   launcher?: StdioLauncher;
   /** The environment bearer_token_env_var / env_http_headers read from; process.env by default. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** OAuth for HTTP servers (the SDK refreshes on 401 and steps up on 403 through it). */
-  authProviderFor?: (config: McpServerConfig) => OAuthClientProvider | undefined;
+  /**
+   * OAuth for HTTP servers: the SDK transport refreshes through it on a 401 (and steps up scopes on a
+   * 403 with an OAuthClientProvider), then retries once. Not consulted when the server has an
+   * explicit Authorization (bearer_token_env_var or an Authorization header).
+   */
+  authProviderFor?: (config: McpServerConfig) => OAuthClientProvider | AuthProvider | undefined;
   /** fetch for HTTP transports; the global one by default. */
   fetch?: FetchLike;
   handlers?: McpClientHandlers;
