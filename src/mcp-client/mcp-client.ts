@@ -167,7 +167,7 @@ export class McpClient extends McpServerApi {
           retryDelaysMs: this.options.retryDelaysMs,
         },
         { classify: (err) => classifyError(err) },
-        (attempt) => Connection.open(recipe, ++this.generation, this.setup, attempt),
+        (attempt) => this.open(recipe, attempt),
       );
       if (this.closeController.signal.aborted) {
         await value.close();
@@ -180,6 +180,17 @@ export class McpClient extends McpServerApi {
       const error = classifyError(err);
       if (this.state.kind !== 'closed') this.setState({ kind: 'failed', error });
       throw error;
+    }
+  }
+
+  /** Open the next connection generation; one that finishes opening after its caller gave up is closed. */
+  private async open(recipe: TransportRecipe, attempt: { signal: AbortSignal; timeout: number }): Promise<Connection> {
+    const opening = Connection.open(recipe, ++this.generation, this.setup, attempt);
+    try {
+      return await raceSignal(opening, attempt.signal);
+    } catch (err) {
+      void opening.then((c) => c.close(), () => {});
+      throw err;
     }
   }
 
@@ -209,7 +220,7 @@ export class McpClient extends McpServerApi {
       this.deps.logger.info(`MCP server '${this.serverName}': session expired, re-initializing`);
       const timeout = this.options.startupTimeoutMs ?? configStartupMs(this.config);
       const own = anySignal(AbortSignal.timeout(timeout), this.closeController.signal);
-      const next = await Connection.open(recipe, ++this.generation, this.setup, { signal: own, timeout });
+      const next = await this.open(recipe, { signal: own, timeout });
       if (this.state.kind === 'closed') return void (await next.close());
       this.connection = next;
       this.setState({ kind: 'ready', ...next.ready() });

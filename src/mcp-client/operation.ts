@@ -1,7 +1,7 @@
 // The one operation wrapper: every request to a server passes here, and only here are deadlines,
 // transient retries, the 401 credential retry and the 404 session recovery applied, in that order.
 import type { Progress } from '@modelcontextprotocol/client';
-import { anySignal, sleep } from '../util/index.js';
+import { anySignal, raceSignal, sleep } from '../util/index.js';
 import { Deadline } from './deadline.js';
 import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, HTTP_RETRY_DELAYS_MS } from './defaults.js';
 import { McpClientError, handshakeTimeoutMessage, isTransient, operationTimeoutMessage } from './errors.js';
@@ -79,7 +79,7 @@ export async function runOperation<T>(
     for (;;) {
       try {
         if (signal.aborted) throw signal.reason;
-        const value = await attempt({
+        const options: AttemptOptions = {
           signal,
           timeout: deadline.remainingMs() + SDK_TIMER_SLACK_MS,
           maxTotalTimeout: maxTotal + SDK_TIMER_SLACK_MS,
@@ -90,7 +90,9 @@ export async function runOperation<T>(
                 spec.onProgress?.(progress);
               }
             : undefined,
-        });
+        };
+        // Raced against the signal: the deadline holds even when an attempt ignores it.
+        const value = await raceSignal(attempt(options), signal);
         return { value, recovered };
       } catch (raw) {
         const err = settle(raw);

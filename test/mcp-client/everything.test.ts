@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalLauncher } from '../../src/mcp-client/index.js';
-import { NODE, clientPool, serverConfig, textOf } from './helpers.js';
+import { NODE, clientPool, serverConfig, textOf, waitFor } from './helpers.js';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
@@ -77,6 +77,20 @@ describe('server-everything over stdio', () => {
     expect(completion.completion.values).toContain('Engineering');
     expect((await client.listResources()).length).toBeGreaterThan(0);
     expect((await client.listPrompts()).map((p) => p.name)).toContain('completable-prompt');
+  });
+
+  it('delivers resource updates for a subscription', async () => {
+    const updated: string[] = [];
+    const client = pool.create(serverConfig('everything', { command: NODE, args: [EVERYTHING, 'stdio'] }), {
+      handlers: { onResourceUpdated: (uri) => updated.push(uri) },
+    });
+    const ready = await client.connect();
+    expect(ready.capabilities.resources?.subscribe).toBe(true);
+    const uri = (await client.listResources())[0]!.uri;
+    await client.subscribe(uri);
+    await client.callTool('toggle-subscriber-updates', {});
+    await waitFor(() => updated.includes(uri), 20_000, 'a resources/updated notification');
+    await client.unsubscribe(uri);
   });
 });
 

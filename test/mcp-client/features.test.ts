@@ -120,6 +120,13 @@ describe('server-to-client requests', () => {
     expect(JSON.parse(textOf(await client.callTool('roots', {}))).roots).toEqual(roots);
   });
 
+  it('answers the server ping', async () => {
+    const client = pool.create(fixtureStdio('fx', 'stdio-v2-server.mjs'));
+    await client.connect();
+    expect(textOf(await client.callTool('ping_client', {}))).toBe('pong');
+    await client.ping();
+  });
+
   it('hands server log messages to the handler', async () => {
     const logs: string[] = [];
     const client = pool.create(fixtureStdio('fx', 'stdio-v2-server.mjs'), { handlers: { onLog: (p) => logs.push(`${p.level}:${String(p.data)}`) } });
