@@ -3,17 +3,16 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs as configStartupMs, toolTimeoutMs as configToolMs } from '../config/index.js';
-import { anySignal, errorMessage, raceSignal } from '../util/index.js';
+import { anySignal, errorMessage } from '../util/index.js';
 import { classifyError } from './classify-error.js';
-import { Connection } from './connection.js';
-import type { ConnectionSetup } from './connection.js';
+import type { Connection, ConnectionSetup } from './connection.js';
+import { ConnectionKeeper } from './connection-keeper.js';
 import { DEFAULT_CLIENT_INFO } from './defaults.js';
 import { McpClientError } from './errors.js';
 import { createLocalLauncher } from './local-launcher.js';
 import type { AttemptOptions, OperationSpec } from './operation.js';
 import { runOperation } from './operation.js';
 import { collectPages } from './pagination.js';
-import type { TransportRecipe } from './recipe.js';
 import { currentAccessToken, recipeFromConfig } from './recipe.js';
 import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
 import { McpServerApi } from './server-api.js';
@@ -33,11 +32,8 @@ export function createMcpClient(config: McpServerConfig, deps: McpClientDeps, op
 export class McpClient extends McpServerApi {
   readonly serverName: string;
   private state: McpClientState = { kind: 'connecting' };
-  private connection: Connection | undefined;
-  private generation = 0;
-  private recipe: TransportRecipe | undefined;
+  private keeper: ConnectionKeeper | undefined;
   private connecting: Promise<ReadyInfo> | undefined;
-  private recovering: Promise<void> | undefined;
   private lastTools: Tool[] | undefined;
   private readonly closeController = new AbortController();
   private readonly background = new Set<Promise<void>>();
@@ -108,9 +104,7 @@ export class McpClient extends McpServerApi {
     if (this.state.kind === 'closed') return;
     this.setState({ kind: 'closed' });
     this.closeController.abort(closedError());
-    const connection = this.connection;
-    this.connection = undefined;
-    await connection?.close();
+    await this.keeper?.close();
     await Promise.allSettled([...this.background]);
   }
 
@@ -138,7 +132,7 @@ export class McpClient extends McpServerApi {
       {
         classify: (err) => (used ? used.classify(err) : classifyError(err)),
         adoptCredentials: (err) => this.adoptCredentials(used, err),
-        recoverSession: (signal) => this.recoverSession(used, signal),
+        recoverSession: async (signal) => this.keeper?.recover(used, signal),
       },
       async (attempt) => {
         used = await this.acquire(attempt.signal);
@@ -150,30 +144,24 @@ export class McpClient extends McpServerApi {
   private async doConnect(options: RequestOptions): Promise<ReadyInfo> {
     this.setState({ kind: 'connecting' });
     try {
-      this.recipe ??= recipeFromConfig(this.config, {
-        launcher: this.deps.launcher ?? createLocalLauncher(),
-        env: this.deps.env ?? process.env,
-        authProviderFor: this.deps.authProviderFor,
-        logger: this.deps.logger,
-      });
-      const recipe = this.recipe;
+      const keeper = (this.keeper ??= this.createKeeper());
       const { value } = await runOperation(
         {
           label: 'initialize',
           kind: 'handshake',
-          timeoutMs: options.timeoutMs ?? this.options.startupTimeoutMs ?? configStartupMs(this.config),
+          timeoutMs: options.timeoutMs ?? this.startupTimeoutMs(),
           signal: anySignal(options.signal, this.closeController.signal),
           retryTransient: this.isHttp(),
           retryDelaysMs: this.options.retryDelaysMs,
         },
         { classify: (err) => classifyError(err) },
-        (attempt) => this.open(recipe, attempt),
+        (attempt) => keeper.open(attempt),
       );
       if (this.closeController.signal.aborted) {
         await value.close();
         throw closedError();
       }
-      this.connection = value;
+      keeper.install(value);
       this.setState({ kind: 'ready', ...value.ready() });
       return value.ready();
     } catch (err) {
@@ -183,22 +171,30 @@ export class McpClient extends McpServerApi {
     }
   }
 
-  /** Open the next connection generation; one that finishes opening after its caller gave up is closed. */
-  private async open(recipe: TransportRecipe, attempt: { signal: AbortSignal; timeout: number }): Promise<Connection> {
-    const opening = Connection.open(recipe, ++this.generation, this.setup, attempt);
-    try {
-      return await raceSignal(opening, attempt.signal);
-    } catch (err) {
-      void opening.then((c) => c.close(), () => {});
-      throw err;
-    }
+  private createKeeper(): ConnectionKeeper {
+    const recipe = recipeFromConfig(this.config, {
+      launcher: this.deps.launcher ?? createLocalLauncher(),
+      env: this.deps.env ?? process.env,
+      authProviderFor: this.deps.authProviderFor,
+      logger: this.deps.logger,
+    });
+    return new ConnectionKeeper({
+      recipe,
+      setup: this.setup,
+      startupTimeoutMs: this.startupTimeoutMs(),
+      closeSignal: this.closeController.signal,
+      logger: this.deps.logger,
+      onRecovered: (connection) => {
+        if (this.state.kind === 'ready') this.setState({ kind: 'ready', ...connection.ready() });
+      },
+    });
   }
 
   private async acquire(signal: AbortSignal): Promise<Connection> {
-    if (this.recovering) await raceSignal(this.recovering, signal).catch(() => {});
+    await this.keeper?.settled(signal);
     switch (this.state.kind) {
       case 'ready':
-        return this.connection!;
+        return this.keeper!.connection!;
       case 'connecting':
         throw new McpClientError('not_ready', 'MCP client not initialized');
       case 'failed':
@@ -208,32 +204,10 @@ export class McpClient extends McpServerApi {
     }
   }
 
-  /**
-   * The session expired under `failed`. One recovery at a time: callers arriving while one runs wait
-   * for it; callers whose connection was already replaced just retry on the new one.
-   */
-  private async recoverSession(failed: Connection | undefined, signal: AbortSignal): Promise<void> {
-    if (!failed || this.connection !== failed) return;
-    if (!this.recipe) throw new McpClientError('not_ready', 'MCP client cannot recover before initialize succeeds');
-    const recipe = this.recipe;
-    this.recovering ??= (async () => {
-      this.deps.logger.info(`MCP server '${this.serverName}': session expired, re-initializing`);
-      const timeout = this.options.startupTimeoutMs ?? configStartupMs(this.config);
-      const own = anySignal(AbortSignal.timeout(timeout), this.closeController.signal);
-      const next = await this.open(recipe, { signal: own, timeout });
-      if (this.state.kind === 'closed') return void (await next.close());
-      this.connection = next;
-      this.setState({ kind: 'ready', ...next.ready() });
-      void failed.close({ terminateSession: false });
-    })().finally(() => {
-      this.recovering = undefined;
-    });
-    await raceSignal(this.recovering, signal);
-  }
-
   /** After a 401 that survived the transport's refresh: were newer tokens saved meanwhile? */
   private async adoptCredentials(used: Connection | undefined, _err: McpClientError): Promise<boolean> {
-    const provider = this.recipe?.kind !== 'stdio' ? this.recipe?.authProvider : undefined;
+    const recipe = this.keeper?.recipe;
+    const provider = recipe?.kind !== 'stdio' ? recipe?.authProvider : undefined;
     if (!provider || !used) return false;
     const token = await currentAccessToken(provider);
     return token !== undefined && `Bearer ${token}` !== used.rejectedAuthorization;
@@ -266,11 +240,11 @@ export class McpClient extends McpServerApi {
   }
 
   private reportRecovery(tools: Tool[] | undefined, toolsChanged: boolean): void {
-    this.deps.handlers?.onSessionRecovered?.({ serverName: this.serverName, generation: this.connection?.generation ?? this.generation, tools, toolsChanged });
+    this.deps.handlers?.onSessionRecovered?.({ serverName: this.serverName, generation: this.keeper?.connection?.generation ?? 0, tools, toolsChanged });
   }
 
   private onConnectionEnded(connection: Connection, reason: McpClientError): void {
-    if (connection !== this.connection || this.state.kind !== 'ready') return;
+    if (connection !== this.keeper?.connection || this.state.kind !== 'ready') return;
     this.deps.logger.warn(`MCP server '${this.serverName}' connection failed: ${reason.message}`);
     this.setState({ kind: 'failed', error: reason });
   }
@@ -281,11 +255,15 @@ export class McpClient extends McpServerApi {
   }
 
   private readyInfo(): ReadyInfo {
-    return this.connection!.ready();
+    return this.keeper!.connection!.ready();
   }
 
   private isHttp(): boolean {
     return this.config.transport.type !== 'stdio';
+  }
+
+  private startupTimeoutMs(): number {
+    return this.options.startupTimeoutMs ?? configStartupMs(this.config);
   }
 
   private toolTimeoutMs(): number {
