@@ -1,5 +1,6 @@
-// McpClient: everything about talking to ONE MCP server — lifecycle, connection generations, the
-// session-recovery lock, and the operations, each of which goes through runOperation.
+// McpClient: everything about talking to ONE MCP server — the lifecycle, the tools operations and the
+// recovery report. Each operation goes through runOperation; generations and recovery live in
+// ConnectionKeeper; resources, prompts and the rest in McpServerApi.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs as configStartupMs, toolTimeoutMs as configToolMs } from '../config/index.js';
