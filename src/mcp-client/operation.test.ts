@@ -87,9 +87,9 @@ describe('runOperation', () => {
   });
 
   it('progress extends the deadline; the attempt sees the combined signal', async () => {
-    const result = await runOperation(spec({ timeoutMs: 200, progress: true }), { classify: classifyError }, async (a) => {
+    const result = await runOperation(spec({ timeoutMs: 1_000, progress: true }), { classify: classifyError }, async (a) => {
       for (let i = 0; i < 5; i++) {
-        await new Promise((r) => setTimeout(r, 100));
+        await new Promise((r) => setTimeout(r, 300));
         a.onprogress?.({ progress: i });
       }
       expect(a.signal.aborted).toBe(false);

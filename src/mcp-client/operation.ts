@@ -113,6 +113,8 @@ export async function runOperation<T>(
           if (await hooks.adoptCredentials(err, signal).catch(() => false)) continue;
           throw err;
         }
+        // A 404 for an unknown session means the server never ran the request, so replaying it
+        // (even tools/call) is safe.
         if (err.code === 'session_expired' && !recovered && hooks.recoverSession) {
           recovered = true;
           await hooks.recoverSession(signal).catch((e: unknown) => {

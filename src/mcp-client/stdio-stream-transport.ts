@@ -10,7 +10,7 @@ import { McpClientError } from './errors.js';
 /** The SDK's own stdio limit: a server that writes more without a newline is broken. */
 const MAX_LINE_BYTES = 10 * 1024 * 1024;
 /** After stdout closes, wait this long for the exit status, which explains more than "closed". */
-const EXIT_STATUS_GRACE_MS = 250;
+const EXIT_STATUS_GRACE_MS = 500;
 
 export interface StdioStreams {
   stdin: Writable;

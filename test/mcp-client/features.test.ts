@@ -34,10 +34,11 @@ async function httpFixture(createServer: () => unknown): Promise<HttpFixture> {
 
 describe('deadlines and progress', () => {
   it('progress notifications reset the deadline and reach the caller', async () => {
-    const client = pool.create(fixtureStdio('fx', 'stdio-v2-server.mjs', { tool_timeout_sec: 1 }));
+    const client = pool.create(fixtureStdio('fx', 'stdio-v2-server.mjs', { tool_timeout_sec: 2 }));
     await client.connect();
     const seen: number[] = [];
-    const result = await client.callTool('progress', { steps: 5, intervalMs: 500 }, { onProgress: (p) => seen.push(p.progress) });
+    // 5 × 700 ms = 3.5 s in all, well past the 2 s timeout, but never 2 s without progress.
+    const result = await client.callTool('progress', { steps: 5, intervalMs: 700 }, { onProgress: (p) => seen.push(p.progress) });
     expect(textOf(result)).toBe('done after 5 steps');
     // The SDK may drop the last notification when the result arrives in the same chunk.
     expect(seen.length).toBeGreaterThanOrEqual(4);
