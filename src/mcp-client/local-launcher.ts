@@ -11,6 +11,9 @@ import type { LaunchedServer, LaunchOptions, StdioLauncher, StdioServerSpec } fr
 import { createLocalServerEnv } from './stdio-env.js';
 import { StdioStreamTransport } from './stdio-stream-transport.js';
 
+/** How long an exited server's stderr may take to drain (a grandchild can hold it open). */
+const STDERR_DRAIN_GRACE_MS = 250;
+
 export interface LocalLauncherOptions {
   /** The environment the allow list copies from; defaults to this process's. */
   parentEnv?: Readonly<Record<string, string | undefined>>;
@@ -63,9 +66,13 @@ async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local:
     program,
     terminate: () => terminateGroup(child, grace),
   });
+  const stderrDrained = new Promise<void>((resolve) => stderr.once('close', resolve));
   child.once('exit', (code, signal) => {
     const how = signal ? `was killed by signal ${signal}` : `exited with code ${code ?? 'unknown'}`;
-    transport.fail(new McpClientError('process_exited', `MCP server \`${program}\` ${how}`));
+    // Its last words on stderr usually arrive after the exit status; they belong in the error.
+    void Promise.race([stderrDrained, sleep(STDERR_DRAIN_GRACE_MS)]).then(() => {
+      transport.fail(new McpClientError('process_exited', `MCP server \`${program}\` ${how}`));
+    });
   });
 
   if (options.signal?.aborted) {
