@@ -71,7 +71,11 @@ export async function runOperation<T>(
   // Timeouts and aborts win over whatever error the SDK produced while unwinding them.
   const settle = (err: unknown): McpClientError => {
     if (deadline.expired) return new McpClientError('timeout', timeoutText, { cause: err });
-    if (spec.signal?.aborted) return new McpClientError('cancelled', `${spec.label} was cancelled`, { cause: spec.signal.reason ?? err });
+    if (spec.signal?.aborted) {
+      // A typed reason (the client closing) says more than "cancelled".
+      const reason: unknown = spec.signal.reason;
+      return reason instanceof McpClientError ? reason : new McpClientError('cancelled', `${spec.label} was cancelled`, { cause: reason ?? err });
+    }
     return hooks.classify(err);
   };
 

@@ -135,3 +135,18 @@ describe('process groups', () => {
     await waitFor(() => sleepers().length === 0, 5_000, 'the grandchild to die');
   });
 });
+
+describe('lifecycle', () => {
+  it('moves connecting → ready → closed, and refuses work once closed', async () => {
+    const states: string[] = [];
+    const client = pool.create(fixtureStdio('fx', 'stdio-v2-server.mjs'), { handlers: { onStateChange: (s) => states.push(s.kind) } });
+    expect(client.status.kind).toBe('connecting');
+    expect((await failure(client.listTools())).code).toBe('not_ready');
+    await client.connect();
+    const pending = failure(client.callTool('slow', { ms: 30_000 }));
+    await client.close();
+    expect((await pending).code).toBe('closed');
+    expect((await failure(client.callTool('echo', { text: 'x' }))).message).toBe('MCP client is shut down');
+    expect(states).toEqual(['connecting', 'ready', 'closed']);
+  });
+});
