@@ -141,10 +141,11 @@ export class ManagedServer {
     const budget = startupTimeoutMs(this.config);
     this.setPhase({ kind: 'starting', startedAt });
     const holder: { client?: McpClient } = {};
-    const client = this.deps.createClient(this.config, this.clientHandlers(holder));
-    holder.client = client;
-    this.client = client;
+    let client: McpClient | undefined;
     try {
+      client = this.deps.createClient(this.config, this.clientHandlers(holder));
+      holder.client = client;
+      this.client = client;
       await client.connect({ signal: this.closed.signal, timeoutMs: budget });
       // The startup timeout covers initialize and the first tools/list together.
       const remaining = budget - (Date.now() - startedAt);
@@ -157,7 +158,7 @@ export class ManagedServer {
       return client;
     } catch (err) {
       this.client = undefined;
-      await client.close().catch(() => {});
+      await client?.close().catch(() => {});
       if (this.closed.signal.aborted) {
         if (this.phaseValue.kind === 'starting') this.setPhase({ kind: 'cancelled' });
         throw this.unavailable('its startup was cancelled', err);
