@@ -1,0 +1,57 @@
+// The OS keyring (Secret Service, macOS Keychain, Windows Credential Manager) via @napi-rs/keyring;
+// one entry per server, the value the JSON of the stored credentials.
+import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
+import { SwitchboardError } from '../../util/index.js';
+import { parseStoredCredentials, type StoredOAuthCredentials } from './credentials.js';
+import type { TokenStore } from './token-store.js';
+
+/** The three keyring operations we use; a seam so tests can pin a specific real backend. */
+export interface KeyringBackend {
+  get(service: string, account: string): Promise<string | null>;
+  set(service: string, account: string, secret: string): Promise<void>;
+  delete(service: string, account: string): Promise<boolean>;
+}
+
+/** The platform default store; on Linux `linuxStore` can pin `secret-service` or `keyutils`. */
+export function napiKeyringBackend(options: { linuxStore?: 'secret-service' | 'keyutils' } = {}): KeyringBackend {
+  const entryOptions: EntryOptions | undefined = options.linuxStore ? { linux: { store: options.linuxStore } } : undefined;
+  const entry = (service: string, account: string) => new AsyncEntry(service, account, entryOptions);
+  return {
+    get: (service, account) => entry(service, account).getPassword(),
+    set: (service, account, secret) => entry(service, account).setPassword(secret),
+    delete: (service, account) => entry(service, account).deletePassword(),
+  };
+}
+
+export class KeyringTokenStore implements TokenStore {
+  constructor(
+    private readonly service: string,
+    private readonly backend: KeyringBackend,
+  ) {}
+
+  async load(serverKey: string): Promise<StoredOAuthCredentials | undefined> {
+    const text = await this.wrap('read', () => this.backend.get(this.service, serverKey));
+    if (text === null) return undefined;
+    try {
+      return parseStoredCredentials(JSON.parse(text));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async save(serverKey: string, credentials: StoredOAuthCredentials): Promise<void> {
+    await this.wrap('write', () => this.backend.set(this.service, serverKey, JSON.stringify(credentials)));
+  }
+
+  async delete(serverKey: string): Promise<boolean> {
+    return this.wrap('delete', () => this.backend.delete(this.service, serverKey));
+  }
+
+  private async wrap<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw new SwitchboardError('keyring_unavailable', `cannot ${what} the OS keyring: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+  }
+}
