@@ -58,3 +58,14 @@ export async function echo(client: Client, text: string): Promise<string> {
   const first = (result.content as { type: string; text?: string }[])[0];
   return first?.text ?? '';
 }
+
+/** Log `server` in through the real browser flow (auto-approved) and return the runtime used. */
+export async function loginWithBrowser(home: string, server: McpServerConfig): Promise<void> {
+  const { performOAuthLogin } = await import('../../src/mcp-client/index.js');
+  await performOAuthLogin({ runtime: fileRuntime(home), server, print: () => {}, openBrowser: autoApproveBrowser });
+}
+
+export async function storedCredentials(home: string, name: string, url: string): Promise<import('../../src/mcp-client/index.js').StoredOAuthCredentials | undefined> {
+  const { oauthStoreKey } = await import('../../src/mcp-client/index.js');
+  return new FileTokenStore(path.join(home, '.credentials.json')).load(oauthStoreKey(name, url));
+}
