@@ -2,9 +2,12 @@
 // metadata in all URL variants, the 2025-03-26 "server origin is the authorization server"
 // fallback), with per-request timeouts and Codex's scopes_supported normalisation on top.
 import {
+  IssuerMismatchError,
+  discoverOAuthProtectedResourceMetadata,
   discoverOAuthServerInfo,
   type AuthorizationServerMetadata,
   type FetchLike,
+  type OAuthDiscoveryState,
   type OAuthProtectedResourceMetadata,
 } from '@modelcontextprotocol/client';
 import { anySignal } from '../../util/index.js';
@@ -38,6 +41,33 @@ export function normalizeScopes(scopes: readonly string[] | undefined): string[]
   if (!scopes) return undefined;
   const out = [...new Set(scopes.map((s) => s.trim()).filter((s) => s !== ''))];
   return out.length > 0 ? out : undefined;
+}
+
+/**
+ * Discovery as auth() does it, with one tolerance the SDK lacks: a 2025-03-26 server (no
+ * protected-resource metadata, so the MCP server's origin is the authorization server) may serve
+ * metadata whose `issuer` is not its origin. That spec had no issuer echo, so for that case only
+ * the metadata is accepted without the RFC 8414 §3.3 check; with PRM present the check stands.
+ */
+export async function discoverAuthorizationState(serverUrl: string, options: { fetchFn?: FetchLike; resourceMetadataUrl?: URL }): Promise<OAuthDiscoveryState> {
+  const resourceMetadataUrl = options.resourceMetadataUrl;
+  const toState = (info: Awaited<ReturnType<typeof discoverOAuthServerInfo>>): OAuthDiscoveryState => ({
+    authorizationServerUrl: String(info.authorizationServerUrl),
+    resourceMetadataUrl: resourceMetadataUrl?.href,
+    resourceMetadata: info.resourceMetadata,
+    authorizationServerMetadata: info.authorizationServerMetadata,
+  });
+  try {
+    return toState(await discoverOAuthServerInfo(serverUrl, { fetchFn: options.fetchFn, resourceMetadataUrl }));
+  } catch (err) {
+    if (!(err instanceof IssuerMismatchError) || err.kind !== 'metadata') throw err;
+    const hasPrm = await discoverOAuthProtectedResourceMetadata(serverUrl, { resourceMetadataUrl }, options.fetchFn).then(
+      () => true,
+      () => false,
+    );
+    if (hasPrm) throw err;
+    return toState(await discoverOAuthServerInfo(serverUrl, { fetchFn: options.fetchFn, resourceMetadataUrl, skipIssuerMetadataValidation: true }));
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ export * from './credentials.js';
 export * from './token-store.js';
 export { FileTokenStore } from './file-token-store.js';
 export { KeyringTokenStore, napiKeyringBackend, type KeyringBackend } from './keyring-token-store.js';
-export { discoverOAuth, normalizeScopes, DISCOVERY_TIMEOUT_MS, type OAuthDiscovery } from './discovery.js';
+export { discoverOAuth, discoverAuthorizationState, normalizeScopes, DISCOVERY_TIMEOUT_MS, type OAuthDiscovery } from './discovery.js';
 export * from './scopes.js';
 export { OAuthSession, DEFAULT_REFRESH_SKEW_MS, type OAuthSessionOptions } from './oauth-session.js';
 export { SwitchboardOAuthProvider, type AuthorizationMode, type OAuthGrant, type SwitchboardOAuthProviderOptions } from './provider.js';

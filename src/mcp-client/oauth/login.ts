@@ -4,14 +4,13 @@ import {
   LATEST_PROTOCOL_VERSION,
   OAuthError,
   auth,
-  discoverOAuthServerInfo,
   extractWWWAuthenticateParams,
   type FetchLike,
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../../config/index.js';
 import { SwitchboardError, anySignal } from '../../util/index.js';
 import { startCallbackServer } from './callback-server.js';
-import { fetchWithTimeout } from './discovery.js';
+import { discoverAuthorizationState, fetchWithTimeout } from './discovery.js';
 import { OAuthLoginError } from './errors.js';
 import type { OAuthRuntime } from './oauth-runtime.js';
 import type { SwitchboardOAuthProvider } from './provider.js';
@@ -127,7 +126,9 @@ async function authorizeOnce(
     },
   });
   const scope = choice.scopes && choice.scopes.length > 0 ? choice.scopes.join(' ') : undefined;
-  if (choice.scopes && choice.scopes.length === 0) await withoutDiscoveredScopes(provider, url, resourceMetadataUrl, fetchFn);
+  const session = provider.session;
+  session.discoveryState ??= await discoverAuthorizationState(url, { fetchFn, resourceMetadataUrl });
+  if (choice.scopes && choice.scopes.length === 0) hideDiscoveredScopes(provider);
 
   const first = await auth(provider, { serverUrl: url, scope, resourceMetadataUrl, fetchFn });
   if (first === 'AUTHORIZED') return;
@@ -148,19 +149,11 @@ async function authorizeOnce(
 
 /**
  * Make auth() send no scope at all: it falls back to the protected resource's scopes_supported,
- * so discover now and hide that list (an explicit `scopes = []`, or the retry without scopes).
+ * so hide that list in the cached discovery (an explicit `scopes = []`, or the retry without scopes).
  */
-async function withoutDiscoveredScopes(provider: SwitchboardOAuthProvider, url: string, resourceMetadataUrl: URL | undefined, fetchFn: FetchLike): Promise<void> {
-  const session = provider.session;
-  const state = session.discoveryState ?? {
-    ...(await discoverOAuthServerInfo(url, { resourceMetadataUrl, fetchFn })),
-    resourceMetadataUrl: resourceMetadataUrl?.href,
-  };
-  session.discoveryState = {
-    ...state,
-    authorizationServerUrl: String(state.authorizationServerUrl),
-    resourceMetadata: state.resourceMetadata ? { ...state.resourceMetadata, scopes_supported: undefined } : undefined,
-  };
+function hideDiscoveredScopes(provider: SwitchboardOAuthProvider): void {
+  const state = provider.session.discoveryState;
+  if (state?.resourceMetadata) provider.session.discoveryState = { ...state, resourceMetadata: { ...state.resourceMetadata, scopes_supported: undefined } };
 }
 
 /** Remove stored credentials; resolves the text to print. */

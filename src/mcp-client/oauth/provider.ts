@@ -18,7 +18,7 @@ import {
 import { OAuthAuthRequiredError, OAuthInsufficientScopeError, OAuthRefreshFailedError } from './errors.js';
 import { followAuthorizationHeadlessly } from './headless.js';
 import type { OAuthSession } from './oauth-session.js';
-import { refreshCredentials } from './refresh.js';
+import { discover, refreshCredentials } from './refresh.js';
 import { scopesCovered } from './scopes.js';
 
 /** What to do when the SDK wants the user to authorize. */
@@ -165,11 +165,12 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   // ---- discovery -----------------------------------------------------------------------------
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    if (this.mode.kind === 'none' && this.grant.kind === 'authorization_code') {
-      // auth() starts here: a connection with nothing stored can only be fixed by a login.
-      if (!(await this.session.current())?.tokens) throw new OAuthAuthRequiredError(this.session.serverName);
-    }
-    return this.session.discoveryState;
+    if (this.mode.kind !== 'none') return this.session.discoveryState;
+    const creds = await this.session.current();
+    // auth() starts here: a connection with nothing stored can only be fixed by a login.
+    if (!creds?.tokens && this.grant.kind === 'authorization_code') throw new OAuthAuthRequiredError(this.session.serverName);
+    // A connection rediscovers from what the login stored (the PRM location a challenge gave).
+    return this.session.discoveryState ?? (creds ? await discover(this) : undefined);
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {

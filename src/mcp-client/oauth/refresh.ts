@@ -4,7 +4,6 @@
 import {
   OAuthError,
   OAuthErrorCode,
-  discoverOAuthServerInfo,
   fetchToken,
   refreshAuthorization,
   selectResourceURL,
@@ -13,7 +12,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { errorMessage } from '../../util/index.js';
 import type { StoredOAuthCredentials } from './credentials.js';
-import { DISCOVERY_TIMEOUT_MS, fetchWithTimeout } from './discovery.js';
+import { DISCOVERY_TIMEOUT_MS, discoverAuthorizationState, fetchWithTimeout } from './discovery.js';
 import { OAuthAuthRequiredError, OAuthRefreshFailedError } from './errors.js';
 import type { SwitchboardOAuthProvider } from './provider.js';
 
@@ -65,22 +64,13 @@ export async function refreshCredentials(provider: SwitchboardOAuthProvider, bas
   }
 }
 
-async function discover(provider: SwitchboardOAuthProvider): Promise<OAuthDiscoveryState> {
+export async function discover(provider: SwitchboardOAuthProvider): Promise<OAuthDiscoveryState> {
   const session = provider.session;
   if (session.discoveryState?.authorizationServerUrl) return session.discoveryState;
   // A fresh process knows the PRM location only from what the login stored.
   const stored = session.resourceMetadataUrl ?? (await session.current())?.resource_metadata_url;
   const resourceMetadataUrl = stored ? new URL(stored) : undefined;
-  const info = await discoverOAuthServerInfo(session.serverUrl, {
-    fetchFn: fetchWithTimeout({ timeoutMs: DISCOVERY_TIMEOUT_MS }),
-    resourceMetadataUrl,
-  });
-  const state: OAuthDiscoveryState = {
-    authorizationServerUrl: String(info.authorizationServerUrl),
-    resourceMetadataUrl: resourceMetadataUrl?.href,
-    resourceMetadata: info.resourceMetadata,
-    authorizationServerMetadata: info.authorizationServerMetadata,
-  };
+  const state = await discoverAuthorizationState(session.serverUrl, { fetchFn: fetchWithTimeout({ timeoutMs: DISCOVERY_TIMEOUT_MS }), resourceMetadataUrl });
   session.discoveryState = state;
   return state;
 }
