@@ -1,6 +1,7 @@
 // Shared helpers for the OAuth integration tests: temp homes, server configs, a headless "browser",
 // and an SDK client connected through switchboard's OAuth provider.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
@@ -68,4 +69,14 @@ export async function loginWithBrowser(home: string, server: McpServerConfig): P
 export async function storedCredentials(home: string, name: string, url: string): Promise<import('../../src/mcp-client/index.js').StoredOAuthCredentials | undefined> {
   const { oauthStoreKey } = await import('../../src/mcp-client/index.js');
   return new FileTokenStore(path.join(home, '.credentials.json')).load(oauthStoreKey(name, url));
+}
+
+/** A port that was free a moment ago (for tests that need a fixed callback port). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }
