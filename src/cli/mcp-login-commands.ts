@@ -48,7 +48,7 @@ export function registerMcpLoginCommands(mcp: Command, context: () => CliContext
           scopes: parseScopesFlag(opts.scopes),
           callbackPort: config.mcp_oauth_callback_port,
           callbackUrl: config.mcp_oauth_callback_url,
-          print: (text) => ctx.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+          print: (text) => ctx.stdout.write(`${text}\n`),
           openBrowser: (url) => openBrowser(url, ctx.env),
           signal: abort.signal,
         });

@@ -17,7 +17,7 @@ describe('client_credentials grant', () => {
   });
 
   it('connects with a token from the client_credentials grant and refreshes it before expiry', async () => {
-    fixture = await startOAuthFixture({ preRegistered: { clientId: 'svc', clientSecret: 's3cret' }, accessTokenTtlSec: 30 });
+    fixture = await startOAuthFixture({ preRegistered: { clientId: 'svc', clientSecret: 's3cret' } });
     const home = await tempHome();
     cleanup = home.cleanup;
     const server = httpServer('svc', fixture.mcpUrl, { oauth: OAUTH });
@@ -32,9 +32,9 @@ describe('client_credentials grant', () => {
     expect(request!.authorization).toBe(`Basic ${Buffer.from('svc:s3cret').toString('base64')}`);
     expect((await storedCredentials(home.home, 'svc', fixture.mcpUrl))?.tokens?.access_token).toMatch(/^at-/);
 
-    // The stored token expires within the refresh window: the next connection fetches a new one.
-    fixture.accessTokenTtlSec = 3600;
-    const second = await connect(fixture.mcpUrl, fileRuntime(home.home, { env }).authProviderFor(server));
+    // 59 minutes later the stored token expires within the refresh window: a new one is fetched first.
+    const later = () => Date.now() + 3590_000;
+    const second = await connect(fixture.mcpUrl, fileRuntime(home.home, { env, now: later }).authProviderFor(server));
     expect(await echo(second.client, 'two')).toBe('echo: two');
     await second.client.close();
     expect(fixture.stats.clientCredentialsGrants).toBe(2);

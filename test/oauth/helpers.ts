@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
-import { FileTokenStore, OAuthRuntime } from '../../src/mcp-client/index.js';
+import { FileTokenStore, OAuthRuntime, oauthStoreKey, performOAuthLogin, type StoredOAuthCredentials } from '../../src/mcp-client/index.js';
 import { nullLogger } from '../../src/util/index.js';
 
 export async function tempHome(): Promise<{ home: string; cleanup: () => Promise<void> }> {
@@ -60,14 +60,12 @@ export async function echo(client: Client, text: string): Promise<string> {
   return first?.text ?? '';
 }
 
-/** Log `server` in through the real browser flow (auto-approved) and return the runtime used. */
+/** Log `server` in through the real browser flow (auto-approved). */
 export async function loginWithBrowser(home: string, server: McpServerConfig): Promise<void> {
-  const { performOAuthLogin } = await import('../../src/mcp-client/index.js');
   await performOAuthLogin({ runtime: fileRuntime(home), server, print: () => {}, openBrowser: autoApproveBrowser });
 }
 
-export async function storedCredentials(home: string, name: string, url: string): Promise<import('../../src/mcp-client/index.js').StoredOAuthCredentials | undefined> {
-  const { oauthStoreKey } = await import('../../src/mcp-client/index.js');
+export async function storedCredentials(home: string, name: string, url: string): Promise<StoredOAuthCredentials | undefined> {
   return new FileTokenStore(path.join(home, '.credentials.json')).load(oauthStoreKey(name, url));
 }
 

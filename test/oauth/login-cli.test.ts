@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
-import { tempHome } from './helpers.js';
+import { autoApproveBrowser, tempHome } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin', 'switchboard.js');
@@ -76,7 +76,7 @@ describe('switchboard mcp login / logout', () => {
       const url = /^(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)$/m.exec(out)?.[1];
       if (url && out.includes('(Browser launch failed; please copy the URL above manually.)') && !opened) {
         opened = true;
-        void import('./helpers.js').then(({ autoApproveBrowser }) => autoApproveBrowser(url));
+        void autoApproveBrowser(url);
       }
     });
     expect(login.code).toBe(0);

@@ -26,7 +26,7 @@ describe('mcp login flow', () => {
     const printed: string[] = [];
     const server = httpServer('docs', fixture.mcpUrl);
     await performOAuthLogin({ runtime: fileRuntime(dir), server, print: (t) => printed.push(t), openBrowser: autoApproveBrowser });
-    expect(printed).toContain('OAuth provider rejected discovered scopes. Retrying without scopes…\n');
+    expect(printed).toContain('OAuth provider rejected discovered scopes. Retrying without scopes…');
     expect(fixture.requestsTo('/authorize').map((r) => r.params.scope)).toEqual(['mcp:read mcp:bogus', undefined]);
     expect((await storedCredentials(dir, 'docs', fixture.mcpUrl))?.tokens).toBeDefined();
   });

@@ -1,6 +1,7 @@
 // Token refresh against the real fixture: before expiry, after a 401, concurrently inside one
 // process, with a revoked refresh token, with a transient failure, and without rotation.
 import { afterEach, describe, expect, it } from 'vitest';
+import { performOAuthLogout } from '../../src/mcp-client/index.js';
 import { isSwitchboardError } from '../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture, type OAuthFixtureOptions } from '../fixtures/oauth-fixture.js';
 import { connect, echo, fileRuntime, httpServer, loginWithBrowser, storedCredentials, tempHome } from './helpers.js';
@@ -133,6 +134,21 @@ describe('OAuth refresh', () => {
     expect(isSwitchboardError(afterReject, 'oauth_refresh_failed')).toBe(true);
     expect((await storedCredentials(home, 'docs', fixture.mcpUrl))?.tokens?.refresh_token).toBeDefined();
     await client.close();
+  });
+
+  it('a logout in another process wins over a pending refresh', async () => {
+    const { fixture, home, server } = await setup({ accessTokenTtlSec: 30 });
+    const running = fileRuntime(home);
+    const provider = running.authProviderFor(server)!;
+    expect((await provider.session.current())?.tokens).toBeDefined(); // loaded before the logout
+    expect(await performOAuthLogout(fileRuntime(home), server)).toBe("Removed OAuth credentials for 'docs'.");
+    const error = await connect(fixture.mcpUrl, provider).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(isSwitchboardError(error, 'auth_required')).toBe(true);
+    expect(fixture.stats.refreshGrants).toBe(0);
+    expect(await storedCredentials(home, 'docs', fixture.mcpUrl)).toBeUndefined();
   });
 
   it('keeps the old refresh token when the refresh response carries none', async () => {

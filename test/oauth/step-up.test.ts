@@ -2,10 +2,10 @@
 // with the union of scopes and retries; a server that is never satisfied stops after the limit.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider } from '../../src/mcp-client/index.js';
+import { MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider, performOAuthLogin } from '../../src/mcp-client/index.js';
 import { isSwitchboardError, nullLogger } from '../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
-import { connect, fileRuntime, httpServer, tempHome } from './helpers.js';
+import { autoApproveBrowser, connect, fileRuntime, httpServer, tempHome } from './helpers.js';
 
 async function callAdmin(client: Client): Promise<string> {
   const result = await client.callTool({ name: 'admin_action', arguments: {} });
@@ -53,8 +53,6 @@ describe('step-up on insufficient_scope', () => {
     const home = await tempHome();
     cleanup = home.cleanup;
     const server = httpServer('docs', fixture.mcpUrl);
-    const { performOAuthLogin } = await import('../../src/mcp-client/index.js');
-    const { autoApproveBrowser } = await import('./helpers.js');
     await performOAuthLogin({ runtime: fileRuntime(home.home), server, scopes: ['mcp:read'], print: () => {}, openBrowser: autoApproveBrowser });
 
     const { client } = await connect(fixture.mcpUrl, fileRuntime(home.home).authProviderFor(server));

@@ -32,13 +32,17 @@ function creds(name: string): StoredOAuthCredentials {
 async function keyutilsBackend() {
   if (process.platform !== 'linux') return undefined;
   const backend = napiKeyringBackend({ linuxStore: 'keyutils' });
-  try {
-    await backend.set('switchboard-probe', 'probe', 'x');
-    await backend.delete('switchboard-probe', 'probe');
-    return backend;
-  } catch {
-    return undefined;
+  // The kernel keyring refuses the first access of a process; a second attempt tells.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await backend.set('switchboard-probe', 'probe', 'x');
+      await backend.delete('switchboard-probe', 'probe');
+      return backend;
+    } catch {
+      // try again
+    }
   }
+  return undefined;
 }
 const keyring = await keyutilsBackend();
 

@@ -12,14 +12,20 @@ export interface KeyringBackend {
   delete(service: string, account: string): Promise<boolean>;
 }
 
-/** The platform default store; on Linux `linuxStore` can pin `secret-service` or `keyutils`. */
+/**
+ * The platform keyring. On Linux it is the Secret Service (GNOME Keyring, KWallet) unless
+ * `linuxStore` says otherwise: the library's own fallback, the kernel keyring, forgets its
+ * contents at reboot, which would silently log users out; without a Secret Service the auto mode
+ * uses the credentials file instead.
+ */
 export function napiKeyringBackend(options: { linuxStore?: 'secret-service' | 'keyutils' } = {}): KeyringBackend {
-  const entryOptions: EntryOptions | undefined = options.linuxStore ? { linux: { store: options.linuxStore } } : undefined;
+  const entryOptions: EntryOptions | undefined = { linux: { store: options.linuxStore ?? 'secret-service' } };
   const entry = (service: string, account: string) => new AsyncEntry(service, account, entryOptions);
+  // async so that a constructor failure (no keyring service at all) is a rejection, not a throw.
   return {
-    get: (service, account) => entry(service, account).getPassword(),
-    set: (service, account, secret) => entry(service, account).setPassword(secret),
-    delete: (service, account) => entry(service, account).deletePassword(),
+    get: async (service, account) => entry(service, account).getPassword(),
+    set: async (service, account, secret) => entry(service, account).setPassword(secret),
+    delete: async (service, account) => entry(service, account).deletePassword(),
   };
 }
 
@@ -49,7 +55,12 @@ export class KeyringTokenStore implements TokenStore {
 
   private async wrap<T>(what: string, fn: () => Promise<T>): Promise<T> {
     try {
-      return await fn();
+      try {
+        return await fn();
+      } catch {
+        // One retry: the Linux kernel keyring refuses the first access of a process (AccessDenied).
+        return await fn();
+      }
     } catch (err) {
       throw new SwitchboardError('keyring_unavailable', `cannot ${what} the OS keyring: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }

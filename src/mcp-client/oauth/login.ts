@@ -37,7 +37,7 @@ export interface OAuthLoginOptions {
   scopes?: string[];
   callbackPort?: number | null;
   callbackUrl?: string | null;
-  /** Text for the user (the authorization URL, the retry notice). */
+  /** Print a line for the user (println: the newline is added by the printer). */
   print: (text: string) => void;
   /** Try to open a browser; false when it could not be launched. */
   openBrowser: (url: string) => Promise<boolean>;
@@ -100,7 +100,7 @@ export async function performOAuthLogin(options: OAuthLoginOptions): Promise<voi
       const discovered = session.discoveryState?.resourceMetadata?.scopes_supported ?? [];
       const requestedAny = (choice.scopes?.length ?? 0) > 0 || discovered.length > 0;
       if (!shouldRetryWithoutScopes(choice.source, requestedAny, providerError)) throw err;
-      options.print(`${LOGIN_TEXTS.retryWithoutScopes}\n`);
+      options.print(LOGIN_TEXTS.retryWithoutScopes);
       await authorizeOnce(options, url, callback, { scopes: [], source: choice.source }, challenge.resourceMetadataUrl, fetchFn);
     }
   } finally {
@@ -122,7 +122,7 @@ async function authorizeOnce(
     redirectUrl: callback.redirectUri,
     onAuthorizationUrl: async (authorizationUrl) => {
       options.print(LOGIN_TEXTS.authorize(server.name, authorizationUrl.href));
-      if (!(await options.openBrowser(authorizationUrl.href))) options.print(`${LOGIN_TEXTS.browserFailed}\n`);
+      if (!(await options.openBrowser(authorizationUrl.href))) options.print(LOGIN_TEXTS.browserFailed);
     },
   });
   const scope = choice.scopes && choice.scopes.length > 0 ? choice.scopes.join(' ') : undefined;
@@ -159,6 +159,8 @@ function hideDiscoveredScopes(provider: SwitchboardOAuthProvider): void {
 /** Remove stored credentials; resolves the text to print. */
 export async function performOAuthLogout(runtime: OAuthRuntime, server: McpServerConfig): Promise<string> {
   const url = httpUrl(server, LOGIN_TEXTS.logoutOnlyHttp);
-  const removed = await runtime.session(server.name, url).deleteAll();
+  const session = runtime.session(server.name, url);
+  // Under the refresh gate, so a refresh running in another process cannot write the tokens back.
+  const removed = await session.withRefreshGate(() => session.deleteAll());
   return removed ? LOGIN_TEXTS.removed(server.name) : LOGIN_TEXTS.nothingStored(server.name);
 }

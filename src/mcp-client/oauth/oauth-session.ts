@@ -4,7 +4,7 @@
 import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { errorMessage, type Logger } from '../../util/index.js';
 import { accessTokenExpiring, expiresAtFrom, oauthStoreKey, type StoredOAuthCredentials } from './credentials.js';
-import { AsyncMutex, acquireFileLock, type Release } from './locks.js';
+import { AsyncMutex, acquireFileLock, type FileRelease, type Release } from './locks.js';
 import type { TokenStore } from './token-store.js';
 
 /** Refresh when the access token expires within this window. */
@@ -83,18 +83,20 @@ export class OAuthSession {
     const creds = await this.current();
     if (!creds?.tokens || !this.isExpiring(creds)) return creds;
     return this.withRefreshGate(async () => {
-      const memory = this.credentials;
-      if (memory?.tokens && !this.isExpiring(memory)) return memory;
+      if (this.credentials?.tokens && !this.isExpiring(this.credentials)) return this.credentials;
       const stored = await this.store.load(this.storeKey);
       if (stored?.tokens && !this.isExpiring(stored)) {
         this.logger.debug('adopting OAuth tokens refreshed by another process', { server: this.serverName });
         this.credentials = stored;
         return stored;
       }
-      const base = stored?.tokens ? stored : memory;
-      if (!base?.tokens) return base;
-      const tokens = await refresh(base);
-      return this.persistTokens(tokens, base);
+      if (!stored?.tokens) {
+        // Logged out (or the login was rejected) since we loaded it: logout wins over refresh.
+        this.credentials = stored;
+        return stored;
+      }
+      const tokens = await refresh(stored);
+      return this.persistTokens(tokens, stored);
     });
   }
 
@@ -199,18 +201,16 @@ export class OAuthSession {
   private async acquireGate(): Promise<Release> {
     const releaseMutex = await this.mutex.acquire();
     if (!this.lockPath) return releaseMutex;
-    let releaseFile: Release;
+    let releaseFile: FileRelease;
     try {
-      releaseFile = await acquireFileLock(this.lockPath, {
-        onReleaseError: (err) => this.logger.warn('cannot remove the OAuth refresh lock', { error: errorMessage(err) }),
-      });
+      releaseFile = await acquireFileLock(this.lockPath);
     } catch (err) {
       releaseMutex();
       throw err;
     }
+    // The mutex is handed on only after the lock file is gone, so a waiter here never spins on it.
     return () => {
-      releaseFile();
-      releaseMutex();
+      void releaseFile().finally(releaseMutex);
     };
   }
 }
