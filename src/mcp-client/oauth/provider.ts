@@ -93,7 +93,13 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
         token_endpoint_auth_method: this.grant.privateKey ? 'private_key_jwt' : 'client_secret_basic',
       };
     }
-    return { client_name: CLIENT_NAME, redirect_uris: [this.redirectUrl ?? NO_REDIRECT], response_types: ['code'] };
+    // refresh_token listed so servers issue refresh tokens and auth() asks for offline_access.
+    return {
+      client_name: CLIENT_NAME,
+      redirect_uris: [this.redirectUrl ?? NO_REDIRECT],
+      response_types: ['code'],
+      grant_types: ['authorization_code', 'refresh_token'],
+    };
   }
 
   /** How many headless authorizations completed (a caller retries its operation after one). */
