@@ -41,6 +41,19 @@ describe('client_credentials grant', () => {
     expect(fixture.stats.mcpUnauthorized).toBe(0);
   });
 
+  it('steps up by fetching a token with the wider scope on 403 insufficient_scope', async () => {
+    fixture = await startOAuthFixture({ preRegistered: { clientId: 'svc', clientSecret: 's3cret' }, stepUpScope: 'admin' });
+    const home = await tempHome();
+    cleanup = home.cleanup;
+    const server = httpServer('svc', fixture.mcpUrl, { oauth: OAUTH });
+    const { client } = await connect(fixture.mcpUrl, fileRuntime(home.home, { env: { SVC_SECRET: 's3cret' } }).authProviderFor(server));
+    const result = await client.callTool({ name: 'admin_action', arguments: {} });
+    expect((result.content as { text: string }[])[0]!.text).toBe('admin done');
+    await client.close();
+    expect(fixture.stats.mcpForbidden).toBe(1);
+    expect(fixture.requestsTo('/token').map((r) => r.params.scope)).toEqual([undefined, 'admin']);
+  });
+
   it('`mcp login` for a client_credentials server fetches and stores a token', async () => {
     fixture = await startOAuthFixture({ preRegistered: { clientId: 'svc', clientSecret: 's3cret' } });
     const home = await tempHome();

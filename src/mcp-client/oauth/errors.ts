@@ -36,7 +36,9 @@ export class OAuthInsufficientScopeError extends SwitchboardError {
   declare readonly code: 'insufficient_scope';
   readonly requiredScope: string | undefined;
 
-  constructor(serverName: string, requiredScope: string | undefined, reason: 'interactive' | 'retry_limit') {
+  constructor(serverName: string, requestedScope: string | undefined, reason: 'interactive' | 'retry_limit') {
+    // offline_access is how a refresh token is asked for, not something the server requires.
+    const requiredScope = requestedScope?.split(/\s+/).filter((s) => s !== '' && s !== 'offline_access').join(' ') || undefined;
     const scopes = requiredScope ? ` (${requiredScope})` : '';
     const message =
       reason === 'retry_limit'

@@ -77,7 +77,7 @@ export class OAuthRuntime {
 
   /** A provider for `server` in the given mode (connections use `{ kind: 'none' }`). */
   providerFor(server: McpServerConfig, mode: AuthorizationMode): SwitchboardOAuthProvider {
-    if (server.transport.type === 'stdio') throw new Error(`OAuth is not supported for stdio server ${server.name}`);
+    if (server.transport.type === 'stdio') throw new SwitchboardError('oauth_unsupported', `OAuth is not supported for stdio server ${server.name}`);
     const grant = this.grantFor(server);
     return new SwitchboardOAuthProvider({
       session: this.session(server.name, server.transport.url),
