@@ -151,6 +151,23 @@ describe('OAuth refresh', () => {
     expect(await storedCredentials(home, 'docs', fixture.mcpUrl)).toBeUndefined();
   });
 
+  it('a running connection picks up a login made after it started', async () => {
+    fixture = await startOAuthFixture();
+    const home = await tempHome();
+    cleanup = home.cleanup;
+    const server = httpServer('docs', fixture.mcpUrl);
+    const provider = fileRuntime(home.home).authProviderFor(server)!;
+    const before = await connect(fixture.mcpUrl, provider).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(isSwitchboardError(before, 'auth_required')).toBe(true);
+    await loginWithBrowser(home.home, server);
+    const { client } = await connect(fixture.mcpUrl, provider);
+    expect(await echo(client, 'late')).toBe('echo: late');
+    await client.close();
+  });
+
   it('keeps the old refresh token when the refresh response carries none', async () => {
     const { fixture, home, server } = await setup({ accessTokenTtlSec: 30, rotateRefreshTokens: false });
     fixture.accessTokenTtlSec = 3600;

@@ -70,6 +70,13 @@ export class OAuthSession {
     if (state?.resourceMetadataUrl) this.resourceMetadataUrl = state.resourceMetadataUrl;
   }
 
+  /** Read the store again (a login in another process may have stored tokens since). */
+  async reload(): Promise<StoredOAuthCredentials | undefined> {
+    this.credentials = await this.store.load(this.storeKey);
+    this.loaded = true;
+    return this.credentials;
+  }
+
   isExpiring(creds: StoredOAuthCredentials): boolean {
     return accessTokenExpiring(creds, this.now(), this.refreshSkewMs);
   }

@@ -172,7 +172,9 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
     if (this.mode.kind !== 'none') return this.session.discoveryState;
-    const creds = await this.session.current();
+    let creds = await this.session.current();
+    // Not logged in when this connection started: a login since then counts.
+    if (!creds?.tokens) creds = await this.session.reload();
     // auth() starts here: a connection with nothing stored can only be fixed by a login.
     if (!creds?.tokens && this.grant.kind === 'authorization_code') throw new OAuthAuthRequiredError(this.session.serverName);
     // A connection rediscovers from what the login stored (the PRM location a challenge gave).
