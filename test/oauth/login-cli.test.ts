@@ -32,7 +32,7 @@ function run(args: string[], env: NodeJS.ProcessEnv, onStdout?: (text: string) =
   });
 }
 
-describe('switchboard mcp login / logout', () => {
+describe('switchboard mcp login / logout', { timeout: 120_000 }, () => {
   let fixture: OAuthFixture | undefined;
   let cleanup: (() => Promise<void>) | undefined;
   beforeAll(() => {

@@ -35,7 +35,7 @@ function startChild(home: string, url: string): { child: ChildProcess; ready: Pr
   return { child, ready, result };
 }
 
-describe('refresh race across processes', () => {
+describe('refresh race across processes', { timeout: 90_000 }, () => {
   let fixture: OAuthFixture | undefined;
   let cleanup: (() => Promise<void>) | undefined;
   const children: ChildProcess[] = [];

@@ -46,7 +46,7 @@ async function keyutilsBackend() {
 }
 const keyring = await keyutilsBackend();
 
-describe('token stores', () => {
+describe('token stores', { timeout: 90_000 }, () => {
   let cleanup: (() => Promise<void>) | undefined;
   afterEach(async () => {
     await cleanup?.();
