@@ -33,6 +33,8 @@ export interface Config {
   mcp_oauth_credentials_store: CredentialsStoreMode;
   mcp_oauth_callback_port: number | null;
   mcp_oauth_callback_url: string | null;
+  /** Client ID Metadata Document URL used as the OAuth client_id where the server supports it (https, with a path). */
+  mcp_oauth_client_metadata_url: string | null;
   mcp_tool_name_max_length: number;
   environments: Record<string, EnvironmentConfig>;
   model: string | null;
@@ -82,7 +84,7 @@ const CODEX_TOP_LEVEL_KEYS = new Set([
 ]);
 
 const OWN_TOP_LEVEL_KEYS = new Set([
-  'mcp_servers', 'mcp_oauth_credentials_store', 'mcp_oauth_callback_port', 'mcp_oauth_callback_url',
+  'mcp_servers', 'mcp_oauth_credentials_store', 'mcp_oauth_callback_port', 'mcp_oauth_callback_url', 'mcp_oauth_client_metadata_url',
   'mcp_tool_name_max_length', 'environments', 'model', 'model_provider', 'model_providers', 'approval_policy',
   'sandbox_mode', 'sandbox_workspace_write', 'profile', 'profiles', 'base_instructions', 'developer_instructions',
   'mcp_server',
@@ -110,6 +112,15 @@ function enumValue<T extends string>(raw: Raw, key: string, schema: { safeParse(
   const parsed = schema.safeParse(v);
   if (!parsed.success) throw new ConfigError(`${key} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}`, { keyPath: [key] });
   return parsed.data as T;
+}
+
+function isHttpsUrlWithPath(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.pathname !== '/';
+  } catch {
+    return false;
+  }
 }
 
 /** Parse TOML text; a syntax error becomes a ConfigError with file, line and column. */
@@ -162,6 +173,10 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
       });
     }
   }
+  const clientMetadataUrl = optString(effective, 'mcp_oauth_client_metadata_url');
+  if (clientMetadataUrl !== null && !isHttpsUrlWithPath(clientMetadataUrl)) {
+    throw new ConfigError('mcp_oauth_client_metadata_url must be an https:// URL with a path', { keyPath: ['mcp_oauth_client_metadata_url'] });
+  }
   const maxLen = effective.mcp_tool_name_max_length === undefined ? 64 : Number(effective.mcp_tool_name_max_length);
   if (!Number.isInteger(maxLen) || maxLen < 32 || maxLen > 1024) {
     throw new ConfigError('mcp_tool_name_max_length must be an integer between 32 and 1024', { keyPath: ['mcp_tool_name_max_length'] });
@@ -191,6 +206,7 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
     mcp_oauth_credentials_store: store,
     mcp_oauth_callback_port: port,
     mcp_oauth_callback_url: optString(effective, 'mcp_oauth_callback_url'),
+    mcp_oauth_client_metadata_url: clientMetadataUrl,
     mcp_tool_name_max_length: maxLen,
     environments,
     model: optString(effective, 'model'),

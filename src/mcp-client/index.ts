@@ -47,3 +47,7 @@ export type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client';
+
+
+// ---- OAuth (oauth/ — discovery, login/logout, token store, refresh, auth status) ----
+export * from './oauth/index.js';
