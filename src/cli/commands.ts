@@ -6,12 +6,14 @@ import { registerExec } from './exec-command.js';
 import { registerExecServerCommand } from './exec-server-command.js';
 import { mcpConfigCommands } from './mcp-config-commands.js';
 import { registerMcpOAuthCommands } from './mcp-login-commands.js';
+import { registerMcpRuntimeCommands } from './mcp-runtime-commands.js';
 
 export type RegisterCommand = (program: Command, context: () => CliContext, result: { exitCode?: number }) => void;
 
 export const COMMANDS: RegisterCommand[] = [
   mcpConfigCommands(),
   registerMcpOAuthCommands,
+  registerMcpRuntimeCommands,
   registerExec,
   registerExecServerCommand,
   registerConformanceClientCommand,

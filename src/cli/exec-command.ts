@@ -12,6 +12,7 @@ import { errorMessage } from '../util/index.js';
 import type { CliContext } from './context.js';
 import { CommandFailed, EXIT_FAILED, EXIT_OK, UsageError } from './exit-codes.js';
 import { HumanRenderer } from './exec-render.js';
+import { createMcpManager } from './mcp-compose.js';
 import type { RegisterCommand } from './commands.js';
 import { VERSION } from './main.js';
 
@@ -96,12 +97,29 @@ async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resume
       throw new CommandFailed(errorMessage(err), { cause: err });
     }
   }
+  const mcp = Object.values(config.mcp_servers).some((s) => s.enabled)
+    ? createMcpManager(ctx, config, {
+        onEvent: (e) => {
+          if (e.type === 'mcp_startup_update' && e.status.state === 'failed') ctx.stderr.write(`warning: ${e.status.error}\n`);
+        },
+      })
+    : null;
+  mcp?.start();
+  if (mcp) {
+    // As Codex: `required = true` servers must start, or exec fails before the turn.
+    try {
+      await mcp.requireServers();
+    } catch (err) {
+      await mcp.close();
+      throw new CommandFailed(errorMessage(err), { cause: err });
+    }
+  }
   const manager = new ThreadManager({
     home: ctx.home,
     config,
     cwd: ctx.cwd,
     tools: builtInTools(core, ctx, config),
-    mcp: null,
+    mcp: mcp ? core.mcpToolSourceFrom(mcp) : null,
     logger: ctx.logger,
     version: VERSION,
     createModelClient: (provider) => new OpenAIModelClient(provider, { env: ctx.env, logger: ctx.logger }),
@@ -131,6 +149,7 @@ async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resume
   } finally {
     process.removeListener('SIGINT', onSigint);
     await manager.shutdown();
+    await mcp?.close();
   }
 }
 

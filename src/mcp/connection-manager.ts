@@ -1,18 +1,20 @@
 // McpConnectionManager: many servers, one catalog. Parallel non-blocking startup with snapshots,
 // startup events, routing by model-visible name, and per-server failure isolation.
-import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, ElicitResult, GetPromptResult, ReadResourceResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import type { McpClient, McpClientHandlers } from '../mcp-client/index.js';
-import type { EventMsgOf, McpStartupStatus } from '../protocol/index.js';
+import type { EventMsgOf } from '../protocol/index.js';
 import { raceSignal, SwitchboardError, type Logger } from '../util/index.js';
 import { Catalog, diffServerTools, serverToolsFor, type CatalogEntry, type ServerTools } from './catalog.js';
-import { ManagedServer, type ClientFactory, type ServerPhase } from './managed-server.js';
+import { ManagedServer, type ClientFactory } from './managed-server.js';
 import type { RestartPolicyOptions } from './restart-policy.js';
 import type { SnapshotStore } from './snapshot-store.js';
 import { toolDisabledError, toolFilterFor } from './tool-filter.js';
+import { startupStatus, statusOf, type ServerStatus } from './server-status.js';
 import { TrustedServers } from './tool-metadata.js';
 import { DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
 import { ElicitationRouter, type CallElicitationHandler } from './elicitation-router.js';
+import { listAllPrompts, listAllResources, listAllResourceTemplates, type AggregateDeps, type QualifiedPrompt } from './aggregate.js';
 
 export type McpManagerEvent = EventMsgOf<'mcp_startup_update'> | EventMsgOf<'mcp_startup_complete'> | EventMsgOf<'mcp_tools_changed'>;
 
@@ -35,6 +37,8 @@ export interface McpConnectionManagerDeps {
   handlersFor?: (server: string) => McpClientHandlers;
 }
 
+export type { ServerStatus };
+
 export type WaitMode = 'none' | 'unsnapshotted' | 'all';
 
 export interface CallOptions {
@@ -46,16 +50,6 @@ export interface CallOptions {
   meta?: Record<string, unknown>;
 }
 
-export interface ServerStatus {
-  name: string;
-  state: 'idle' | 'starting' | 'ready' | 'failed' | 'cancelled' | 'closed';
-  tools: number;
-  source: 'live' | 'snapshot' | 'none';
-  error?: string;
-  startup_ms?: number;
-  required: boolean;
-  retry_at?: number | null;
-}
 
 export interface StartupSummary {
   ready: string[];
@@ -207,9 +201,53 @@ export class McpConnectionManager {
     await Promise.allSettled(targets.map((s) => s.refresh()));
   }
 
+  /** Every ready server's resources (all pages), by server; failed servers are left out. */
+  listAllResources(options: { signal?: AbortSignal } = {}): Promise<Map<string, Resource[]>> {
+    return listAllResources(this.aggregateDeps(), options.signal);
+  }
+
+  listAllResourceTemplates(options: { signal?: AbortSignal } = {}): Promise<Map<string, ResourceTemplateType[]>> {
+    return listAllResourceTemplates(this.aggregateDeps(), options.signal);
+  }
+
+  async listResources(serverName: string, options: { signal?: AbortSignal } = {}): Promise<Resource[]> {
+    return (await this.clientFor(serverName, options)).listResources({ signal: options.signal });
+  }
+
+  async listResourceTemplates(serverName: string, options: { signal?: AbortSignal } = {}): Promise<ResourceTemplateType[]> {
+    return (await this.clientFor(serverName, options)).listResourceTemplates({ signal: options.signal });
+  }
+
+  async readResource(serverName: string, uri: string, options: { signal?: AbortSignal } = {}): Promise<ReadResourceResult> {
+    const client = await this.clientFor(serverName, options);
+    return client.readResource(uri, { signal: options.signal });
+  }
+
+  /** Prompts of every ready server under qualified names (`<server>__<prompt>`). */
+  listAllPrompts(options: { signal?: AbortSignal } = {}): Promise<QualifiedPrompt[]> {
+    return listAllPrompts(this.aggregateDeps(), this.maxNameBytes, options.signal);
+  }
+
+  async getPrompt(serverName: string, prompt: string, args: Record<string, string> | undefined, options: { signal?: AbortSignal } = {}): Promise<GetPromptResult> {
+    const client = await this.clientFor(serverName, options);
+    return client.getPrompt(prompt, args, { signal: options.signal });
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     await Promise.allSettled([...this.servers.values()].map((s) => s.close()));
+  }
+
+  private aggregateDeps(): AggregateDeps {
+    return {
+      logger: this.deps.logger,
+      readyClients: async (signal) => {
+        await this.waitForStartup({ signal });
+        const ready = [...this.servers.values()].filter((s) => s.phase.kind === 'ready');
+        const clients = await Promise.all(ready.map(async (s) => ({ server: s.name, client: await s.clientForCall().catch(() => undefined) })));
+        return clients.filter((c): c is { server: string; client: McpClient } => c.client !== undefined);
+      },
+    };
   }
 
   private server(name: string): ManagedServer {
@@ -283,38 +321,4 @@ export class McpConnectionManager {
       this.deps.logger.warn('MCP event listener failed', { error: String(err) });
     }
   }
-}
-
-function startupStatus(phase: ServerPhase): McpStartupStatus | undefined {
-  switch (phase.kind) {
-    case 'starting':
-      return { state: 'starting' };
-    case 'ready':
-      return { state: 'ready' };
-    case 'failed':
-      return { state: 'failed', error: phase.display };
-    case 'cancelled':
-      return { state: 'cancelled' };
-    case 'idle':
-    case 'closed':
-      return undefined;
-  }
-}
-
-function statusOf(s: ManagedServer): ServerStatus {
-  const phase = s.phase;
-  const tools = s.tools;
-  const base: ServerStatus = {
-    name: s.name,
-    state: phase.kind,
-    tools: tools ? tools.tools.filter((t) => toolFilterFor(s.config).allows(t.name)).length : 0,
-    source: tools?.source ?? 'none',
-    required: s.config.required,
-  };
-  if (phase.kind === 'ready') base.startup_ms = phase.startupMs;
-  if (phase.kind === 'failed') {
-    base.error = phase.display;
-    base.retry_at = phase.retryAt;
-  }
-  return base;
 }
