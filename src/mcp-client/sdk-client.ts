@@ -33,11 +33,11 @@ export function createSdkClient(setup: SdkClientSetup): Client {
 
   client.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
     if (!handlers.elicitation) return { action: 'decline' };
-    return handlers.elicitation(request.params, { serverName, signal: ctx.mcpReq.signal });
+    return handlers.elicitation(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id });
   });
   const sampling = handlers.sampling;
   if (sampling) {
-    client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, { serverName, signal: ctx.mcpReq.signal }));
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }));
   }
   const roots = setup.roots;
   if (roots) client.setRequestHandler('roots/list', () => ({ roots }));

@@ -21,6 +21,8 @@ import type { StdioLauncher } from './launcher.js';
 export interface HandlerContext {
   serverName: string;
   signal: AbortSignal;
+  /** The JSON-RPC id of the server's request. */
+  requestId: string | number;
 }
 
 /** Everything the server can push to us. Given once, at construction. */

@@ -5,8 +5,8 @@ import type { HandlerContext } from '../mcp-client/index.js';
 
 export interface CallElicitation {
   server: string;
-  /** A per-manager id for this elicitation (the transport's JSON-RPC id is not exposed). */
-  id: number;
+  /** The JSON-RPC id of the server's elicitation request. */
+  id: string | number;
   request: Record<string, unknown>;
 }
 
@@ -16,7 +16,6 @@ type HostHandler = (request: ElicitRequest['params'], ctx: HandlerContext) => Pr
 
 export class ElicitationRouter {
   private readonly active = new Map<string, CallElicitationHandler[]>();
-  private nextId = 0;
 
   /** Register a running call's handler; the returned function removes it. */
   enter(server: string, handler: CallElicitationHandler | undefined): () => void {
@@ -34,7 +33,7 @@ export class ElicitationRouter {
   async route(server: string, request: ElicitRequest['params'], ctx: HandlerContext, host: HostHandler | undefined): Promise<ElicitResult> {
     const handler = this.active.get(server)?.at(-1);
     if (handler) {
-      const answer = await handler({ server, id: this.nextId++, request: request as unknown as Record<string, unknown> });
+      const answer = await handler({ server, id: ctx.requestId, request: request as unknown as Record<string, unknown> });
       return answer.action === 'accept' ? { action: 'accept', content: (answer.content ?? {}) as ElicitResult['content'] } : { action: answer.action };
     }
     if (host) return host(request, ctx);
