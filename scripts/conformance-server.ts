@@ -142,17 +142,21 @@ export async function readScenarioResults(dir: string): Promise<Map<string, Scen
   return results;
 }
 
-/** Parses the baseline subset of YAML the CLI reads: `server:` followed by `- name` items (or `server: []`). */
+/**
+ * Parses the subset of YAML the baseline uses: top-level `server:` / `client:` keys (optionally `[]`)
+ * followed by `  - name` items. Returns the `server` entries.
+ */
 export function parseBaseline(textContent: string): string[] {
   const entries: string[] = [];
-  let inServer = false;
+  let section: string | undefined;
   for (const [index, raw] of textContent.split('\n').entries()) {
     const line = raw.replace(/#.*$/, '').trimEnd();
     if (line.trim() === '') continue;
-    if (/^server:\s*(\[\s*\])?$/.test(line)) inServer = true;
-    else if (/^\w+:/.test(line)) inServer = false;
-    else if (inServer && /^\s+-\s+\S+$/.test(line)) entries.push(line.replace(/^\s+-\s+/, '').replace(/^['"]|['"]$/g, ''));
-    else throw new Error(`baseline line ${index + 1}: expected "server:" or "  - <scenario>", got ${JSON.stringify(raw)}`);
+    const key = /^(server|client):\s*(\[\s*\])?$/.exec(line);
+    if (key !== null) section = key[1];
+    else if (section !== undefined && /^\s+-\s+\S+$/.test(line)) {
+      if (section === 'server') entries.push(line.replace(/^\s+-\s+/, '').replace(/^['"]|['"]$/g, ''));
+    } else throw new Error(`baseline line ${index + 1}: expected "server:", "client:" or "  - <scenario>", got ${JSON.stringify(raw)}`);
   }
   return entries;
 }

@@ -119,9 +119,12 @@ describe('chaos server: healthy', () => {
 
 describe('chaos server: startup and shutdown faults (stdio)', () => {
   it('slow-start: answers initialize only after the delay', async () => {
-    const started = Date.now();
-    await stdioClient('--mode', 'slow-start', '--start-delay', '1.5');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+    const peer = raw('--mode', 'slow-start', '--start-delay', '1.5');
+    peer.send(INITIALIZE);
+    await waitUntil('the slow-start announcement', () => (peer.stderrTail.includes('chaos-server: slow start, inert for 1.5 s') ? true : undefined));
+    const announced = Date.now();
+    await peer.waitForMessage((m) => m.id === 1);
+    expect(Date.now() - announced).toBeGreaterThanOrEqual(1300);
   });
 
   it('no-initialize: never answers initialize but stays alive', async () => {
@@ -277,6 +280,19 @@ describe('chaos server: protocol faults (stdio)', () => {
 });
 
 describe('chaos server: HTTP faults', () => {
+  it('slow-start holds HTTP requests until the delay; exit-after-calls exits once the N-th response is delivered', async () => {
+    const slow = await spawnUrlServer(NODE, args('--http', '--mode', 'slow-start', '--start-delay', '1.5'));
+    const listening = Date.now(); // the delay began just before the listener was bound
+    expect((await post(slow.url, INITIALIZE)).status).toBe(200);
+    expect(Date.now() - listening).toBeGreaterThanOrEqual(1300);
+    const { url, child } = await spawnUrlServer(NODE, args('--http', '--mode', 'exit-after-calls', '--calls', '2', '--exit-code', '5'));
+    const headers = await httpSession(url);
+    expect((await post(url, call(1, 'echo', { text: 'one' }), headers)).body).toContain('"text":"one"');
+    expect(isAlive(child)).toBe(true);
+    expect((await post(url, call(2, 'echo', { text: 'two' }), headers)).body).toContain('"text":"two"');
+    expect(await waitForExit(child)).toEqual({ code: 5, signal: null });
+  });
+
   it('http-expire-session: 404 with the SDK body after N requests, while calls in flight complete', async () => {
     const { url } = await spawnUrlServer(NODE, args('--http', '--mode', 'http-expire-session', '--expire-every', '3'));
     const headers = await httpSession(url); // POST 1 of the session: notifications/initialized

@@ -1,7 +1,7 @@
 // The conformance fixture against the real @modelcontextprotocol/conformance CLI (a few representative
 // scenarios; `npm run conformance:server` runs all of them), its HTTP guards, its standalone entry, and
 // the scoring and baseline rules of scripts/conformance-server.ts.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,8 +56,10 @@ describe('conformance fixture', () => {
     expect([...results.keys()].sort()).toEqual([...REPRESENTATIVE].sort());
     for (const result of results.values()) expect(result, result.problems.join('\n')).toMatchObject({ passed: true, problems: [] });
     // The SSE-polling scenario really exercised resumption, not just the stream opening.
-    const polling = await readFile(join(outDir, (await import('node:fs')).readdirSync(outDir).find((d) => d.startsWith('server-server-sse-polling-')) ?? '', 'checks.json'), 'utf8');
-    expect(JSON.parse(polling)).toContainEqual(expect.objectContaining({ name: 'ServerDisconnectResume', status: 'SUCCESS' }));
+    const pollingDir = (await readdir(outDir)).find((d) => d.startsWith('server-server-sse-polling-'));
+    expect(pollingDir).toBeDefined();
+    const polling: unknown = JSON.parse(await readFile(join(outDir, pollingDir ?? '', 'checks.json'), 'utf8'));
+    expect(polling).toContainEqual(expect.objectContaining({ name: 'ServerDisconnectResume', status: 'SUCCESS' }));
   });
 
   it('refuses a foreign Host or Origin with 403 and accepts localhost ones', async () => {

@@ -71,6 +71,8 @@ export class RawStdioPeer {
   /** Everything written to stdout so far, including a trailing partial line. */
   stdout = '';
   stderrBytes = 0;
+  /** The last 64 KiB of stderr (when drained). */
+  stderrTail = '';
   private readonly complete: string[] = [];
   private readonly parsed: Array<Record<string, unknown>> = [];
   private partial = '';
@@ -78,7 +80,12 @@ export class RawStdioPeer {
   constructor(command: string, args: string[], options: { drainStderr?: boolean; env?: NodeJS.ProcessEnv } = {}) {
     this.child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env });
     this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => this.receive(chunk));
-    if (options.drainStderr ?? true) this.child.stderr.on('data', (chunk: Buffer) => (this.stderrBytes += chunk.length));
+    if (options.drainStderr ?? true) {
+      this.child.stderr.on('data', (chunk: Buffer) => {
+        this.stderrBytes += chunk.length;
+        this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-65_536);
+      });
+    }
     this.child.stdin.on('error', () => {}); // EPIPE once the child has exited is expected in exit modes
   }
 
@@ -134,14 +141,16 @@ export const INITIALIZE = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-http', version: '1' } },
 } as const;
 
-/** Spawns a server that prints its URL on the first stdout line. */
+/** Spawns a server that prints its URL on the first stdout line; its stderr tail is kept for errors. */
 export async function spawnUrlServer(command: string, args: string[], timeoutMs = 20_000): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
+  let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-8192)));
   try {
     const url = await waitUntil('the server URL', () => {
-      if (!isAlive(child)) throw new Error(`${args.join(' ')} exited before printing its URL`);
+      if (!isAlive(child)) throw new Error(`${args.join(' ')} exited before printing its URL:\n${stderr}`);
       return /^(https?:\/\/\S+)\n/.exec(stdout)?.[1];
     }, timeoutMs);
     return { child, url };
