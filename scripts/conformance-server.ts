@@ -83,9 +83,12 @@ export function startFixture(): Promise<RunningTarget> {
 }
 
 /** Runs the conformance CLI; resolves with its exit code and combined output. */
-export function runConformanceCli(args: string[], options: { timeoutMs?: number } = {}): Promise<{ code: number; output: string }> {
+export function runConformanceCli(args: string[], options: { timeoutMs?: number; running?: Set<() => Promise<void>> } = {}): Promise<{ code: number; output: string }> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(process.execPath, [CONFORMANCE_CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stop = () => stopChild(child);
+    options.running?.add(stop);
+    child.once('exit', () => options.running?.delete(stop));
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -196,18 +199,23 @@ export const TARGETS: Target[] = [
   },
 ];
 
-async function runTarget(target: Target, scenarios: string[]): Promise<{ verdict: Verdict; results: Map<string, ScenarioResult>; errors: string[] }> {
+/** Stop functions of whatever is running now, so an interrupted run leaves no server behind. */
+type Running = Set<() => Promise<void>>;
+
+async function runTarget(target: Target, scenarios: string[], running: Running): Promise<{ verdict: Verdict; results: Map<string, ScenarioResult>; errors: string[] }> {
   const outDir = join(ROOT, '.conformance', 'server', target.name);
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   const baselinePath = join(ROOT, target.baseline);
   const baseline = parseBaseline(await readFile(baselinePath, 'utf8'));
-  const running = await target.start();
+  const started = await target.start();
+  running.add(started.stop);
   let cli: { code: number; output: string };
   try {
-    cli = await runConformanceCli(['server', '--url', running.url, '--suite', 'all', '-o', outDir, '--expected-failures', baselinePath]);
+    cli = await runConformanceCli(['server', '--url', started.url, '--suite', 'all', '-o', outDir, '--expected-failures', baselinePath], { running });
   } finally {
-    await running.stop();
+    running.delete(started.stop);
+    await started.stop();
   }
   await writeFile(join(outDir, 'cli.log'), cli.output);
   const results = await readScenarioResults(outDir);
@@ -222,14 +230,20 @@ async function runTarget(target: Target, scenarios: string[]): Promise<{ verdict
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { target: { type: 'string', multiple: true } } });
-  const selected = values.target === undefined ? TARGETS : TARGETS.filter((t) => values.target?.includes(t.name));
+  const wanted = new Set(values.target ?? TARGETS.map((t) => t.name));
+  for (const t of TARGETS) if (wanted.has(t.name) && t.notWorseThan !== undefined) wanted.add(t.notWorseThan); // its reference runs too
+  const selected = TARGETS.filter((t) => wanted.has(t.name));
   if (selected.length === 0) throw new Error(`unknown target; known: ${TARGETS.map((t) => t.name).join(', ')}`);
   const scenarios = await listServerScenarios();
   console.log(`conformance server suite: ${scenarios.length} scenarios per target; results in .conformance/server/<target>/`);
   const verdicts = new Map<string, Verdict>();
+  const running: Running = new Set();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void Promise.allSettled([...running].map((stop) => stop())).finally(() => process.exit(130)));
+  }
   let ok = true;
   for (const target of selected) {
-    const { verdict, results, errors } = await runTarget(target, scenarios);
+    const { verdict, results, errors } = await runTarget(target, scenarios, running);
     verdicts.set(target.name, verdict);
     console.log(`${target.name} (${target.description}): ${verdict.passed.length} passed, ${verdict.failed.length} failed`);
     for (const s of verdict.failed) console.log(`  ✗ ${s}: ${results.get(s)?.problems.join('; ') ?? 'no result'}`);
