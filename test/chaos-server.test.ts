@@ -91,7 +91,9 @@ describe('chaos server: healthy', () => {
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }))).toBe('hi');
     expect(textOf(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }))).toBe('5');
     const progress: number[] = [];
-    const slow = await client.callTool({ name: 'slow', arguments: { ms: 100, steps: 4 } }, { onprogress: (p) => progress.push(p.progress) });
+    // 200 ms between notifications: the SDK client defers notification handlers by a microtask but handles a
+    // response at once, so a progress notification read in the same chunk as the response would be dropped.
+    const slow = await client.callTool({ name: 'slow', arguments: { ms: 800, steps: 4 } }, { onprogress: (p) => progress.push(p.progress) });
     expect(textOf(slow)).toBe('slow done');
     expect(progress).toEqual([0, 1, 2, 3]);
     const pid = transport.pid;
@@ -229,7 +231,7 @@ describe('chaos server: protocol faults (stdio)', () => {
     const peer = raw('--mode', 'out-of-order');
     await peer.initialize();
     peer.send(call(10, 'echo', { text: 'first' }));
-    peer.send(call(11, 'slow', { ms: 50, steps: 1 }));
+    peer.send(call(11, 'echo', { text: 'second' }));
     await peer.waitForMessage((m) => m.id === 10);
     const ids = peer.messages().map((m) => m.id).filter((id) => id === 10 || id === 11);
     expect(ids).toEqual([11, 10]);
@@ -296,7 +298,7 @@ describe('chaos server: HTTP faults', () => {
   it('http-expire-session: 404 with the SDK body after N requests, while calls in flight complete', async () => {
     const { url } = await spawnUrlServer(NODE, args('--http', '--mode', 'http-expire-session', '--expire-every', '3'));
     const headers = await httpSession(url); // POST 1 of the session: notifications/initialized
-    const inFlight = post(url, call(2, 'slow', { ms: 600, steps: 1 }), headers); // POST 2
+    const inFlight = post(url, call(2, 'slow', { ms: 1500, steps: 1 }), headers); // POST 2
     await sleep(100);
     expect((await post(url, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, headers)).status).toBe(200); // POST 3
     const expired = await post(url, { jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} }, headers);
