@@ -17,7 +17,7 @@ import {
   spawnUrlServer,
   waitForExit,
   waitUntil,
-} from './helpers/processes.js';
+} from './helpers/fixture-processes.js';
 
 const CHAOS = fileURLToPath(new URL('./fixtures/chaos-server.ts', import.meta.url));
 const NODE = process.execPath;

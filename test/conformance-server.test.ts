@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConformanceServer, type StartedServer } from './fixtures/conformance-server.js';
 import { judge, listServerScenarios, parseBaseline, readScenarioResults, runConformanceCli, type ScenarioResult } from '../scripts/conformance-server.js';
-import { spawnUrlServer, waitForExit } from './helpers/processes.js';
+import { spawnUrlServer, waitForExit } from './helpers/fixture-processes.js';
 
 const REPRESENTATIVE = [
   'server-initialize',

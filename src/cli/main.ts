@@ -50,8 +50,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return holder.exitCode ?? EXIT_OK;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT_OK;
-      return EXIT_USAGE;
+      // Commander reports --help and --version with exit code 0; help shown for a missing subcommand is a usage error.
+      return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
     if (err instanceof ConfigError) {
       io.stderr.write(`error: ${err.message}\n`);

@@ -90,14 +90,21 @@ enabled = false
   });
 
   it.each([
-    ['url = "http://x"\ncommand = "a"', 'invalid transport'],
+    ['url = "http://x"\ncommand = "a"', 'url is not supported for stdio'],
     ['args = ["x"]', 'invalid transport'],
     ['command = "a"\nhttp_headers = { A = "b" }', 'http_headers is not supported for stdio'],
     ['command = "a"\noauth = { client_id = "x" }', 'oauth is not supported for stdio'],
     ['command = "a"\nbearer_token_env_var = "X"', 'bearer_token_env_var is not supported for stdio'],
     ['url = "http://x"\nenv = { A = "b" }', 'env is not supported for streamable_http'],
     ['url = "http://x"\ncwd = "/"', 'cwd is not supported for streamable_http'],
-    ['url = "http://x"\nbearer_token = "secret"', 'bearer_token is not supported'],
+    ['url = "http://x"\nbearer_token = "secret"', 'bearer_token is not supported for streamable_http'],
+    ['command = "a"\nbearer_token = "secret"', 'bearer_token is not supported for stdio'],
+    ['command = "a"\nurl = "http://x"', 'url is not supported for stdio'],
+    ['command = "a"\nenv_http_headers = { A = "B" }', 'env_http_headers is not supported for stdio'],
+    ['command = "a"\noauth_resource = "http://x"', 'oauth_resource is not supported for stdio'],
+    ['command = "a"\ntransport = "sse"', 'transport is not supported for stdio'],
+    ['url = "http://x"\nargs = ["a"]', 'args is not supported for streamable_http'],
+    ['url = "http://x"\nenv_vars = ["A"]', 'env_vars is not supported for streamable_http'],
     ['command = "a"\nenv_vars = [{ name = "A", source = "elsewhere" }]', 'unsupported env_vars source `elsewhere`; expected `local` or `remote`'],
   ])('rejects %j with Codex text', (body, text) => {
     const err = errorOf(`[mcp_servers.s]\n${body}\n`);
@@ -112,6 +119,16 @@ enabled = false
     expect(errorOf('mcp_oauth_callback_port = 0\n').message).toContain(
       'invalid MCP OAuth callback port `0`: port must be between 1 and 65535',
     );
+  });
+
+  it('accepts an https client metadata document URL and rejects others', () => {
+    const { config, warnings } = load('mcp_oauth_client_metadata_url = "https://example.com/switchboard/client.json"\n');
+    expect(config.mcp_oauth_client_metadata_url).toBe('https://example.com/switchboard/client.json');
+    expect(warnings).toEqual([]);
+    expect(load('').config.mcp_oauth_client_metadata_url).toBeNull();
+    for (const bad of ['http://example.com/client.json', 'https://example.com/', 'not a url']) {
+      expect(errorOf(`mcp_oauth_client_metadata_url = "${bad}"\n`).message).toContain('mcp_oauth_client_metadata_url must be an https:// URL with a path');
+    }
   });
 
   it('warns once per unknown key and ignores it', () => {
@@ -134,9 +151,12 @@ describe('loadConfig', () => {
   it('points a validation error at the line of the key', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'sb-config-'));
     const file = path.join(dir, 'config.toml');
-    await writeFile(file, '# top\n\n[mcp_servers.a]\ncommand = "x"\n  url = "http://y"\n');
+    await writeFile(file, '# top\n\n[mcp_servers.a]\ncommand = "x"\n  url = "http://y"\n\n[mcp_servers.b]\nargs = []\n');
     const err = (await loadConfig({ home: dir, file }).catch((e: unknown) => e)) as ConfigError;
-    expect(err.message).toBe(`${file}:3:1: invalid transport (key mcp_servers.a)`);
+    expect(err.message).toBe(`${file}:5:3: url is not supported for stdio (key mcp_servers.a.url)`);
+    await writeFile(file, '# top\n\n[mcp_servers.b]\nargs = []\n');
+    const err2 = (await loadConfig({ home: dir, file }).catch((e: unknown) => e)) as ConfigError;
+    expect(err2.message).toBe(`${file}:3:1: invalid transport (key mcp_servers.b)`);
   });
 
   it('applies -c overrides: TOML values, else literal strings', async () => {
@@ -153,5 +173,123 @@ describe('loadConfig', () => {
     expect(config.mcp_servers.x?.transport).toMatchObject({ command: 'my-server', args: ['a', 'b'] });
     expect(config.mcp_servers.x?.startup_timeout_sec).toBe(5);
     expect(config.model).toBe('gpt-5');
+  });
+});
+
+describe('top-level keys', () => {
+  it('reads the MCP OAuth keys and the tool-name limit', () => {
+    const { config, warnings } = load(
+      'mcp_oauth_credentials_store = "keyring"\nmcp_oauth_callback_port = 8765\nmcp_oauth_callback_url = "https://dev.example.com/cb"\nmcp_tool_name_max_length = 128\n',
+    );
+    expect(warnings).toEqual([]);
+    expect(config).toMatchObject({
+      mcp_oauth_credentials_store: 'keyring',
+      mcp_oauth_callback_port: 8765,
+      mcp_oauth_callback_url: 'https://dev.example.com/cb',
+      mcp_tool_name_max_length: 128,
+    });
+    expect(load('').config).toMatchObject({ mcp_oauth_credentials_store: 'auto', mcp_oauth_callback_port: null, mcp_tool_name_max_length: 64 });
+  });
+
+  it.each([
+    ['mcp_oauth_credentials_store = "vault"', 'mcp_oauth_credentials_store must be "auto", "file" or "keyring"'],
+    ['mcp_oauth_callback_port = 0', 'invalid MCP OAuth callback port `0`: port must be between 1 and 65535'],
+    ['mcp_oauth_callback_port = 65536', 'invalid MCP OAuth callback port `65536`: port must be between 1 and 65535'],
+    ['mcp_oauth_callback_port = "x"', 'invalid MCP OAuth callback port `x`'],
+    ['mcp_oauth_callback_url = 1', 'mcp_oauth_callback_url must be a string'],
+    ['mcp_tool_name_max_length = 8', 'mcp_tool_name_max_length must be an integer between 32 and 1024'],
+    ['mcp_servers = 1', 'mcp_servers must be a table'],
+    ['profile = "nope"', 'config profile `nope` not found'],
+    ['model_provider = "nope"', 'model provider `nope` not found; define [model_providers.nope]'],
+  ])('rejects %j', (text, message) => {
+    expect(errorOf(`${text}\n`).message).toContain(message);
+  });
+
+  it('applies the selected profile over the top level', () => {
+    const { config } = load('model = "a"\nprofile = "p"\n[profiles.p]\nmodel = "b"\n[profiles.q]\nmodel = "c"\n');
+    expect(config.model).toBe('b');
+  });
+});
+
+describe('an existing Codex config.toml', () => {
+  const fixture = path.join(import.meta.dirname, '../../test/fixtures/codex-config.toml');
+
+  it('loads unchanged, without errors or warnings, with every server and key', async () => {
+    const { config, warnings } = await loadConfig({ home: '/nonexistent', file: fixture });
+    expect(warnings).toEqual([]);
+    expect(Object.keys(config.mcp_servers)).toEqual(['docs', 'legacy_fs', 'github', 'linear']);
+    expect(config.mcp_servers.docs).toMatchObject({
+      transport: {
+        type: 'stdio',
+        command: 'npx',
+        args: ['-y', '@acme/docs-mcp', '--port', '4000'],
+        env: { DOCS_API_KEY: 'sk-docs-secret', LOG_LEVEL: 'debug' },
+        env_vars: [
+          { name: 'HOME', source: 'local' },
+          { name: 'DOCS_REGION', source: 'local' },
+          { name: 'REMOTE_TOKEN', source: 'remote' },
+        ],
+        cwd: '/Users/me/src',
+      },
+      required: true,
+      startup_timeout_sec: 45.5,
+      tool_timeout_sec: 120,
+      enabled_tools: ['search', 'fetch'],
+      disabled_tools: ['delete'],
+      supports_parallel_tool_calls: true,
+    });
+    expect(config.mcp_servers.legacy_fs).toMatchObject({ enabled: false, startup_timeout_sec: 20 });
+    expect(config.mcp_servers.github?.transport).toEqual({
+      type: 'streamable_http',
+      url: 'https://api.githubcopilot.com/mcp/',
+      bearer_token_env_var: 'GITHUB_PAT',
+      http_headers: { 'X-MCP-Toolsets': 'repos,issues' },
+      env_http_headers: { 'X-Org': 'GITHUB_ORG' },
+    });
+    expect(config.mcp_servers.github?.enabled_tools).toEqual([]);
+    expect(config.mcp_servers.linear).toMatchObject({ oauth: { client_id: 'codex-linear' }, oauth_resource: 'https://mcp.linear.app', scopes: ['read', 'write'] });
+    expect(config).toMatchObject({ model: 'gpt-5-codex', approval_policy: 'on-request', sandbox_mode: 'workspace-write', mcp_oauth_credentials_store: 'file', mcp_oauth_callback_port: 8765 });
+    expect(config.sandbox_workspace_write.network_access).toBe(true);
+  });
+
+  it('takes -c overrides on top of it, and profiles from it', async () => {
+    const { config } = await loadConfig({
+      home: '/nonexistent',
+      file: fixture,
+      overrides: [
+        parseOverride('profile=azure'),
+        parseOverride('mcp_servers.docs.enabled=false'),
+        parseOverride('mcp_servers.github.url=https://example.com/other'),
+        parseOverride('mcp_servers.new.command=extra-server'),
+      ],
+    });
+    expect(config.model_provider).toBe('azure');
+    expect(config.mcp_servers.docs?.enabled).toBe(false);
+    expect(config.mcp_servers.github?.transport).toMatchObject({ url: 'https://example.com/other', bearer_token_env_var: 'GITHUB_PAT' });
+    expect(config.mcp_servers.new?.transport).toMatchObject({ type: 'stdio', command: 'extra-server' });
+  });
+
+  it('reports an override that makes the config invalid at the key', async () => {
+    const err = (await loadConfig({ home: '/nonexistent', file: fixture, overrides: [parseOverride('mcp_servers.docs.url=http://x')] }).catch(
+      (e: unknown) => e,
+    )) as ConfigError;
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toContain('url is not supported for stdio (key mcp_servers.docs.url)');
+    expect(err.message.startsWith(`${fixture}:`)).toBe(true);
+  });
+});
+
+describe('-c override parsing', () => {
+  it('splits quoted dotted keys and falls back to a literal string', () => {
+    expect(parseOverride('mcp_servers."my.server".command = npx')).toEqual({ path: ['mcp_servers', 'my.server', 'command'], value: 'npx' });
+    expect(parseOverride('a.b=[1, 2]').value).toEqual([1, 2]);
+    expect(parseOverride('a={ x = "y" }').value).toEqual({ x: 'y' });
+    expect(parseOverride('a=true').value).toBe(true);
+    expect(parseOverride('a="quoted"').value).toBe('quoted');
+    expect(parseOverride('a=https://x/y?z=1').value).toBe('https://x/y?z=1');
+  });
+
+  it.each(['novalue', '=x', 'a..b=1', 'a."b=1'])('rejects %j', (arg) => {
+    expect(() => parseOverride(arg)).toThrow(ConfigError);
   });
 });

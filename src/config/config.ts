@@ -33,6 +33,8 @@ export interface Config {
   mcp_oauth_credentials_store: CredentialsStoreMode;
   mcp_oauth_callback_port: number | null;
   mcp_oauth_callback_url: string | null;
+  /** Client ID Metadata Document URL used as the OAuth client_id where the server supports it (https, with a path). */
+  mcp_oauth_client_metadata_url: string | null;
   mcp_tool_name_max_length: number;
   environments: Record<string, EnvironmentConfig>;
   model: string | null;
@@ -67,10 +69,22 @@ const CODEX_TOP_LEVEL_KEYS = new Set([
   'service_tier', 'model_instructions_file', 'check_for_update_on_startup', 'windows', 'oss_provider',
   'show_tooltips', 'suppress_unstable_features_warning', 'tool_output_token_limit', 'ghost_snapshot', 'permissions',
   'experimental_compact_prompt_file', 'background_terminal_max_timeout', 'log_dir', 'sqlite_home',
+  // Current Codex ConfigToml fields and recently retired ones that old configs still carry.
+  'model_auto_compact_token_limit_scope', 'auto_review', 'allow_login_shell', 'default_permissions',
+  'include_permissions_instructions', 'include_apps_instructions', 'include_collaboration_mode_instructions',
+  'include_environment_context', 'project_doc_max_bytes', 'project_doc_fallback_filenames', 'js_repl_node_path',
+  'js_repl_node_module_dirs', 'sqlite', 'debug', 'plan_mode_reasoning_effort', 'model_catalog_json',
+  'apps_mcp_product_sku', 'openai_base_url', 'audio', 'realtime', 'experimental_realtime_ws_base_url',
+  'experimental_realtime_ws_model', 'experimental_realtime_ws_backend_prompt', 'experimental_realtime_ws_startup_context',
+  'experimental_realtime_start_instructions', 'experimental_thread_config_endpoint', 'experimental_thread_store_endpoint',
+  'experimental_thread_store', 'tool_suggest', 'marketplaces', 'project_root_markers', 'disable_paste_burst', 'desktop',
+  'experimental_use_unified_exec_tool', 'use_experimental_unified_exec_tool', 'use_experimental_streamable_shell_tool',
+  'experimental_use_freeform_apply_patch', 'include_view_image_tool', 'experimental_resume', 'model_max_output_tokens',
+  'experimental_sandbox_command_assessment', 'tools_web_search_request',
 ]);
 
 const OWN_TOP_LEVEL_KEYS = new Set([
-  'mcp_servers', 'mcp_oauth_credentials_store', 'mcp_oauth_callback_port', 'mcp_oauth_callback_url',
+  'mcp_servers', 'mcp_oauth_credentials_store', 'mcp_oauth_callback_port', 'mcp_oauth_callback_url', 'mcp_oauth_client_metadata_url',
   'mcp_tool_name_max_length', 'environments', 'model', 'model_provider', 'model_providers', 'approval_policy',
   'sandbox_mode', 'sandbox_workspace_write', 'profile', 'profiles', 'base_instructions', 'developer_instructions',
   'mcp_server',
@@ -98,6 +112,15 @@ function enumValue<T extends string>(raw: Raw, key: string, schema: { safeParse(
   const parsed = schema.safeParse(v);
   if (!parsed.success) throw new ConfigError(`${key} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}`, { keyPath: [key] });
   return parsed.data as T;
+}
+
+function isHttpsUrlWithPath(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.pathname !== '/';
+  } catch {
+    return false;
+  }
 }
 
 /** Parse TOML text; a syntax error becomes a ConfigError with file, line and column. */
@@ -150,6 +173,10 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
       });
     }
   }
+  const clientMetadataUrl = optString(effective, 'mcp_oauth_client_metadata_url');
+  if (clientMetadataUrl !== null && !isHttpsUrlWithPath(clientMetadataUrl)) {
+    throw new ConfigError('mcp_oauth_client_metadata_url must be an https:// URL with a path', { keyPath: ['mcp_oauth_client_metadata_url'] });
+  }
   const maxLen = effective.mcp_tool_name_max_length === undefined ? 64 : Number(effective.mcp_tool_name_max_length);
   if (!Number.isInteger(maxLen) || maxLen < 32 || maxLen > 1024) {
     throw new ConfigError('mcp_tool_name_max_length must be an integer between 32 and 1024', { keyPath: ['mcp_tool_name_max_length'] });
@@ -179,6 +206,7 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
     mcp_oauth_credentials_store: store,
     mcp_oauth_callback_port: port,
     mcp_oauth_callback_url: optString(effective, 'mcp_oauth_callback_url'),
+    mcp_oauth_client_metadata_url: clientMetadataUrl,
     mcp_tool_name_max_length: maxLen,
     environments,
     model: optString(effective, 'model'),

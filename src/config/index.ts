@@ -1,4 +1,5 @@
-// config.toml (Codex-compatible schema): loading, validation, overrides, environments, model providers.
+// config.toml (Codex-compatible schema): loading, validation, overrides, environments, model providers,
+// format-preserving edits of [mcp_servers.*], and import of other clients' MCP JSON.
 export * from './config-error.js';
 export * from './home.js';
 export * from './overrides.js';
@@ -7,3 +8,7 @@ export * from './model-config.js';
 export * from './environment-config.js';
 export * from './config.js';
 export { locateKey } from './locate.js';
+export { ConfigDocument } from './edit.js';
+export { updateConfigFile, readConfigDocument, type UpdateConfigOptions, type UpdateConfigResult } from './edit-file.js';
+export { serverTable, type ServerSpec, type StdioServerSpec, type HttpServerSpec } from './mcp-server-toml.js';
+export { parseMcpJson, type McpJsonImport, type ImportedServer, type SkippedServer } from './import-mcp-json.js';

@@ -180,18 +180,19 @@ function readOAuth(r: ServerReader): OAuthConfig | null {
 
 function readTransport(r: ServerReader): McpTransportConfig {
   const raw = r.raw;
-  if ('bearer_token' in raw) {
-    r.fail('bearer_token', 'bearer_token is not supported; put the token in an environment variable and set bearer_token_env_var');
-  }
   const hasCommand = raw.command !== undefined;
-  const hasUrl = raw.url !== undefined;
-  if (hasCommand === hasUrl) r.fail(undefined, 'invalid transport');
+  if (!hasCommand && raw.url === undefined) r.fail(undefined, 'invalid transport');
+  // Codex's texts: `<field> is not supported for stdio|streamable_http`; with both command and url
+  // the command wins and the url is the unsupported field.
+  const inlineToken = '; put the token in an environment variable and set bearer_token_env_var';
   if (hasCommand) {
     for (const key of HTTP_KEYS) if (key in raw) r.fail(key, `${key} is not supported for stdio`);
+    if ('bearer_token' in raw) r.fail('bearer_token', `bearer_token is not supported for stdio${inlineToken}`);
     const command = r.string('command')!;
     return { type: 'stdio', command, args: r.stringArray('args') ?? [], env: r.stringTable('env'), env_vars: r.envVars(), cwd: r.string('cwd') };
   }
   for (const key of STDIO_KEYS) if (key in raw) r.fail(key, `${key} is not supported for streamable_http`);
+  if ('bearer_token' in raw) r.fail('bearer_token', `bearer_token is not supported for streamable_http${inlineToken}`);
   const url = r.string('url')!;
   try {
     const parsed = new URL(url);

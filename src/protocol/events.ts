@@ -70,11 +70,14 @@ export const EventMsgSchema = z.discriminatedUnion('type', [
     rollout_path: z.string().nullable().optional(),
   }),
   z.object({ type: z.literal('task_started'), turn_id: z.string(), started_at: z.number().optional(), model_context_window: z.number().nullable() }),
+  /** The user's input for a turn, echoed at its start (text joined; images as URLs). */
+  z.object({ type: z.literal('user_message'), message: z.string(), images: z.array(z.string()).nullable().optional() }),
   z.object({ type: z.literal('agent_message_delta'), delta: z.string() }),
   z.object({ type: z.literal('agent_message'), message: z.string() }),
   z.object({ type: z.literal('agent_reasoning_delta'), delta: z.string() }),
   z.object({ type: z.literal('agent_reasoning'), text: z.string() }),
   z.object({ type: z.literal('exec_command_begin'), ...execCommandFields }),
+  /** `chunk` is base64 of the raw bytes, as Codex sends it. */
   z.object({ type: z.literal('exec_command_output_delta'), call_id: z.string(), stream: z.enum(['stdout', 'stderr']), chunk: z.string() }),
   z.object({
     type: z.literal('exec_command_end'),
@@ -108,11 +111,14 @@ export const EventMsgSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('patch_apply_begin'), call_id: z.string(), turn_id: z.string(), auto_approved: z.boolean(), changes: z.record(z.string(), FileChangeSchema) }),
   z.object({ type: z.literal('patch_apply_end'), call_id: z.string(), turn_id: z.string(), stdout: z.string(), stderr: z.string(), success: z.boolean() }),
   z.object({ type: z.literal('mcp_tool_call_begin'), call_id: z.string(), invocation: McpInvocationSchema }),
+  /** A progress notification from the server while the call runs (Codex's McpToolCallProgress). */
+  z.object({ type: z.literal('mcp_tool_call_progress'), call_id: z.string(), message: z.string() }),
   z.object({
     type: z.literal('mcp_tool_call_end'),
     call_id: z.string(),
     invocation: McpInvocationSchema,
     duration: DurationSchema,
+    /** Rust's Result<CallToolResult, String> as serde writes it. */
     result: z.union([z.object({ Ok: z.unknown() }), z.object({ Err: z.string() })]),
   }),
   z.object({ type: z.literal('mcp_startup_update'), ...McpStartupUpdateEventSchema.shape }),
@@ -137,18 +143,24 @@ export const EventMsgSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('warning'), message: z.string() }),
   z.object({ type: z.literal('error'), message: z.string() }),
   z.object({ type: z.literal('turn_aborted'), turn_id: z.string(), reason: z.enum(['interrupted', 'replaced', 'review_ended']) }),
+  /** The last event of a thread: it was shut down and its events() iterators end. */
+  z.object({ type: z.literal('shutdown_complete') }),
   z.object({
     type: z.literal('task_complete'),
     turn_id: z.string(),
     last_agent_message: z.string().nullable(),
     completed_at: z.number().optional(),
     duration_ms: z.number().optional(),
+    /** Set when the turn ended on a hard failure (an `error` event precedes it). */
     error: z.object({ message: z.string() }).nullable().optional(),
   }),
 ]);
 export type EventMsg = z.infer<typeof EventMsgSchema>;
 export type EventMsgType = EventMsg['type'];
 export type EventMsgOf<T extends EventMsgType> = Extract<EventMsg, { type: T }>;
+
+/** Every `msg.type`, in schema order. */
+export const EVENT_MSG_TYPES: readonly EventMsgType[] = EventMsgSchema.options.map((o) => o.shape.type.value);
 
 export const EventSchema = z.object({ id: z.string(), msg: EventMsgSchema });
 export type Event = z.infer<typeof EventSchema>;

@@ -9,9 +9,13 @@ export const InputItemSchema = z.discriminatedUnion('type', [
 export type InputItem = z.infer<typeof InputItemSchema>;
 
 export const OpSchema = z.discriminatedUnion('type', [
+  /** Starts a turn; a second one while a turn runs is queued and starts when the current turn ends. */
   z.object({ type: z.literal('user_input'), items: z.array(InputItemSchema) }),
+  /** Aborts the running turn (model stream, tool processes, MCP calls): it ends with `turn_aborted`. */
   z.object({ type: z.literal('interrupt') }),
+  /** Answers `exec_approval_request`; `id` is the request's `approval_id`, else its `call_id`. */
   z.object({ type: z.literal('exec_approval'), id: z.string(), turn_id: z.string().optional(), decision: ReviewDecisionSchema }),
+  /** Answers `apply_patch_approval_request`; `id` is the request's `call_id`. */
   z.object({ type: z.literal('patch_approval'), id: z.string(), decision: ReviewDecisionSchema }),
   z.object({
     type: z.literal('resolve_elicitation'),
@@ -20,6 +24,7 @@ export const OpSchema = z.discriminatedUnion('type', [
     action: z.enum(['accept', 'decline', 'cancel']),
     content: z.record(z.string(), z.unknown()).optional(),
   }),
+  /** Aborts any running turn, drops queued input, flushes the rollout, emits `shutdown_complete`. */
   z.object({ type: z.literal('shutdown') }),
 ]);
 export type Op = z.infer<typeof OpSchema>;

@@ -1,5 +1,6 @@
-// Cross-process advisory lock: an exclusively created lock file, with stale-lock takeover.
-import { open, readFile, rm, stat } from 'node:fs/promises';
+// Cross-process advisory lock: a lock file holding the owner's pid, with stale-lock takeover.
+import { randomBytes } from 'node:crypto';
+import { link, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { SwitchboardError } from './errors.js';
 import { sleep } from './abort.js';
 
@@ -23,12 +24,44 @@ function ownerAlive(pid: number): boolean {
 
 async function isStale(lockPath: string, staleMs: number): Promise<boolean> {
   try {
-    const pid = Number.parseInt(await readFile(lockPath, 'utf8'), 10);
-    if (!ownerAlive(pid)) return true;
-    const info = await stat(lockPath);
-    return Date.now() - info.mtimeMs > staleMs;
+    const [text, info] = await Promise.all([readFile(lockPath, 'utf8'), stat(lockPath)]);
+    const pid = Number.parseInt(text, 10);
+    const old = Date.now() - info.mtimeMs > staleMs;
+    // A lock without a readable pid is only stale once it is old: its owner may be writing it right now.
+    if (!Number.isInteger(pid)) return old;
+    return !ownerAlive(pid) || old;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Create `lockPath` holding our pid, or return false when it exists. The lock appears with its
+ * content already written (hard link of a finished temp file), so no other process can see an
+ * empty lock and mistake it for a stale one.
+ */
+async function tryCreate(lockPath: string): Promise<boolean> {
+  const tmp = `${lockPath}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(tmp, String(process.pid), { mode: 0o600, flag: 'wx' });
+  try {
+    await link(tmp, lockPath);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+    // File systems without hard links: exclusive create (an empty lock is tolerated by isStale).
+    try {
+      const handle = await open(lockPath, 'wx', 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e;
+    }
+  } finally {
+    await rm(tmp, { force: true });
   }
 }
 
@@ -38,23 +71,16 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
   const staleMs = options.staleMs ?? 30_000;
   let delay = 5;
   for (;;) {
-    try {
-      const handle = await open(lockPath, 'wx', 0o600);
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (await isStale(lockPath, staleMs)) {
-        await rm(lockPath, { force: true });
-        continue;
-      }
-      if (Date.now() > deadline) {
-        throw new SwitchboardError('lock_timeout', `timed out waiting for lock ${lockPath}; if no other switchboard process is running, delete it`);
-      }
-      await sleep(delay, options.signal);
-      delay = Math.min(delay * 2, 100);
+    if (await tryCreate(lockPath)) break;
+    if (await isStale(lockPath, staleMs)) {
+      await rm(lockPath, { force: true });
+      continue;
     }
+    if (Date.now() > deadline) {
+      throw new SwitchboardError('lock_timeout', `timed out waiting for lock ${lockPath}; if no other switchboard process is running, delete it`);
+    }
+    await sleep(delay, options.signal);
+    delay = Math.min(delay * 2, 100);
   }
   try {
     return await fn();

@@ -1,0 +1,155 @@
+// `switchboard exec` and `switchboard exec resume`: run one task non-interactively, printing the
+// thread's events (human-readable, or one JSON Event per line with --json). Exit 0 on task_complete,
+// 1 when the turn failed or was aborted. Approval requests are denied: nobody is there to answer.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Option, type Command } from 'commander';
+import type { Config } from '../config/index.js';
+import type * as CoreModule from '../core/index.js';
+import type { Thread, ThreadOverrides, Tool } from '../core/index.js';
+import { AskForApprovalSchema, SandboxModeSchema, type Event } from '../protocol/index.js';
+import { errorMessage } from '../util/index.js';
+import type { CliContext } from './context.js';
+import { CommandFailed, EXIT_FAILED, EXIT_OK, UsageError } from './exit-codes.js';
+import { HumanRenderer } from './exec-render.js';
+import type { RegisterCommand } from './commands.js';
+import { VERSION } from './main.js';
+
+interface ExecFlags {
+  json?: boolean;
+  model?: string;
+  oss?: boolean;
+  sandbox?: string;
+  askForApproval?: string;
+  cd?: string;
+}
+
+/**
+ * The built-in tools (shell, apply_patch, update_plan) every thread gets; the composition root is
+ * where they are chosen. Empty until the built-in tools land in core.
+ */
+function builtInTools(core: Core, ctx: CliContext, _config: Config): Tool[] {
+  return [core.createShellTool({ sandbox: core.createPlatformSandbox(), env: core.shellEnvironment(ctx.env) }), core.createApplyPatchTool(), core.createPlanTool()];
+}
+
+function addExecOptions(cmd: Command): Command {
+  return cmd
+    .option('--json', 'print one JSON event per line on stdout')
+    .option('-m, --model <model>', 'model to use')
+    .option('--oss', 'use the local open-source model provider (model_provider = "oss")')
+    .addOption(new Option('-s, --sandbox <mode>', 'sandbox for commands the model runs').choices(SandboxModeSchema.options))
+    .addOption(new Option('-a, --ask-for-approval <policy>', 'when to ask before running commands (default for exec: never)').choices(AskForApprovalSchema.options))
+    .option('-C, --cd <dir>', 'working directory for the agent');
+}
+
+type Core = typeof CoreModule;
+
+async function overridesFrom(flags: ExecFlags, ctx: CliContext, core: Core): Promise<ThreadOverrides> {
+  const overrides: ThreadOverrides = {
+    // Non-interactive: nobody can answer an approval request, so nothing asks unless told to.
+    approvalPolicy: flags.askForApproval ? AskForApprovalSchema.parse(flags.askForApproval) : 'never',
+  };
+  if (flags.model) overrides.model = flags.model;
+  if (flags.oss) {
+    // As Codex: --oss means the local provider and, unless -m says otherwise, its default model.
+    overrides.modelProvider = 'oss';
+    overrides.model ??= core.DEFAULT_OSS_MODEL;
+  }
+  if (flags.sandbox) overrides.sandboxMode = SandboxModeSchema.parse(flags.sandbox);
+  if (flags.cd) {
+    const dir = path.resolve(ctx.cwd, flags.cd);
+    const info = await stat(dir).catch(() => null);
+    if (!info?.isDirectory()) throw new UsageError(`-C ${flags.cd}: not a directory`);
+    overrides.cwd = dir;
+  }
+  return overrides;
+}
+
+/** Deny whatever the thread asks: exec runs unattended. */
+async function answerUnattended(thread: Thread, event: Event, ctx: CliContext): Promise<void> {
+  const msg = event.msg;
+  if (msg.type === 'exec_approval_request') {
+    ctx.stderr.write(`approval requested to run \`${msg.command.join(' ')}\`: denied (exec runs unattended; use -a never or -s to change what is allowed)\n`);
+    await thread.submit({ type: 'exec_approval', id: msg.approval_id ?? msg.call_id, turn_id: msg.turn_id, decision: 'denied' });
+  } else if (msg.type === 'apply_patch_approval_request') {
+    ctx.stderr.write(`approval requested to change ${Object.keys(msg.changes).join(', ')}: denied (exec runs unattended)\n`);
+    await thread.submit({ type: 'patch_approval', id: msg.call_id, decision: 'denied' });
+  } else if (msg.type === 'elicitation_request') {
+    ctx.stderr.write(`MCP server ${msg.server_name} asked for input: declined (exec runs unattended)\n`);
+    await thread.submit({ type: 'resolve_elicitation', server_name: msg.server_name, request_id: msg.id, action: 'decline' });
+  }
+}
+
+async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resumeId: string | null): Promise<number> {
+  if (prompt.trim() === '') throw new UsageError('the prompt is empty');
+  const { config } = await ctx.loadConfig();
+  // Loaded on use: the model SDK is the slowest import of the CLI, and other commands never need it.
+  const core: Core = await import('../core/index.js');
+  const { OpenAIModelClient, ThreadManager } = core;
+  const overrides = await overridesFrom(flags, ctx, core);
+  if (resumeId === null) {
+    // Fail before anything is written when the provider's API key is missing.
+    const settings = core.resolveThreadSettings(config, overrides, ctx.cwd);
+    try {
+      core.resolveProvider(settings.provider, ctx.env);
+    } catch (err) {
+      throw new CommandFailed(errorMessage(err), { cause: err });
+    }
+  }
+  const manager = new ThreadManager({
+    home: ctx.home,
+    config,
+    cwd: ctx.cwd,
+    tools: builtInTools(core, ctx, config),
+    mcp: null,
+    logger: ctx.logger,
+    version: VERSION,
+    createModelClient: (provider) => new OpenAIModelClient(provider, { env: ctx.env, logger: ctx.logger }),
+  });
+  const onSigint = () => void manager.list().forEach((t) => void t.submit({ type: 'interrupt' }).catch(() => {}));
+  process.once('SIGINT', onSigint);
+  try {
+    const thread = resumeId === null ? await manager.start(overrides) : await manager.resume(resumeId, overrides);
+    const events = thread.events();
+    const turnId = await thread.submit({ type: 'user_input', items: [{ type: 'text', text: prompt }] });
+    const human = flags.json ? null : new HumanRenderer(ctx.stdout, ctx.stderr, VERSION);
+    let failure: string | null = null;
+    for await (const event of events) {
+      if (human) human.render(event);
+      else ctx.stdout.write(`${JSON.stringify(event)}\n`);
+      await answerUnattended(thread, event, ctx);
+      const msg = event.msg;
+      if (msg.type === 'error') failure = msg.message;
+      if (msg.type === 'turn_aborted' && msg.turn_id === turnId) return EXIT_FAILED;
+      if (msg.type === 'task_complete' && msg.turn_id === turnId) {
+        if (msg.error) failure ??= msg.error.message;
+        if (failure !== null && flags.json) ctx.stderr.write(`error: ${failure}\n`);
+        return failure === null ? EXIT_OK : EXIT_FAILED;
+      }
+    }
+    return EXIT_FAILED;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    await manager.shutdown();
+  }
+}
+
+export const registerExec: RegisterCommand = (program, context, result) => {
+  const exec = addExecOptions(
+    program
+      .command('exec')
+      .description('Run one task non-interactively and print its events; `exec resume <threadId> <prompt>` continues a saved thread')
+      .argument('<prompt>', 'what the agent should do'),
+  ).action(async (prompt: string, flags: ExecFlags) => {
+    result.exitCode = await runExec(context(), flags, prompt, null);
+  });
+  addExecOptions(
+    exec
+      .command('resume')
+      .description('Continue a saved thread (see `session id` / session_configured.session_id) with a new prompt')
+      .argument('<threadId>', 'the thread to continue')
+      .argument('<prompt>', 'what the agent should do next'),
+  ).action(async (threadId: string, prompt: string, _flags: ExecFlags, cmd: Command) => {
+    result.exitCode = await runExec(context(), cmd.optsWithGlobals() as ExecFlags, prompt, threadId);
+  });
+};

@@ -1,0 +1,85 @@
+// `switchboard mcp login <name> [--scopes a,b]` and `switchboard mcp logout <name>`, registered on
+// the shared `mcp` command group (created here if no other group registered it first).
+import type { Command } from 'commander';
+import type { McpServerConfig } from '../config/index.js';
+import {
+  LOGIN_TEXTS,
+  createOAuthRuntime,
+  parseScopesFlag,
+  performOAuthLogin,
+  performOAuthLogout,
+} from '../mcp-client/index.js';
+import { SwitchboardError, errorMessage } from '../util/index.js';
+import type { RegisterCommand } from './commands.js';
+import type { CliContext } from './context.js';
+import { CommandFailed } from './exit-codes.js';
+import { openBrowser } from './open-browser.js';
+
+async function findServer(ctx: CliContext, name: string, notFound: string): Promise<{ server: McpServerConfig; runtime: ReturnType<typeof createOAuthRuntime> }> {
+  const { config } = await ctx.loadConfig();
+  const server = config.mcp_servers[name];
+  if (!server) throw new CommandFailed(notFound);
+  return { server, runtime: createOAuthRuntime(config, { logger: ctx.logger, env: ctx.env }) };
+}
+
+function failed(err: unknown): never {
+  if (err instanceof CommandFailed) throw err;
+  throw new CommandFailed(err instanceof SwitchboardError ? err.message : errorMessage(err), { cause: err });
+}
+
+/** Add `login` and `logout` to an existing `mcp` command. */
+export function registerMcpLoginCommands(mcp: Command, context: () => CliContext): void {
+  mcp
+    .command('login')
+    .description('Log in to an HTTP MCP server with OAuth (opens a browser)')
+    .argument('<name>', 'server name from [mcp_servers]')
+    .option('--scopes <scopes>', 'comma-separated OAuth scopes to request (default: configured, then discovered)')
+    .action(async (name: string, opts: { scopes?: string }) => {
+      const ctx = context();
+      const { server, runtime } = await findServer(ctx, name, `No MCP server named '${name}' found.`);
+      const { config } = await ctx.loadConfig();
+      const abort = new AbortController();
+      const onSigint = () => abort.abort(new SwitchboardError('aborted', 'login cancelled'));
+      process.once('SIGINT', onSigint);
+      try {
+        await performOAuthLogin({
+          runtime,
+          server,
+          scopes: parseScopesFlag(opts.scopes),
+          callbackPort: config.mcp_oauth_callback_port,
+          callbackUrl: config.mcp_oauth_callback_url,
+          print: (text) => ctx.stdout.write(`${text}\n`),
+          openBrowser: (url) => openBrowser(url, ctx.env),
+          signal: abort.signal,
+        });
+      } catch (err) {
+        failed(err);
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+      ctx.stdout.write(`${LOGIN_TEXTS.success(name)}\n`);
+    });
+
+  mcp
+    .command('logout')
+    .description('Remove the stored OAuth credentials of an MCP server')
+    .argument('<name>', 'server name from [mcp_servers]')
+    .action(async (name: string) => {
+      const ctx = context();
+      const { server, runtime } = await findServer(ctx, name, `No MCP server named '${name}' found in configuration.`);
+      try {
+        ctx.stdout.write(`${await performOAuthLogout(runtime, server)}\n`);
+      } catch (err) {
+        failed(err);
+      }
+    });
+}
+
+/** The `mcp` group shared with the other `mcp` subcommands (list/get/add/remove). */
+export function mcpCommandGroup(program: Command): Command {
+  return program.commands.find((c) => c.name() === 'mcp') ?? program.command('mcp').description('Manage MCP servers');
+}
+
+export const registerMcpOAuthCommands: RegisterCommand = (program, context) => {
+  registerMcpLoginCommands(mcpCommandGroup(program), context);
+};

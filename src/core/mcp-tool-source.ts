@@ -1,0 +1,76 @@
+// The seam between the turn loop and the MCP connection manager: what the agent needs from "all MCP
+// servers as one catalog". The manager (src/mcp) implements it; core never reaches into MCP clients.
+import type { JsonSchema } from './tools/tool.js';
+
+/** One tool of the aggregated catalog, under its model-visible name. */
+export interface McpToolDescriptor {
+  /** Model-visible, collision-free name (`mcp__<server>__<tool>`); the routing key for callTool. */
+  name: string;
+  server: string;
+  /** The tool's raw name on its server. */
+  tool: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+/** An MCP content block (text, image, audio, resource, resource_link), as the SDK returns it. */
+export type McpContentBlock = { type: string } & Record<string, unknown>;
+
+/** The MCP CallToolResult shape (the SDK's type is assignable to it). */
+export interface McpCallToolResult {
+  content: McpContentBlock[];
+  structuredContent?: Record<string, unknown> | null;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export type McpResource = Record<string, unknown> & { uri: string; name?: string };
+export type McpResourceTemplate = Record<string, unknown> & { uriTemplate: string; name?: string };
+
+export interface McpPage<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+/** An elicitation a server sent during a tool call, and the answer the user gave. */
+export interface McpElicitation {
+  server: string;
+  /** The JSON-RPC id of the server's request. */
+  id: string | number;
+  /** The `elicitation/create` params as the server sent them. */
+  request: Record<string, unknown>;
+}
+
+export interface McpElicitationResult {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+}
+
+export interface McpCallOptions {
+  signal: AbortSignal;
+  onProgress?: (progress: McpProgress) => void;
+  /** Answers elicitations raised while this call runs; without it the manager declines them. */
+  onElicitation?: (elicitation: McpElicitation) => Promise<McpElicitationResult>;
+}
+
+export interface McpToolSource {
+  /** Configured (enabled) servers; the resource tools are offered when there is at least one. */
+  serverNames(): string[];
+  /** The model-visible catalog for the next model request (must not block on slow servers). */
+  listTools(options: { signal: AbortSignal }): Promise<McpToolDescriptor[]>;
+  /** Call by model-visible name. Protocol and transport failures reject; tool errors are `isError` results. */
+  callTool(name: string, args: Record<string, unknown> | undefined, options: McpCallOptions): Promise<McpCallToolResult>;
+  listResources(server: string, cursor: string | undefined, options: { signal: AbortSignal }): Promise<McpPage<McpResource>>;
+  /** Every server's resources (all pages); failed servers are left out. */
+  listAllResources(options: { signal: AbortSignal }): Promise<Map<string, McpResource[]>>;
+  listResourceTemplates(server: string, cursor: string | undefined, options: { signal: AbortSignal }): Promise<McpPage<McpResourceTemplate>>;
+  listAllResourceTemplates(options: { signal: AbortSignal }): Promise<Map<string, McpResourceTemplate[]>>;
+  /** The ReadResourceResult (`{contents: [...]}`). */
+  readResource(server: string, uri: string, options: { signal: AbortSignal }): Promise<Record<string, unknown>>;
+}

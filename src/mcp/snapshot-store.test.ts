@@ -1,0 +1,46 @@
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseMcpServerConfig } from '../config/index.js';
+import { nullLogger } from '../util/index.js';
+import { SnapshotStore, snapshotConfigHash } from './snapshot-store.js';
+
+const server = (args: string[]) => parseMcpServerConfig('docs', { command: 'docs-server', args }).config;
+const tools = [{ name: 'search', inputSchema: { type: 'object' as const } }];
+
+async function store() {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'sb-snap-'));
+  return { dir, store: new SnapshotStore(dir, nullLogger) };
+}
+
+describe('SnapshotStore', () => {
+  it('round-trips a tool list for the same config, with mode 0600', async () => {
+    const { dir, store: s } = await store();
+    await s.save(server(['a']), tools);
+    expect((await s.load(server(['a'])))?.tools).toEqual(tools);
+    const [file] = await readdir(dir);
+    expect((await stat(path.join(dir, file!))).mode & 0o777).toBe(0o600);
+  });
+
+  it('ignores the snapshot of a different config and removes it on save', async () => {
+    const { dir, store: s } = await store();
+    await s.save(server(['a']), tools);
+    expect(await s.load(server(['b']))).toBeUndefined();
+    await s.save(server(['b']), tools);
+    expect(await readdir(dir)).toEqual([`docs-${snapshotConfigHash(server(['b']))}.json`]);
+  });
+
+  it('ignores corrupt files and wrong schema versions without throwing', async () => {
+    const { dir, store: s } = await store();
+    const file = path.join(dir, `docs-${snapshotConfigHash(server(['a']))}.json`);
+    await writeFile(file, '{not json');
+    expect(await s.load(server(['a']))).toBeUndefined();
+    await s.save(server(['a']), tools);
+    const data = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, JSON.stringify({ ...data, schema_version: 999 }));
+    expect(await s.load(server(['a']))).toBeUndefined();
+    await writeFile(file, JSON.stringify({ ...data, tools: [{ nope: 1 }] }));
+    expect(await s.load(server(['a']))).toBeUndefined();
+  });
+});

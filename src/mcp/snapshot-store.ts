@@ -1,0 +1,104 @@
+// Startup snapshots: each server's last live tool list on disk, so a warm start can answer at once.
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Tool } from '@modelcontextprotocol/client';
+import type { McpServerConfig } from '../config/index.js';
+import { writeFileAtomic, type Logger } from '../util/index.js';
+
+export const SNAPSHOT_SCHEMA_VERSION = 1;
+
+export interface ToolSnapshot {
+  schema_version: number;
+  server: string;
+  config_hash: string;
+  saved_at: string;
+  tools: Tool[];
+}
+
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** What a server's tool list depends on: how it is reached, not its filters or timeouts. */
+export function snapshotConfigHash(config: McpServerConfig): string {
+  return createHash('sha256')
+    .update(stableStringify({ transport: config.transport, environment: config.environment }))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+export class SnapshotStore {
+  constructor(
+    private readonly dir: string,
+    private readonly logger: Logger,
+  ) {}
+
+  static inHome(home: string, logger: Logger): SnapshotStore {
+    return new SnapshotStore(path.join(home, 'cache', 'mcp-tools'), logger);
+  }
+
+  private fileFor(server: string, hash: string): string {
+    return path.join(this.dir, `${server}-${hash}.json`);
+  }
+
+  /** The snapshot for this exact config, or undefined; a corrupt or mismatched file is ignored. */
+  async load(config: McpServerConfig): Promise<ToolSnapshot | undefined> {
+    const hash = snapshotConfigHash(config);
+    const file = this.fileFor(config.name, hash);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+    try {
+      const data = JSON.parse(text) as Partial<ToolSnapshot>;
+      if (
+        data.schema_version !== SNAPSHOT_SCHEMA_VERSION ||
+        data.server !== config.name ||
+        data.config_hash !== hash ||
+        !Array.isArray(data.tools) ||
+        !data.tools.every((t) => t && typeof t === 'object' && typeof (t as Tool).name === 'string')
+      ) {
+        this.logger.warn('ignoring mismatched MCP tool snapshot', { file });
+        return undefined;
+      }
+      return data as ToolSnapshot;
+    } catch (err) {
+      this.logger.warn('ignoring corrupt MCP tool snapshot', { file, error: String(err) });
+      return undefined;
+    }
+  }
+
+  /** Persist the live list; older snapshots of the same server (other configs) are removed. */
+  async save(config: McpServerConfig, tools: readonly Tool[]): Promise<void> {
+    const hash = snapshotConfigHash(config);
+    const snapshot: ToolSnapshot = {
+      schema_version: SNAPSHOT_SCHEMA_VERSION,
+      server: config.name,
+      config_hash: hash,
+      saved_at: new Date().toISOString(),
+      tools: [...tools],
+    };
+    const file = this.fileFor(config.name, hash);
+    try {
+      await writeFileAtomic(file, JSON.stringify(snapshot), { mode: 0o600 });
+      const prefix = `${config.name}-`;
+      for (const entry of await readdir(this.dir)) {
+        if (entry.startsWith(prefix) && entry.endsWith('.json') && entry !== path.basename(file) && /^[0-9a-f]{16}\.json$/.test(entry.slice(prefix.length))) {
+          await rm(path.join(this.dir, entry), { force: true });
+        }
+      }
+    } catch (err) {
+      this.logger.warn('could not save MCP tool snapshot', { file, error: String(err) });
+    }
+  }
+}

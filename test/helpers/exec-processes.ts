@@ -1,0 +1,132 @@
+// Test helpers for the exec-server tests: run the CLI's exec-server as a separate process, and
+// observe processes (alive, children) through /proc.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = path.join(REPO, 'bin/switchboard.js');
+export const FIXTURES = path.join(REPO, 'test/fixtures');
+export const EVERYTHING = path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+export interface ExecServerProcess {
+  url: string;
+  child: ChildProcess;
+  pid: number;
+  stderr(): string;
+  /** SIGTERM and wait for exit; returns the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Start `switchboard exec-server` (from dist/) and wait for its `listening on` line. */
+export function startExecServerProcess(args: string[], options: { env?: NodeJS.ProcessEnv; prefix?: string[] } = {}): Promise<ExecServerProcess> {
+  if (!existsSync(path.join(REPO, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  const prefix = options.prefix ?? [];
+  const argv = [...prefix, process.execPath, CLI, 'exec-server', ...args];
+  const child = spawn(argv[0]!, argv.slice(1), { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`exec-server did not start within 30 s; stderr: ${err}`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const first = out.split('\n')[0]!;
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        const m = /^listening on (wss?:\/\/\S+)$/.exec(first);
+        if (!m) return reject(new Error(`unexpected first line ${JSON.stringify(first)}`));
+        resolve({
+          url: m[1]!,
+          child,
+          pid: child.pid!,
+          stderr: () => err,
+          stop: async () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`exec-server exited with ${code} before listening; stderr: ${err}`));
+    });
+  });
+}
+
+/** Run the CLI to completion (for refusals); resolves with exit code and output. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** True when the process exists and is not a zombie. */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Pids of live processes whose parent is `ppid`. */
+export function childrenOf(ppid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === ppid && fields[0] !== 'Z') out.push(Number(entry));
+    } catch {
+      // raced with its exit
+    }
+  }
+  return out;
+}
+
+/** Pids of live processes in process group `pgid`. */
+export function groupMembers(pgid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') out.push(Number(entry));
+    } catch {
+      // raced with its exit
+    }
+  }
+  return out;
+}
+
+/** Poll until `check` is true; fails with `what` after `timeoutMs`. */
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Kill leftovers a failed test may leave (by pid, never by name). */
+export function killQuietly(pids: number[], signal: NodeJS.Signals = 'SIGKILL'): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}

@@ -1,0 +1,30 @@
+// Temporary folders that tests create and always remove.
+import { mkdtemp, readdir, readFile, rm, cp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+export async function tempDir(prefix = 'sb-tools-', parent = os.tmpdir()): Promise<string> {
+  return mkdtemp(path.join(parent, prefix));
+}
+
+export async function removeAll(dirs: string[]): Promise<void> {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+}
+
+/** Every file under `root` (relative path -> bytes as latin1 string), for exact comparisons. */
+export async function readTree(root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (dir: string) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const abs = path.join(dir, entry.name);
+      if (entry.isDirectory()) await walk(abs);
+      else out[path.relative(root, abs)] = await readFile(abs, 'latin1');
+    }
+  };
+  await walk(root);
+  return out;
+}
+
+export async function copyTree(from: string, to: string): Promise<void> {
+  await cp(from, to, { recursive: true });
+}
