@@ -1,7 +1,6 @@
 // Hidden `switchboard conformance-client <url>`: the client the official conformance suite drives
 // (it appends the URL as the last argument and passes MCP_CONFORMANCE_SCENARIO / _CONTEXT).
 import type { RegisterCommand } from './commands.js';
-import { parseConformanceContext, runConformanceClient } from './conformance-client.js';
 
 export const registerConformanceClientCommand: RegisterCommand = (program, context, result) => {
   program
@@ -11,6 +10,7 @@ export const registerConformanceClientCommand: RegisterCommand = (program, conte
     .argument('<url>', 'the MCP server URL')
     .action(async (url: string, opts: { clientMetadataUrl?: string }) => {
       const ctx = context();
+      const { parseConformanceContext, runConformanceClient } = await import('./conformance-client.js');
       const scenario = ctx.env.MCP_CONFORMANCE_SCENARIO ?? '(none)';
       const log = (line: string) => ctx.stderr.write(`[conformance-client ${scenario}] ${line}\n`);
       result.exitCode = await runConformanceClient({

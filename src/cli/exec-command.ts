@@ -7,7 +7,8 @@ import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type * as CoreModule from '../core/index.js';
 import type { Thread, ThreadOverrides, Tool } from '../core/index.js';
-import { AskForApprovalSchema, SandboxModeSchema, type Event } from '../protocol/index.js';
+import type { AskForApproval, Event, SandboxMode } from '../protocol/index.js';
+import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/values.js';
 import { errorMessage } from '../util/index.js';
 import type { CliContext } from './context.js';
 import { CommandFailed, EXIT_FAILED, EXIT_OK, UsageError } from './exit-codes.js';
@@ -38,8 +39,8 @@ function addExecOptions(cmd: Command): Command {
     .option('--json', 'print one JSON event per line on stdout')
     .option('-m, --model <model>', 'model to use')
     .option('--oss', 'use the local open-source model provider (model_provider = "oss")')
-    .addOption(new Option('-s, --sandbox <mode>', 'sandbox for commands the model runs').choices(SandboxModeSchema.options))
-    .addOption(new Option('-a, --ask-for-approval <policy>', 'when to ask before running commands (default for exec: never)').choices(AskForApprovalSchema.options))
+    .addOption(new Option('-s, --sandbox <mode>', 'sandbox for commands the model runs').choices(SANDBOX_MODES))
+    .addOption(new Option('-a, --ask-for-approval <policy>', 'when to ask before running commands (default for exec: never)').choices(APPROVAL_POLICIES))
     .option('-C, --cd <dir>', 'working directory for the agent');
 }
 
@@ -48,7 +49,7 @@ type Core = typeof CoreModule;
 async function overridesFrom(flags: ExecFlags, ctx: CliContext, core: Core): Promise<ThreadOverrides> {
   const overrides: ThreadOverrides = {
     // Non-interactive: nobody can answer an approval request, so nothing asks unless told to.
-    approvalPolicy: flags.askForApproval ? AskForApprovalSchema.parse(flags.askForApproval) : 'never',
+    approvalPolicy: flags.askForApproval ? (flags.askForApproval as AskForApproval) : 'never',
   };
   if (flags.model) overrides.model = flags.model;
   if (flags.oss) {
@@ -56,7 +57,7 @@ async function overridesFrom(flags: ExecFlags, ctx: CliContext, core: Core): Pro
     overrides.modelProvider = 'oss';
     overrides.model ??= core.DEFAULT_OSS_MODEL;
   }
-  if (flags.sandbox) overrides.sandboxMode = SandboxModeSchema.parse(flags.sandbox);
+  if (flags.sandbox) overrides.sandboxMode = flags.sandbox as SandboxMode; // validated by commander's choices
   if (flags.cd) {
     const dir = path.resolve(ctx.cwd, flags.cd);
     const info = await stat(dir).catch(() => null);

@@ -1,8 +1,9 @@
 // Composition of the MCP side for a command run: OAuth runtime, launchers, snapshots, the manager.
+// Nothing here loads the MCP SDK; the client factory does that on the first connection.
 import type { Root } from '@modelcontextprotocol/client';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../config/index.js';
-import { createOAuthRuntime } from '../mcp-client/index.js';
+import type { OAuthRuntime } from '../mcp-client/index.js';
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpConnectionManagerDeps } from '../mcp/index.js';
 import type { CliContext } from './context.js';
 
@@ -14,12 +15,15 @@ export interface ComposeMcpOptions {
 }
 
 export function createMcpManager(ctx: Pick<CliContext, 'env' | 'logger' | 'cwd'>, config: Config, options: ComposeMcpOptions = {}): McpConnectionManager {
-  const oauth = createOAuthRuntime(config, { logger: ctx.logger, env: ctx.env });
+  let oauth: Promise<OAuthRuntime> | undefined;
   const createClient = createDefaultClientFactory({
     logger: ctx.logger,
     environments: config.environments,
     env: ctx.env,
-    authProviderFor: (server) => oauth.authProviderFor(server),
+    authProviderFor: async (server) => {
+      oauth ??= import('../mcp-client/index.js').then((m) => m.createOAuthRuntime(config, { logger: ctx.logger, env: ctx.env }));
+      return (await oauth).authProviderFor(server);
+    },
     roots: options.roots ?? [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],
   });
   return new McpConnectionManager(

@@ -2,23 +2,22 @@
 // the shared `mcp` command group (created here if no other group registered it first).
 import type { Command } from 'commander';
 import type { McpServerConfig } from '../config/index.js';
-import {
-  LOGIN_TEXTS,
-  createOAuthRuntime,
-  parseScopesFlag,
-  performOAuthLogin,
-  performOAuthLogout,
-} from '../mcp-client/index.js';
+import type { OAuthRuntime } from '../mcp-client/index.js';
 import { SwitchboardError, errorMessage } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { CommandFailed } from './exit-codes.js';
+import { mcpCommandGroup } from './mcp-command-group.js';
 import { openBrowser } from './open-browser.js';
 
-async function findServer(ctx: CliContext, name: string, notFound: string): Promise<{ server: McpServerConfig; runtime: ReturnType<typeof createOAuthRuntime> }> {
+/** The OAuth layer, loaded when a login command runs (it pulls in the MCP SDK). */
+const oauthLayer = () => import('../mcp-client/index.js');
+
+async function findServer(ctx: CliContext, name: string, notFound: string): Promise<{ server: McpServerConfig; runtime: OAuthRuntime }> {
   const { config } = await ctx.loadConfig();
   const server = config.mcp_servers[name];
   if (!server) throw new CommandFailed(notFound);
+  const { createOAuthRuntime } = await oauthLayer();
   return { server, runtime: createOAuthRuntime(config, { logger: ctx.logger, env: ctx.env }) };
 }
 
@@ -38,6 +37,7 @@ export function registerMcpLoginCommands(mcp: Command, context: () => CliContext
       const ctx = context();
       const { server, runtime } = await findServer(ctx, name, `No MCP server named '${name}' found.`);
       const { config } = await ctx.loadConfig();
+      const { LOGIN_TEXTS, parseScopesFlag, performOAuthLogin } = await oauthLayer();
       const abort = new AbortController();
       const onSigint = () => abort.abort(new SwitchboardError('aborted', 'login cancelled'));
       process.once('SIGINT', onSigint);
@@ -67,17 +67,13 @@ export function registerMcpLoginCommands(mcp: Command, context: () => CliContext
     .action(async (name: string) => {
       const ctx = context();
       const { server, runtime } = await findServer(ctx, name, `No MCP server named '${name}' found in configuration.`);
+      const { performOAuthLogout } = await oauthLayer();
       try {
         ctx.stdout.write(`${await performOAuthLogout(runtime, server)}\n`);
       } catch (err) {
         failed(err);
       }
     });
-}
-
-/** The `mcp` group shared with the other `mcp` subcommands (list/get/add/remove). */
-export function mcpCommandGroup(program: Command): Command {
-  return program.commands.find((c) => c.name() === 'mcp') ?? program.command('mcp').description('Manage MCP servers');
 }
 
 export const registerMcpOAuthCommands: RegisterCommand = (program, context) => {

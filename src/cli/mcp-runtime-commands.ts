@@ -71,11 +71,11 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
     .command('tools')
     .description('List the aggregated tool catalog under model-visible names.')
     .option('--json', 'print [{name, server, tool, description, inputSchema, _meta?, source}]')
-    .option('--no-wait', 'answer at once from live tools and startup snapshots instead of waiting for servers')
+    .option('--no-wait', 'answer at once from startup snapshots, without starting any server')
     .addHelpText('after', '\nExamples:\n  switchboard mcp tools\n  switchboard mcp tools --json --no-wait\n')
     .action(async (opts: { json?: boolean; wait: boolean }) => {
       const ctx = context();
-      const entries = await withManager(ctx, (manager) => manager.listAllTools({ wait: opts.wait ? 'all' : 'none' }));
+      const entries = await withManager(ctx, (manager) => (opts.wait ? manager.listAllTools({ wait: 'all' }) : manager.listAllTools({ start: false })));
       if (opts.json) {
         json(
           ctx,

@@ -1,12 +1,8 @@
 // Loading config.toml: parse (with line/column errors), apply profile and -c overrides, validate, freeze.
 import { readFile } from 'node:fs/promises';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import {
-  AskForApprovalSchema,
-  SandboxModeSchema,
-  type AskForApproval,
-  type SandboxMode,
-} from '../protocol/index.js';
+import type { AskForApproval, SandboxMode } from '../protocol/index.js';
+import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/values.js';
 import { ConfigError } from './config-error.js';
 import { defaultConfigPath } from './home.js';
 import { applyOverrides, type ConfigOverride } from './overrides.js';
@@ -106,12 +102,13 @@ function optString(raw: Raw, key: string): string | null {
   return v;
 }
 
-function enumValue<T extends string>(raw: Raw, key: string, schema: { safeParse(v: unknown): { success: boolean; data?: T } }, allowed: readonly string[]): T | null {
+function enumValue<T extends string>(raw: Raw, key: string, allowed: readonly T[]): T | null {
   const v = raw[key];
   if (v === undefined) return null;
-  const parsed = schema.safeParse(v);
-  if (!parsed.success) throw new ConfigError(`${key} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}`, { keyPath: [key] });
-  return parsed.data as T;
+  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) {
+    throw new ConfigError(`${key} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}`, { keyPath: [key] });
+  }
+  return v as T;
 }
 
 function isHttpsUrlWithPath(value: string): boolean {
@@ -212,8 +209,8 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
     model: optString(effective, 'model'),
     model_provider: providerId,
     model_providers: providers,
-    approval_policy: enumValue(effective, 'approval_policy', AskForApprovalSchema, AskForApprovalSchema.options),
-    sandbox_mode: enumValue(effective, 'sandbox_mode', SandboxModeSchema, SandboxModeSchema.options),
+    approval_policy: enumValue<AskForApproval>(effective, 'approval_policy', APPROVAL_POLICIES),
+    sandbox_mode: enumValue<SandboxMode>(effective, 'sandbox_mode', SANDBOX_MODES),
     sandbox_workspace_write: {
       writable_roots: roots as string[],
       network_access: sww.network_access === true,

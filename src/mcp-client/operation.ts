@@ -1,7 +1,7 @@
 // The one operation wrapper: every request to a server passes here, and only here are deadlines,
 // transient retries, the 401 credential retry and the 404 session recovery applied, in that order.
 import type { Progress } from '@modelcontextprotocol/client';
-import { anySignal, raceSignal, sleep } from '../util/index.js';
+import { raceSignal, sleep } from '../util/index.js';
 import { Deadline } from './deadline.js';
 import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, HTTP_RETRY_DELAYS_MS } from './defaults.js';
 import { McpClientError, handshakeTimeoutMessage, isTransient, operationTimeoutMessage } from './errors.js';
@@ -60,8 +60,8 @@ export async function runOperation<T>(
 ): Promise<OperationOutcome<T>> {
   const maxTotal = Math.max(spec.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS, spec.timeoutMs);
   const timeoutText = spec.kind === 'handshake' ? handshakeTimeoutMessage(spec.timeoutMs) : operationTimeoutMessage(spec.label, spec.timeoutMs);
-  const deadline = new Deadline(spec.timeoutMs, maxTotal, () => new McpClientError('timeout', timeoutText));
-  const signal = anySignal(spec.signal, deadline.signal);
+  const deadline = new Deadline(spec.timeoutMs, maxTotal, () => new McpClientError('timeout', timeoutText), spec.signal);
+  const signal = deadline.signal;
   const delays = spec.retryDelaysMs ?? HTTP_RETRY_DELAYS_MS;
   const wantsProgress = spec.progress === true || spec.onProgress !== undefined;
   let retries = 0;

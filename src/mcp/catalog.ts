@@ -3,7 +3,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpToolsChangedEvent } from '../protocol/index.js';
 import { applyMetadataPolicy, type TrustedServers } from './tool-metadata.js';
-import { toolFilterFor, type ToolFilter } from './tool-filter.js';
+import type { ToolFilter } from './tool-filter.js';
 import { assignToolNames } from './tool-naming.js';
 
 export type ToolSource = 'live' | 'snapshot';
@@ -75,10 +75,6 @@ export class Catalog {
       .filter((s) => s.d <= Math.max(3, Math.floor(name.length / 3)) || s.n.includes(name))
       .map((s) => s.n);
   }
-}
-
-export function serverToolsFor(server: string, tools: readonly Tool[], source: ToolSource, config: Parameters<typeof toolFilterFor>[0]): ServerTools {
-  return { server, tools, source, filter: toolFilterFor(config) };
 }
 
 /** What changed in one server's contribution, by raw tool name. */

@@ -5,11 +5,11 @@ import type { McpServerConfig } from '../config/index.js';
 import type { McpClient, McpClientHandlers } from '../mcp-client/index.js';
 import type { EventMsgOf } from '../protocol/index.js';
 import { raceSignal, SwitchboardError, type Logger } from '../util/index.js';
-import { Catalog, diffServerTools, serverToolsFor, type CatalogEntry, type ServerTools } from './catalog.js';
+import { Catalog, diffServerTools, type CatalogEntry, type ServerTools } from './catalog.js';
 import { ManagedServer, type ClientFactory } from './managed-server.js';
 import type { RestartPolicyOptions } from './restart-policy.js';
 import type { SnapshotStore } from './snapshot-store.js';
-import { toolDisabledError, toolFilterFor } from './tool-filter.js';
+import { toolDisabledError } from './tool-filter.js';
 import { startupStatus, statusOf, type ServerStatus } from './server-status.js';
 import { TrustedServers } from './tool-metadata.js';
 import { DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
@@ -63,7 +63,7 @@ export class McpConnectionManager {
   private readonly trusted: TrustedServers;
   private readonly maxNameBytes: number;
   private readonly router = new ElicitationRouter();
-  private snapshotsLoaded: Promise<void> = Promise.resolve();
+  private snapshots: Promise<void> | undefined;
   private initialStartup: Promise<StartupSummary> | undefined;
   private closing = false;
 
@@ -90,8 +90,7 @@ export class McpConnectionManager {
   /** Launch every eager server in parallel and return at once. */
   start(): void {
     if (this.initialStartup) return;
-    this.snapshotsLoaded = this.loadSnapshots();
-    this.initialStartup = this.snapshotsLoaded.then(async () => {
+    this.initialStartup = this.snapshotsLoaded().then(async () => {
       const eager = [...this.servers.values()].filter((s) => s.config.startup_mode === 'eager');
       await Promise.allSettled(eager.map((s) => s.ensureStarted()));
       const summary = this.summary(eager);
@@ -113,7 +112,7 @@ export class McpConnectionManager {
   /** Fails with Codex's text if a `required = true` server did not start. */
   async requireServers(options: { signal?: AbortSignal } = {}): Promise<void> {
     this.start();
-    await raceSignal(this.snapshotsLoaded, options.signal);
+    await raceSignal(this.snapshotsLoaded(), options.signal);
     const failures: string[] = [];
     for (const server of this.servers.values()) {
       if (!server.config.required) continue;
@@ -128,10 +127,15 @@ export class McpConnectionManager {
   /**
    * The catalog. `none` answers at once from live and snapshot entries; `unsnapshotted` (default)
    * waits only for starting servers that have no snapshot; `all` waits for every eager startup.
+   * With `start: false` no server is started: the answer comes from snapshots (and servers already up).
    */
-  async listAllTools(options: { wait?: WaitMode; signal?: AbortSignal } = {}): Promise<CatalogEntry[]> {
+  async listAllTools(options: { wait?: WaitMode; signal?: AbortSignal; start?: boolean } = {}): Promise<CatalogEntry[]> {
+    if (options.start === false) {
+      await raceSignal(this.snapshotsLoaded(), options.signal);
+      return [...this.catalog.entries];
+    }
     this.start();
-    await raceSignal(this.snapshotsLoaded, options.signal);
+    await raceSignal(this.snapshotsLoaded(), options.signal);
     const wait = options.wait ?? 'unsnapshotted';
     if (wait === 'all') await raceSignal(this.initialStartup!, options.signal);
     else if (wait === 'unsnapshotted') {
@@ -153,7 +157,7 @@ export class McpConnectionManager {
   /** Call by model-visible name. A tool known only from a snapshot waits for its server. */
   async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     this.start();
-    await raceSignal(this.snapshotsLoaded, options.signal);
+    await raceSignal(this.snapshotsLoaded(), options.signal);
     const entry = this.catalog.get(name);
     if (!entry) {
       const close = this.catalog.closest(name);
@@ -165,7 +169,7 @@ export class McpConnectionManager {
   /** Call a tool by server and raw name (the filter still applies). */
   async callServerTool(serverName: string, tool: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     const server = this.server(serverName);
-    if (!toolFilterFor(server.config).allows(tool)) throw toolDisabledError(serverName, tool);
+    if (!server.filter.allows(tool)) throw toolDisabledError(serverName, tool);
     const client = await raceSignal(server.clientForCall(), options.signal);
     const live = server.tools;
     if (live?.source === 'live' && !live.tools.some((t) => t.name === tool)) {
@@ -256,6 +260,12 @@ export class McpConnectionManager {
     return server;
   }
 
+  /** Reads every server's snapshot once. */
+  private snapshotsLoaded(): Promise<void> {
+    this.snapshots ??= this.loadSnapshots();
+    return this.snapshots;
+  }
+
   private async loadSnapshots(): Promise<void> {
     const store = this.deps.snapshots;
     if (!store) return;
@@ -298,7 +308,7 @@ export class McpConnectionManager {
     const contributions: ServerTools[] = [];
     for (const s of this.servers.values()) {
       const t = s.tools;
-      if (t) contributions.push(serverToolsFor(s.name, t.tools, t.source, s.config));
+      if (t) contributions.push({ server: s.name, tools: t.tools, source: t.source, filter: s.filter });
     }
     this.catalog = Catalog.build(contributions, this.trusted, this.maxNameBytes);
   }

@@ -6,6 +6,7 @@ import { startupTimeoutMs } from '../config/index.js';
 import type { McpClient, McpClientHandlers, McpClientState } from '../mcp-client/index.js';
 import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import { RestartPolicy, type RestartPolicyOptions } from './restart-policy.js';
+import { toolFilterFor, type ToolFilter } from './tool-filter.js';
 import { startupErrorDisplay, startupFailureText } from './startup-error.js';
 
 export type ServerPhase =
@@ -18,7 +19,7 @@ export type ServerPhase =
   | { kind: 'cancelled' }
   | { kind: 'closed' };
 
-export type ClientFactory = (config: McpServerConfig, handlers: McpClientHandlers) => McpClient;
+export type ClientFactory = (config: McpServerConfig, handlers: McpClientHandlers) => McpClient | Promise<McpClient>;
 
 export interface ManagedServerDeps {
   createClient: ClientFactory;
@@ -34,6 +35,8 @@ export interface ManagedServerDeps {
 
 export class ManagedServer {
   readonly name: string;
+  /** enabled_tools / disabled_tools, applied when listing and when calling. */
+  readonly filter: ToolFilter;
   private phaseValue: ServerPhase;
   private client: McpClient | undefined;
   private liveTools: Tool[] | undefined;
@@ -50,6 +53,7 @@ export class ManagedServer {
     private readonly deps: ManagedServerDeps,
   ) {
     this.name = config.name;
+    this.filter = toolFilterFor(config);
     this.phaseValue = { kind: 'idle' };
     this.policy = new RestartPolicy(deps.restart);
   }
@@ -143,7 +147,7 @@ export class ManagedServer {
     const holder: { client?: McpClient } = {};
     let client: McpClient | undefined;
     try {
-      client = this.deps.createClient(this.config, this.clientHandlers(holder));
+      client = await this.deps.createClient(this.config, this.clientHandlers(holder));
       holder.client = client;
       this.client = client;
       await client.connect({ signal: this.closed.signal, timeoutMs: budget });

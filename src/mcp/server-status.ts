@@ -1,7 +1,6 @@
 // How a managed server's phase reads as a startup event and as a status row (`mcp status`).
 import type { McpStartupStatus } from '../protocol/index.js';
 import type { ManagedServer, ServerPhase } from './managed-server.js';
-import { toolFilterFor } from './tool-filter.js';
 
 export interface ServerStatus {
   name: string;
@@ -36,7 +35,7 @@ export function statusOf(s: ManagedServer): ServerStatus {
   const base: ServerStatus = {
     name: s.name,
     state: phase.kind,
-    tools: tools ? tools.tools.filter((t) => toolFilterFor(s.config).allows(t.name)).length : 0,
+    tools: tools ? tools.tools.filter((t) => s.filter.allows(t.name)).length : 0,
     source: tools?.source ?? 'none',
     required: s.config.required,
   };

@@ -20,14 +20,6 @@ export interface AuthStatusDeps {
   discoveryTimeoutMs?: number;
 }
 
-/** Codex's display strings for the list table. */
-export const AUTH_STATUS_DISPLAY: Record<McpAuthStatus, string> = {
-  unsupported: 'Unsupported',
-  not_logged_in: 'Not logged in',
-  bearer_token: 'Bearer token',
-  oauth: 'OAuth',
-};
-
 export async function determineAuthStatus(server: McpServerConfig, deps: AuthStatusDeps): Promise<McpAuthStatus> {
   if (!server.enabled || server.transport.type === 'stdio') return 'unsupported';
   if (hasStaticAuthorization(server)) return 'bearer_token';

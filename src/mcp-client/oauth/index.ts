@@ -9,6 +9,6 @@ export * from './scopes.js';
 export { OAuthSession, DEFAULT_REFRESH_SKEW_MS, type OAuthSessionOptions } from './oauth-session.js';
 export { SwitchboardOAuthProvider, type AuthorizationMode, type OAuthGrant, type SwitchboardOAuthProviderOptions } from './provider.js';
 export { OAuthRuntime, createOAuthRuntime, hasStaticAuthorization, OAUTH_LOCK_DIR, type OAuthRuntimeOptions } from './oauth-runtime.js';
-export { determineAuthStatus, AUTH_STATUS_DISPLAY, type McpAuthStatus, type AuthStatusDeps } from './auth-status.js';
+export { determineAuthStatus, type McpAuthStatus, type AuthStatusDeps } from './auth-status.js';
 export { startCallbackServer, type CallbackServer, type OAuthCallback } from './callback-server.js';
 export { performOAuthLogin, performOAuthLogout, LOGIN_TEXTS, DEFAULT_OAUTH_LOGIN_TIMEOUT_MS, type OAuthLoginOptions } from './login.js';
