@@ -103,8 +103,11 @@ export class McpClient extends McpServerApi {
 
   async close(): Promise<void> {
     if (this.state.kind === 'closed') return;
+    // Closing a client whose connection already failed (the host reacting to the failure) must not
+    // turn the real reason into "shut down" for the calls still waiting on it.
+    const failure = this.state.kind === 'failed' ? this.state.error : undefined;
     this.setState({ kind: 'closed' });
-    this.closeController.abort(closedError());
+    this.closeController.abort(failure ?? closedError());
     await this.keeper?.close();
     await Promise.allSettled([...this.background]);
   }
