@@ -4,7 +4,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs } from '../config/index.js';
 import type { McpClient, McpClientHandlers, McpClientState } from '../mcp-client/index.js';
-import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
+import { errorMessage, formatDuration, SwitchboardError, type Logger } from '../util/index.js';
 import { RestartPolicy, type RestartPolicyOptions } from './restart-policy.js';
 import { toolFilterFor, type ToolFilter } from './tool-filter.js';
 import { startupErrorDisplay, startupFailureText } from './startup-error.js';
@@ -172,9 +172,10 @@ export class ManagedServer {
     }
   }
 
-  private fail(err: unknown, retryInMs: number | null): void {
+  /** `display` defaults to the startup failure text; a crash after being ready says so instead. */
+  private fail(err: unknown, retryInMs: number | null, display = startupErrorDisplay(this.config, err)): void {
     const retryAt = retryInMs === null ? null : Date.now() + retryInMs;
-    this.setPhase({ kind: 'failed', display: startupErrorDisplay(this.config, err), raw: startupFailureText(err), error: err, retryAt });
+    this.setPhase({ kind: 'failed', display, raw: startupFailureText(err), error: err, retryAt });
     this.deps.onToolsChanged(this);
     if (retryInMs !== null) this.scheduleRetry(retryInMs);
   }
@@ -201,12 +202,15 @@ export class ManagedServer {
     void client.close().catch(() => {});
     const again = this.policy.recordCrash();
     this.deps.logger.warn(`MCP server '${this.name}' stopped after being ready: ${state.error.message}`);
+    // It did start: "failed to start" would send the user looking in the wrong place.
+    const stopped = (what: string, why: string) => `MCP server \`${this.name}\` stopped after being ready (${what}): ${why}`;
     if (!again) {
       const err = new SwitchboardError('crash_limit', `gave up after ${this.policy.crashLimitText}: ${state.error.message}`, { cause: state.error });
-      this.fail(err, null);
+      this.fail(err, null, stopped(`gave up after ${this.policy.crashLimitText}`, state.error.message));
       return;
     }
-    this.fail(state.error, this.policy.nextDelayMs());
+    const delay = this.policy.nextDelayMs();
+    this.fail(state.error, delay, stopped(`restarting in ${formatDuration(delay)}`, state.error.message));
   }
 
   /** Handlers for one client; `holder` names that client (it is created after its handlers). */

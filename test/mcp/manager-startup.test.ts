@@ -92,6 +92,13 @@ describe('McpConnectionManager startup', () => {
     expect(gaveUp).toBeDefined();
     const flaky = h.events.filter((e) => e.type === 'mcp_startup_update' && e.server === 'flaky').map((e) => (e.type === 'mcp_startup_update' ? e.status.state : ''));
     expect(flaky.filter((s) => s === 'ready')).toHaveLength(3);
+    // A crash after being ready says so (not "failed to start"), with what happens next.
+    const lines = h.events.flatMap((e) => (e.type === 'mcp_startup_update' && e.server === 'flaky' && e.status.state === 'failed' ? [e.status.error] : []));
+    expect(lines.slice(0, 2)).toEqual([
+      expect.stringMatching(/^MCP server `flaky` stopped after being ready \(restarting in \d+ms\): MCP server `.*` exited with code 4/),
+      expect.stringMatching(/^MCP server `flaky` stopped after being ready \(restarting in \d+ms\): /),
+    ]);
+    expect(lines.at(-1)).toMatch(/^MCP server `flaky` stopped after being ready \(gave up after 3 crashes in 60 s\): MCP server `.*` exited with code 4/);
     expect(h.manager.status().find((s) => s.name === 'flaky')).toMatchObject({ state: 'failed', retry_at: null });
     expect(textOf(await h.manager.callTool('mcp__steady__echo', { text: 'ok' }))).toBe('steady:echo:ok');
   });
