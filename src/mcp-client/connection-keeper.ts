@@ -22,6 +22,8 @@ export class ConnectionKeeper {
   private current: Connection | undefined;
   private generation = 0;
   private recovering: Promise<void> | undefined;
+  /** Replaced connections still finishing requests they accepted before their session expired. */
+  private readonly retired = new Set<Connection>();
 
   constructor(private readonly options: KeeperOptions) {}
 
@@ -58,20 +60,25 @@ export class ConnectionKeeper {
 
   /**
    * The session expired under `failed`: open a new session with the same parameters. If `failed` was
-   * already replaced, there is nothing to do but retry; if a recovery is running, wait for it.
+   * already replaced, there is nothing to do but retry; if a recovery is running, wait for it. True
+   * when this caller started the recovery (so each expiry is recovered, and reported, once).
    */
-  async recover(failed: Connection | undefined, signal: AbortSignal): Promise<void> {
-    if (!failed || this.current !== failed) return;
+  async recover(failed: Connection | undefined, signal: AbortSignal): Promise<boolean> {
+    if (!failed || this.current !== failed) return false;
+    const ours = this.recovering === undefined;
     this.recovering ??= this.replace(failed).finally(() => {
       this.recovering = undefined;
     });
     await raceSignal(this.recovering, signal);
+    return ours;
   }
 
   async close(): Promise<void> {
     const connection = this.current;
     this.current = undefined;
-    await connection?.close();
+    const retired = [...this.retired];
+    this.retired.clear();
+    await Promise.all([connection?.close(), ...retired.map((c) => c.close({ terminateSession: false }))]);
   }
 
   private async replace(failed: Connection): Promise<void> {
@@ -85,8 +92,10 @@ export class ConnectionKeeper {
       return;
     }
     this.current = next;
-    // The old session is gone on the server, so there is nothing to DELETE.
-    void failed.close({ terminateSession: false });
+    // The old session is gone on the server, so there is nothing to DELETE; requests it accepted
+    // before expiring may still be answered, so it closes once they are done.
+    this.retired.add(failed);
+    void failed.closeWhenIdle({ terminateSession: false }).finally(() => this.retired.delete(failed));
     this.options.onRecovered(next);
   }
 }

@@ -27,6 +27,10 @@ export class Connection {
   private endReason: McpClientError | undefined;
   private closedByUs = false;
   private ended = false;
+  /** Operations using this connection now, and how many it has answered. */
+  private active = 0;
+  private answered = 0;
+  private idle: (() => void) | undefined;
 
   private constructor(
     readonly generation: number,
@@ -68,6 +72,38 @@ export class Connection {
       throw failure.withStderrTail(connection.stderrTail());
     }
     return connection;
+  }
+
+  /** Run one operation's attempt on this connection, counting it as in use and, if it succeeds, answered. */
+  async use<T>(attempt: () => Promise<T>): Promise<T> {
+    this.active += 1;
+    try {
+      const value = await attempt();
+      this.answered += 1;
+      return value;
+    } finally {
+      this.active -= 1;
+      if (this.active === 0) this.idle?.();
+    }
+  }
+
+  /**
+   * Close once no operation uses this connection any more. A replaced session may still owe answers
+   * to requests it accepted before it expired (the server completes them), so they are not cut off.
+   */
+  closeWhenIdle(options: { terminateSession: boolean }): Promise<void> {
+    if (this.active === 0) return this.close(options);
+    return new Promise<void>((resolve) => {
+      this.idle = () => {
+        this.idle = undefined;
+        void this.close(options).then(resolve);
+      };
+    });
+  }
+
+  /** Other operations are using this connection, or it has answered one: it was a live, shared session. */
+  get wasShared(): boolean {
+    return this.active > 0 || this.answered > 0;
   }
 
   get isEnded(): boolean {

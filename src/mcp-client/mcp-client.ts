@@ -136,11 +136,13 @@ export class McpClient extends McpServerApi {
       {
         classify: (err) => (used ? used.classify(err) : classifyError(err)),
         adoptCredentials: (err) => this.adoptCredentials(used, err),
-        recoverSession: async (signal) => this.keeper?.recover(used, signal),
+        recoverSession: async (signal) => this.keeper?.recover(used, signal) ?? false,
+        mayRecoverAgain: () => used?.wasShared === true,
       },
       async (attempt) => {
-        used = await this.acquire(attempt.signal);
-        return fn(used, attempt);
+        const connection = await this.acquire(attempt.signal);
+        used = connection;
+        return connection.use(() => fn(connection, attempt));
       },
     );
   }

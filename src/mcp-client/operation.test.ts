@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyError } from './classify-error.js';
 import { McpClientError } from './errors.js';
 import type { OperationSpec } from './operation.js';
-import { runOperation } from './operation.js';
+import { MAX_SESSION_RECOVERIES, runOperation } from './operation.js';
 
 const spec = (over: Partial<OperationSpec> = {}): OperationSpec => ({
   label: 'tools/list',
@@ -67,6 +67,27 @@ describe('runOperation', () => {
     await expect(runOperation(spec(), hooks, twice.attempt)).rejects.toMatchObject({ code: 'session_expired' });
     expect(recoveries).toBe(2);
     expect(twice.calls()).toBe(2);
+  });
+
+  it('follows a later expiry of a shared session, but not a session refused outright, and never past the cap', async () => {
+    let recoveries = 0;
+    const shared = { classify: classifyError, recoverSession: async () => void (recoveries += 1), mayRecoverAgain: () => true };
+    const thrice = script(err('session_expired'), err('session_expired'), err('session_expired'));
+    await expect(runOperation(spec(), shared, thrice.attempt)).resolves.toEqual({ value: 'ok', recovered: true });
+    expect(recoveries).toBe(3);
+
+    const refused = script(err('session_expired'), err('session_expired'));
+    await expect(runOperation(spec(), { ...shared, mayRecoverAgain: () => false }, refused.attempt)).rejects.toMatchObject({ code: 'session_expired' });
+    expect(refused.calls()).toBe(2);
+
+    const endless = script(...Array.from({ length: MAX_SESSION_RECOVERIES + 5 }, () => err('session_expired')));
+    await expect(runOperation(spec(), shared, endless.attempt)).rejects.toMatchObject({ code: 'session_expired' });
+    expect(endless.calls()).toBe(MAX_SESSION_RECOVERIES + 1);
+  });
+
+  it('reports a recovery as its own only when it did the recovering', async () => {
+    const joined = script(err('session_expired'));
+    await expect(runOperation(spec(), { classify: classifyError, recoverSession: async () => false }, joined.attempt)).resolves.toEqual({ value: 'ok', recovered: false });
   });
 
   it('retries an auth failure once, and only when newer credentials exist', async () => {

@@ -40,13 +40,28 @@ export interface OperationHooks {
    * available (another connection or process refreshed), so one more attempt is worth it.
    */
   adoptCredentials?(err: McpClientError, signal: AbortSignal): Promise<boolean>;
-  /** The session expired: rebuild the connection (or wait for whoever already is). */
-  recoverSession?(signal: AbortSignal): Promise<void>;
+  /**
+   * The session expired: rebuild the connection (or wait for whoever already is). Resolves false when
+   * someone else did the recovery this operation only waited for (it is then not reported as ours).
+   */
+  recoverSession?(signal: AbortSignal): Promise<boolean | void>;
+  /**
+   * After a recovery, the session expired again. True when that was a later expiry of a session that
+   * was in use (others were using or had used it), not a server refusing the new session outright.
+   */
+  mayRecoverAgain?(): boolean;
 }
+
+/**
+ * The most session expiries one operation follows (each expiry is recovered once, shared by everyone
+ * who meets it). A safety net only: a session refused before it answered anything ends the chain,
+ * and the operation's deadline bounds it too.
+ */
+export const MAX_SESSION_RECOVERIES = 16;
 
 export interface OperationOutcome<T> {
   value: T;
-  /** The session was recovered during this operation. */
+  /** This operation recovered the session (rather than only waiting for another's recovery). */
   recovered: boolean;
 }
 
@@ -66,6 +81,7 @@ export async function runOperation<T>(
   const wantsProgress = spec.progress === true || spec.onProgress !== undefined;
   let retries = 0;
   let authRetried = false;
+  let recoveries = 0;
   let recovered = false;
 
   // Timeouts and aborts win over whatever error the SDK produced while unwinding them.
@@ -118,12 +134,16 @@ export async function runOperation<T>(
           throw err;
         }
         // A 404 for an unknown session means the server never ran the request, so replaying it
-        // (even tools/call) is safe.
-        if (err.code === 'session_expired' && !recovered && hooks.recoverSession) {
-          recovered = true;
-          await hooks.recoverSession(signal).catch((e: unknown) => {
+        // (even tools/call) is safe. A second 404 fails the operation (as Codex), unless the new
+        // session was shared and has since expired too: with many calls in flight against a server
+        // that expires sessions every few requests, a call can meet more than one expiry.
+        const again = recoveries === 0 || (recoveries < MAX_SESSION_RECOVERIES && hooks.mayRecoverAgain?.() === true);
+        if (err.code === 'session_expired' && hooks.recoverSession && again) {
+          recoveries += 1;
+          const ours = await hooks.recoverSession(signal).catch((e: unknown) => {
             throw settle(e);
           });
+          if (ours !== false) recovered = true;
           continue;
         }
         throw err;
