@@ -307,6 +307,9 @@ describe('chaos server: HTTP faults', () => {
     expect((await inFlight).body).toContain('slow done');
     expect((await post(url, { jsonrpc: '2.0', id: 5, method: 'ping' }, headers)).status).toBe(404);
     await httpSession(url); // a new session works
+    // The server counts what it did: two sessions, one expiry, two requests answered 404.
+    const stats = (await (await fetch(new URL('/chaos/stats', url))).json()) as Record<string, number>;
+    expect(stats).toMatchObject({ initializes: 2, expired: 1, notFound: 2 });
   });
 
   it('http-401 and http-500: fail POSTs at the given rate, reproducibly for a seed', async () => {
