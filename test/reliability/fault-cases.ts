@@ -1,0 +1,304 @@
+// The fault matrix's rows: one chaos-server mode (stdio or HTTP) next to a healthy server, what to do
+// with the chaos server once its startup settles, and what the outcome must be. Expectations are
+// patterns over the texts a user sees, so a row fails when the text stops saying what happened.
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { CallOutcome, RunningSubject, StartupOutcome } from './subjects.js';
+
+export const CHAOS = fileURLToPath(new URL('../fixtures/chaos-server.ts', import.meta.url));
+export const NODE = process.execPath;
+
+export interface CaseRun {
+  startup: StartupOutcome;
+  calls: CallOutcome[];
+  /** Observations an exercise records (tool counts, restarts). */
+  notes: string[];
+  /** Every status line reporting a failure of the chaos server, filled in after the exercise. */
+  failureLines: string[];
+}
+
+export interface FaultCase {
+  /** `stdio/<mode>` or `http/<mode>`: the matrix row. */
+  id: string;
+  transport: 'stdio' | 'http';
+  /** Chaos-server arguments after --marker (modes and flags). */
+  chaosArgs: string[];
+  /** Extra [mcp_servers.chaos] keys (over generous default timeouts). */
+  config?: Record<string, unknown>;
+  /** Manager backoff before a failed server is tried again (default 60 s: no retry inside a row). */
+  restartDelayMs?: number;
+  /** What is done to the chaos server once its first startup outcome is known. */
+  exercise(subject: RunningSubject, run: CaseRun): Promise<void>;
+  verify(run: CaseRun): void;
+  /** The outcome in words, for the README's matrix. */
+  outcome: string;
+}
+
+/** Generous, so rows that should work never trip a deadline on a loaded machine. */
+export const DEFAULT_TIMEOUTS = { startup_timeout_sec: 20, tool_timeout_sec: 20 };
+const SHORT_STARTUP = { startup_timeout_sec: 3 };
+const MIB = 1024 * 1024;
+
+const ok = (text: string) => expect.objectContaining({ ok: true, text, isError: false });
+const fails = (error: RegExp) => expect.objectContaining({ ok: false, error: expect.stringMatching(error) });
+const failedStart = (line: RegExp) => expect.objectContaining({ state: 'failed', error: expect.stringMatching(line) });
+const msOf = (outcome: CallOutcome | undefined) => (outcome && !outcome.ok ? outcome.ms : NaN);
+
+async function call(subject: RunningSubject, run: CaseRun, tool: string, args: Record<string, unknown>): Promise<CallOutcome> {
+  const outcome = await subject.call('chaos', tool, args);
+  run.calls.push(outcome);
+  return outcome;
+}
+const echo = (subject: RunningSubject, run: CaseRun, text: string) => call(subject, run, 'echo', { text });
+
+/** Waits for the next failure status line of the chaos server (it may come just after a call fails). */
+async function nextFailure(subject: RunningSubject, skip: number): Promise<StartupOutcome> {
+  return subject.startup('chaos', { skip, timeoutMs: 20_000 });
+}
+
+const ready = (run: CaseRun) => expect(run.startup).toEqual({ state: 'ready' });
+
+/** Ready, and calls work: `n` echo calls at once. */
+function works(transport: 'stdio' | 'http', mode: string, chaosArgs: string[], outcome: string, n = 1, extra: Partial<FaultCase> = {}): FaultCase {
+  return {
+    id: `${transport}/${mode}`,
+    transport,
+    chaosArgs,
+    outcome,
+    async exercise(subject, run) {
+      // Recorded in call order, whatever order the answers come in.
+      run.calls.push(...(await Promise.all(Array.from({ length: n }, (_, i) => subject.call('chaos', 'echo', { text: `ping ${i}` })))));
+    },
+    verify(run) {
+      ready(run);
+      expect(run.calls).toEqual(Array.from({ length: n }, (_, i) => ok(`ping ${i}`)));
+      expect(run.failureLines).toEqual([]);
+    },
+    ...extra,
+  };
+}
+
+/** Never ready: one failed status line with this text; a call fails at once, quoting it. */
+function neverReady(transport: 'stdio' | 'http', mode: string, chaosArgs: string[], line: RegExp, outcome: string, config?: Record<string, unknown>): FaultCase {
+  return {
+    id: `${transport}/${mode}`,
+    transport,
+    chaosArgs,
+    config,
+    outcome,
+    async exercise(subject, run) {
+      await echo(subject, run, 'ping');
+    },
+    verify(run) {
+      expect(run.startup).toEqual(failedStart(line));
+      expect(run.failureLines).toHaveLength(1);
+      expect(run.calls).toEqual([fails(/^MCP server 'chaos' is unavailable: /)]);
+      const shown = run.calls[0]!.ok ? '' : run.calls[0]!.error;
+      expect(shown).toBe(`MCP server 'chaos' is unavailable: ${run.failureLines[0]}`);
+      expect(msOf(run.calls[0])).toBeLessThan(1_000); // no waiting on a server known to be down
+    },
+  };
+}
+
+const TIMED_OUT = /^MCP client for `chaos` timed out after 3 seconds\. Add or adjust `startup_timeout_sec` in your config\.toml:\n\[mcp_servers\.chaos\]\nstartup_timeout_sec = XX$/;
+const FAILED_TO_START = (cause: string) => new RegExp(`^MCP client for \`chaos\` failed to start: MCP startup failed: ${cause}`);
+const STOPPED = (cause: string) => new RegExp(`^MCP server \`chaos\` stopped after being ready \\(restarting in \\d+m?s\\): ${cause}`);
+const PROGRAM = '`[^`]*node`';
+
+/** A stdio server that dies while serving: the call says why, one status line says it stopped. */
+function diesServing(mode: string, chaosArgs: string[], tool: string, args: Record<string, unknown>, cause: string, outcome: string): FaultCase {
+  return {
+    id: `stdio/${mode}`,
+    transport: 'stdio',
+    chaosArgs,
+    outcome,
+    async exercise(subject, run) {
+      await call(subject, run, tool, args);
+      await nextFailure(subject, 1);
+      await echo(subject, run, 'after');
+    },
+    verify(run) {
+      ready(run);
+      expect(run.calls).toEqual([fails(new RegExp(`^MCP server ${PROGRAM} ${cause}`)), fails(/^MCP server 'chaos' is unavailable: MCP server `chaos` stopped after being ready/)]);
+      expect(run.failureLines).toEqual([expect.stringMatching(STOPPED(`MCP server ${PROGRAM} ${cause}`))]);
+    },
+  };
+}
+
+export const STDIO_CASES: FaultCase[] = [
+  works('stdio', 'healthy', [], 'ready; calls work'),
+  works('stdio', 'slow-start 1 s', ['--mode', 'slow-start', '--start-delay', '1'], 'ready after the delay; calls work'),
+  neverReady('stdio', 'slow-start 6 s (startup_timeout_sec 3)', ['--mode', 'slow-start', '--start-delay', '6'], TIMED_OUT, 'failed: "timed out after 3 seconds" with the startup_timeout_sec hint; calls fail at once', SHORT_STARTUP),
+  neverReady('stdio', 'no-initialize (startup_timeout_sec 3)', ['--mode', 'no-initialize'], TIMED_OUT, 'failed: "timed out after 3 seconds" with the hint; calls fail at once', SHORT_STARTUP),
+  neverReady('stdio', 'exit-on-initialize', ['--mode', 'exit-on-initialize'], FAILED_TO_START(`MCP server ${PROGRAM} exited with code 1`), 'failed: "MCP server `node` exited with code 1"; calls fail at once'),
+  diesServing('exit-mid-call', ['--mode', 'exit-mid-call'], 'slow', { ms: 2_000, steps: 2 }, 'exited with code 1', 'the call fails with "exited with code 1"; one line "stopped after being ready (restarting in …)"; later calls fail at once'),
+  {
+    id: 'stdio/exit-after-calls 3 (restart after 300 ms)',
+    transport: 'stdio',
+    chaosArgs: ['--mode', 'exit-after-calls', '--calls', '3'],
+    restartDelayMs: 300,
+    outcome: '3 calls work, the exit is one "stopped after being ready (restarting in 300ms)" line, the restarted server answers',
+    async exercise(subject, run) {
+      for (let i = 0; i < 3; i++) await echo(subject, run, `ping ${i}`);
+      await nextFailure(subject, 1);
+      const again = await subject.startup('chaos', { skip: 2, timeoutMs: 20_000 });
+      run.notes.push(`after the restart: ${again.state}`);
+      await echo(subject, run, 'restarted');
+    },
+    verify(run) {
+      ready(run);
+      expect(run.calls).toEqual([ok('ping 0'), ok('ping 1'), ok('ping 2'), ok('restarted')]);
+      expect(run.failureLines).toEqual([expect.stringMatching(new RegExp(`^MCP server \`chaos\` stopped after being ready \\(restarting in 300ms\\): MCP server ${PROGRAM} exited with code 1`))]);
+      expect(run.notes).toEqual(['after the restart: ready']);
+    },
+  },
+  neverReady('stdio', 'noise-stdout', ['--mode', 'noise-stdout'], FAILED_TO_START(`MCP server ${PROGRAM} wrote a line to stdout that is not JSON-RPC: chaos-server: this line is not JSON-RPC \\(1\\)`), 'failed: "wrote a line to stdout that is not JSON-RPC: <the line>"; calls fail at once'),
+  {
+    id: 'stdio/half-frame (tool_timeout_sec 4)',
+    transport: 'stdio',
+    chaosArgs: ['--mode', 'half-frame'],
+    config: { tool_timeout_sec: 4 },
+    outcome: 'ready; the call times out: "timed out awaiting tools/call after 4s"',
+    async exercise(subject, run) {
+      await echo(subject, run, 'ping');
+    },
+    verify(run) {
+      ready(run);
+      expect(run.calls).toEqual([fails(/^timed out awaiting tools\/call after 4s$/)]);
+      expect(run.failureLines).toEqual([]);
+    },
+  },
+  works('stdio', 'flood-stderr 4 MiB per call', ['--mode', 'flood-stderr'], 'ready; calls work (stderr is drained into the log)', 2),
+  diesServing('huge-result 50 MiB', ['--mode', 'huge-result'], 'echo', { text: 'big' }, 'wrote more than 10485760 bytes without a newline', 'the call fails: "wrote more than 10485760 bytes without a newline"; one "stopped after being ready" line'),
+  works('stdio', 'out-of-order', ['--mode', 'out-of-order'], 'ready; two concurrent calls each get their own answer', 2),
+  works('stdio', 'unknown-ids', ['--mode', 'unknown-ids'], 'ready; stray progress, cancellations and responses are ignored; calls work', 2),
+  neverReady('stdio', 'invalid-schemas', ['--mode', 'invalid-schemas'], FAILED_TO_START('Invalid result for tools/list: '), 'failed: "Invalid result for tools/list: <each problem>" (one bad tool fails the listing, as in Codex)'),
+  neverReady('stdio', 'many-tools 10,000 (+3)', ['--mode', 'many-tools'], FAILED_TO_START('tools/list exceeded page limit$'), 'failed: "tools/list exceeded page limit" (101 pages)'),
+  {
+    id: 'stdio/many-tools 5,000',
+    transport: 'stdio',
+    chaosArgs: ['--mode', 'many-tools', '--tools', '5000'],
+    outcome: 'ready with 5,003 tools; calls work',
+    async exercise(subject, run) {
+      run.notes.push(`tools: ${await subject.toolCount('chaos')}`);
+      await call(subject, run, 'bulk_04999', {});
+    },
+    verify(run) {
+      ready(run);
+      expect(run.notes).toEqual(['tools: 5003']);
+      expect(run.calls).toEqual([ok('called bulk_04999')]);
+    },
+  },
+  {
+    id: 'stdio/duplicate-tools',
+    transport: 'stdio',
+    chaosArgs: ['--mode', 'duplicate-tools'],
+    outcome: 'ready; one catalog entry per name (the first definition wins); calls work',
+    async exercise(subject, run) {
+      run.notes.push(`tools: ${await subject.toolCount('chaos')}`);
+      await echo(subject, run, 'ping');
+    },
+    verify(run) {
+      ready(run);
+      expect(run.notes).toEqual(['tools: 4']);
+      expect(run.calls).toEqual([ok('ping')]);
+    },
+  },
+  works('stdio', 'grandchildren ignoring SIGTERM', ['--mode', 'grandchildren'], 'ready; calls work; closing kills the process group, grandchildren included'),
+];
+
+/** A seeded random fault: which calls fail is fixed by the seed (POSTs draw in order). */
+function seededCalls(mode: string, rate: string, seed: string, pattern: boolean[], error: RegExp, outcome: string): FaultCase {
+  return {
+    id: `http/${mode} ${rate} seed ${seed}`,
+    transport: 'http',
+    chaosArgs: ['--mode', mode, `--rate-${mode === 'http-401' ? '401' : '500'}`, rate, '--seed', seed],
+    outcome,
+    async exercise(subject, run) {
+      for (let i = 0; i < pattern.length; i++) await echo(subject, run, `ping ${i}`);
+    },
+    verify(run) {
+      ready(run);
+      expect(run.calls).toEqual(pattern.map((good, i) => (good ? ok(`ping ${i}`) : fails(error))));
+      expect(run.failureLines).toEqual([]);
+    },
+  };
+}
+
+const SENDING = (cause: string) => new RegExp(`^error sending request for url \\(http://127\\.0\\.0\\.1:\\d+/mcp\\): ${cause}`);
+
+export const HTTP_CASES: FaultCase[] = [
+  works('http', 'healthy', [], 'ready; calls work'),
+  neverReady('http', 'slow-start 6 s (startup_timeout_sec 3)', ['--mode', 'slow-start', '--start-delay', '6'], TIMED_OUT, 'failed: "timed out after 3 seconds" with the hint', SHORT_STARTUP),
+  neverReady('http', 'no-initialize (startup_timeout_sec 3)', ['--mode', 'no-initialize'], TIMED_OUT, 'failed: "timed out after 3 seconds" with the hint', SHORT_STARTUP),
+  neverReady('http', 'exit-on-initialize', ['--mode', 'exit-on-initialize'], FAILED_TO_START('error sending request for url \\(http://127\\.0\\.0\\.1:\\d+/mcp\\): connect ECONNREFUSED'), 'failed: "error sending request for url (…): connect ECONNREFUSED" after the transient retries'),
+  {
+    id: 'http/exit-mid-call',
+    transport: 'http',
+    chaosArgs: ['--mode', 'exit-mid-call'],
+    outcome: 'the call fails: "error sending request for url (…): other side closed"; the next one: ECONNREFUSED',
+    async exercise(subject, run) {
+      await call(subject, run, 'slow', { ms: 2_000, steps: 2 });
+      await echo(subject, run, 'after');
+    },
+    verify(run) {
+      ready(run);
+      expect(run.calls).toEqual([fails(SENDING('(other side closed|read ECONNRESET|socket hang up)')), fails(SENDING('connect ECONNREFUSED'))]);
+    },
+  },
+  {
+    id: 'http/exit-after-calls 3',
+    transport: 'http',
+    chaosArgs: ['--mode', 'exit-after-calls', '--calls', '3'],
+    outcome: '3 calls work; the next fails: "error sending request for url (…): connect ECONNREFUSED"',
+    async exercise(subject, run) {
+      for (let i = 0; i < 4; i++) await echo(subject, run, `ping ${i}`);
+    },
+    verify(run) {
+      ready(run);
+      expect(run.calls).toEqual([ok('ping 0'), ok('ping 1'), ok('ping 2'), fails(SENDING('(connect ECONNREFUSED|other side closed|read ECONNRESET|socket hang up)'))]);
+    },
+  },
+  {
+    id: 'http/huge-result 50 MiB',
+    transport: 'http',
+    chaosArgs: ['--mode', 'huge-result'],
+    outcome: 'ready; the 50 MiB result arrives whole (the agent truncates text over 1 MiB for the model)',
+    async exercise(subject, run) {
+      const r = await echo(subject, run, 'big');
+      run.notes.push(`result: ${r.ok ? r.text.length / MIB : 0} MiB`);
+      if (r.ok) run.calls[0] = { ...r, text: `${r.text.slice(0, 3)}…` };
+    },
+    verify(run) {
+      ready(run);
+      expect(run.notes).toEqual(['result: 50 MiB']);
+    },
+  },
+  works('http', 'out-of-order', ['--mode', 'out-of-order'], 'ready; two concurrent calls each get their own answer', 2),
+  works('http', 'unknown-ids', ['--mode', 'unknown-ids'], 'ready; stray notifications are ignored; calls work', 2),
+  neverReady('http', 'invalid-schemas', ['--mode', 'invalid-schemas'], FAILED_TO_START('Invalid result for tools/list: '), 'failed: "Invalid result for tools/list: <each problem>"'),
+  neverReady('http', 'many-tools 10,000 (+3)', ['--mode', 'many-tools'], FAILED_TO_START('tools/list exceeded page limit$'), 'failed: "tools/list exceeded page limit"'),
+  {
+    id: 'http/duplicate-tools',
+    transport: 'http',
+    chaosArgs: ['--mode', 'duplicate-tools'],
+    outcome: 'ready; one catalog entry per name; calls work',
+    async exercise(subject, run) {
+      run.notes.push(`tools: ${await subject.toolCount('chaos')}`);
+      await echo(subject, run, 'ping');
+    },
+    verify(run) {
+      ready(run);
+      expect(run.notes).toEqual(['tools: 4']);
+      expect(run.calls).toEqual([ok('ping')]);
+    },
+  },
+  works('http', 'http-expire-session every 3 requests', ['--mode', 'http-expire-session', '--expire-every', '3'], 'ready; six concurrent calls all succeed across the expiries', 6),
+  neverReady('http', 'http-401 always', ['--mode', 'http-401', '--rate-401', '1'], /^The chaos MCP server is not logged in\. Run `switchboard mcp login chaos`\.$/, 'failed: "The chaos MCP server is not logged in. Run `switchboard mcp login chaos`."'),
+  seededCalls('http-401', '0.3', '14', [true, false, true, true, false, true], /^Auth required: the MCP server answered HTTP 401 \(WWW-Authenticate: Bearer error="invalid_token"/, 'calls answered 401 fail: "Auth required: the MCP server answered HTTP 401 (WWW-Authenticate: …)"; the others work'),
+  neverReady('http', 'http-500 always', ['--mode', 'http-500', '--rate-500', '1'], FAILED_TO_START('HTTP 500: \\{"jsonrpc":"2\\.0","error":\\{"code":-32000,"message":"Internal Server Error \\(chaos\\)"\\},"id":null\\}$'), 'failed: "HTTP 500: <body>" after the transient retries'),
+  seededCalls('http-500', '0.3', '14', [true, false, true, true, false, true], /^HTTP 500: \{"jsonrpc":"2\.0","error":\{"code":-32000,"message":"Internal Server Error \(chaos\)"\},"id":null\}$/, 'calls answered 500 fail: "HTTP 500: <body>" (a call is never replayed); the others work'),
+  works('http', 'http-drop-sse 0.3', ['--mode', 'http-drop-sse', '--rate-drop', '0.3'], 'ready; cut streams are resumed; six concurrent calls all succeed', 6),
+];
+
+export const FAULT_CASES: readonly FaultCase[] = [...STDIO_CASES, ...HTTP_CASES];

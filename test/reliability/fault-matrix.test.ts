@@ -1,0 +1,145 @@
+// The fault matrix: every subject (today the connection manager) with one healthy server next to each
+// chaos mode. The healthy server's tools work before, during and after the fault; the fault becomes
+// one clear status line or call error; nothing is left running (no process carrying the row's marker
+// after each row, no process at all below this one after the file). Rows run FAULT_MATRIX_CONCURRENCY
+// (3) at a time. FAULT_MATRIX_OUT=<file.md> writes the matrix (and JSON beside it) for the README.
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findProcessesByMarker, killProcessesByMarker, spawnUrlServer, waitUntil } from '../helpers/fixture-processes.js';
+import { leftoverDescendants } from '../helpers/process-tree.js';
+import { CHAOS, DEFAULT_TIMEOUTS, FAULT_CASES, NODE, type CaseRun, type FaultCase } from './fault-cases.js';
+import { SUBJECTS, type FaultSubject, type RunningSubject } from './subjects.js';
+import { renderMatrix, type MatrixRow } from './fault-matrix-report.js';
+
+const rows: MatrixRow[] = [];
+
+afterAll(async () => {
+  // Every row cleaned up after itself, so nothing at all may be left below this process.
+  expect(await leftoverDescendants(5_000)).toEqual([]);
+  const out = process.env.FAULT_MATRIX_OUT;
+  if (!out || rows.length === 0) return;
+  const order = FAULT_CASES.map((c) => c.id);
+  rows.sort((a, b) => a.subject.localeCompare(b.subject) || order.indexOf(a.id) - order.indexOf(b.id));
+  await mkdir(path.dirname(path.resolve(out)), { recursive: true });
+  await writeFile(out, renderMatrix(rows));
+  await writeFile(`${out.replace(/\.md$/, '')}.json`, `${JSON.stringify(rows, null, 2)}\n`);
+});
+
+/** At most `n` rows at once: each row starts two or three Node processes. */
+function limiter(n: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+const limit = limiter(Number(process.env.FAULT_MATRIX_CONCURRENCY ?? 3));
+
+/** Calls the healthy server over and over until stopped; every call must succeed. */
+function keepCallingHealthy(subject: RunningSubject) {
+  let stopped = false;
+  const results: { ok: boolean; detail: string }[] = [];
+  const loop = (async () => {
+    for (let i = 0; !stopped; i++) {
+      const r = await subject.call('good', 'echo', { text: `during ${i}` }, { timeoutMs: 15_000 });
+      results.push(r.ok && r.text === `during ${i}` ? { ok: true, detail: '' } : { ok: false, detail: JSON.stringify(r) });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return results;
+    },
+  };
+}
+
+async function runCase(subjectKind: FaultSubject, c: FaultCase): Promise<MatrixRow> {
+  const marker = `fault-matrix-${randomUUID()}`;
+  const started = performance.now();
+  let chaosUrl: string | undefined;
+  let httpChaos: Awaited<ReturnType<typeof spawnUrlServer>> | undefined;
+  if (c.transport === 'http') {
+    httpChaos = await spawnUrlServer(NODE, [CHAOS, '--marker', marker, '--http', ...c.chaosArgs]);
+    chaosUrl = httpChaos.url;
+  }
+  const chaosTable = c.transport === 'http' ? { url: chaosUrl } : { command: NODE, args: [CHAOS, '--marker', marker, ...c.chaosArgs] };
+  const subject = await subjectKind.start(
+    {
+      good: { command: NODE, args: [CHAOS, '--marker', marker] },
+      chaos: { ...chaosTable, ...DEFAULT_TIMEOUTS, ...c.config },
+    },
+    { restartDelayMs: c.restartDelayMs },
+  );
+  const run: CaseRun = { startup: { state: 'cancelled' }, calls: [], notes: [], failureLines: [] };
+  let healthy: { ok: boolean; detail: string }[] = [];
+  try {
+    // Before: the healthy server answers.
+    expect(await subject.startup('good')).toEqual({ state: 'ready' });
+    expect(await subject.call('good', 'echo', { text: 'before' })).toMatchObject({ ok: true, text: 'before' });
+    // During: it keeps answering while the chaos server starts, fails and is called.
+    const during = keepCallingHealthy(subject);
+    try {
+      run.startup = await subject.startup('chaos', { timeoutMs: 60_000 });
+      await c.exercise(subject, run);
+    } finally {
+      healthy = await during.stop();
+    }
+    // After: still answering.
+    expect(await subject.call('good', 'echo', { text: 'after' })).toMatchObject({ ok: true, text: 'after' });
+    run.failureLines = subject.failureLines('chaos');
+  } finally {
+    await subject.close();
+    httpChaos?.child.kill('SIGKILL');
+  }
+  // A killed process needs a moment to be reaped; anything still there after 5 s was left behind.
+  const leftMarked = await waitUntil('marked processes to go', async () => {
+    const left = await findProcessesByMarker(marker);
+    return left.length === 0 ? left : undefined;
+  }, 5_000).catch(async () => findProcessesByMarker(marker));
+  if (leftMarked.length > 0) await killProcessesByMarker(marker);
+
+  const row: MatrixRow = {
+    subject: subjectKind.name,
+    id: c.id,
+    transport: c.transport,
+    outcome: c.outcome,
+    startup: run.startup.state === 'failed' ? `failed: ${run.startup.error.split('\n')[0]}` : run.startup.state,
+    calls: run.calls.map((r) => (r.ok ? `${r.isError ? 'error result' : 'ok'}: ${r.text.slice(0, 80)}` : `error: ${r.error.split('\n')[0]}`)),
+    notes: run.notes,
+    statusLines: run.failureLines.length,
+    healthyCalls: healthy.length + 2,
+    healthyFailures: healthy.filter((h) => !h.ok).length,
+    leftoverProcesses: leftMarked.length,
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+  };
+  if (process.env.FAULT_MATRIX_EXPLORE) {
+    console.log(JSON.stringify({ ...row, failureLines: run.failureLines, rawCalls: run.calls }, null, 2));
+  } else {
+    c.verify(run);
+  }
+  expect(healthy.filter((h) => !h.ok).map((h) => h.detail)).toEqual([]);
+  expect(healthy.length).toBeGreaterThan(0);
+  expect(leftMarked).toEqual([]);
+  return row;
+}
+
+for (const subject of SUBJECTS) {
+  describe(`fault matrix: ${subject.name}`, { timeout: 180_000, concurrent: true }, () => {
+    for (const c of FAULT_CASES) {
+      it(c.id, async () => {
+        rows.push(await limit(() => runCase(subject, c)));
+      });
+    }
+  });
+}

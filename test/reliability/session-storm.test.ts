@@ -1,0 +1,105 @@
+// Session storms: 500 calls, 16 in flight, through an HTTP upstream that expires its session every 7
+// requests and cuts 2% of SSE streams (seeded). Every call succeeds, and the server sees exactly one
+// re-initialization per expired session — concurrent failures share one recovery.
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseMcpServerConfig } from '../../src/config/index.js';
+import { createMcpClient, type SessionRecoveredEvent } from '../../src/mcp-client/index.js';
+import { createDefaultClientFactory, McpConnectionManager } from '../../src/mcp/index.js';
+import { createLogger } from '../../src/util/index.js';
+import { killProcessesByMarker, spawnUrlServer } from '../helpers/fixture-processes.js';
+import { CHAOS, NODE } from './fault-cases.js';
+
+export const STORM = { calls: 500, inFlight: 16, expireEvery: 7, dropRate: 0.02, seed: 20_260_501 } as const;
+
+interface ChaosStats {
+  initializes: number;
+  posts: number;
+  expired: number;
+  notFound: number;
+  dropped: number;
+}
+
+const markers: string[] = [];
+afterEach(async () => {
+  await Promise.all(markers.splice(0).map((m) => killProcessesByMarker(m)));
+  logLines = [];
+});
+
+async function startStormServer(): Promise<{ url: string; stats(): Promise<ChaosStats> }> {
+  const marker = `storm-${randomUUID()}`;
+  markers.push(marker);
+  const { url } = await spawnUrlServer(NODE, [
+    CHAOS, '--marker', marker, '--http',
+    '--mode', 'http-expire-session,http-drop-sse',
+    '--expire-every', String(STORM.expireEvery),
+    '--rate-drop', String(STORM.dropRate),
+    '--seed', String(STORM.seed),
+  ]);
+  return { url, stats: async () => (await (await fetch(new URL('/chaos/stats', url))).json()) as ChaosStats };
+}
+
+/** Runs `total` calls with at most `inFlight` at a time; returns each call's text or error. */
+async function storm(call: (i: number) => Promise<string>): Promise<{ results: string[]; ms: number }> {
+  const results: string[] = new Array<string>(STORM.calls);
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < STORM.calls) {
+      const i = next++;
+      results[i] = await call(i).catch((err: unknown) => `error: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: STORM.inFlight }, worker));
+  return { results, ms: performance.now() - started };
+}
+
+const expected = Array.from({ length: STORM.calls }, (_, i) => `storm ${i}`);
+const textOf = (r: { content: unknown }) => ((r.content as { text?: string }[])[0]?.text ?? '');
+let logLines: string[] = [];
+const logger = createLogger((line) => logLines.push(line), { level: 'info' });
+
+describe('session storm', { timeout: 180_000 }, () => {
+  it(`McpClient: ${STORM.calls} calls, ${STORM.inFlight} in flight, session expiry every ${STORM.expireEvery} requests, ${STORM.dropRate * 100}% dropped SSE streams`, async () => {
+    const server = await startStormServer();
+    const recovered: SessionRecoveredEvent[] = [];
+    const config = parseMcpServerConfig('storm', { url: server.url, tool_timeout_sec: 60 }).config;
+    const client = createMcpClient(config, { logger, handlers: { onSessionRecovered: (e) => recovered.push(e) } });
+    try {
+      await client.connect();
+      await client.listTools();
+      const { results, ms } = await storm(async (i) => textOf(await client.callTool('echo', { text: `storm ${i}` })));
+      const stats = await server.stats();
+      console.log(`McpClient storm: ${STORM.calls} calls in ${Math.round(ms)} ms; server: ${JSON.stringify(stats)}; client recoveries: ${recovered.length}`);
+      expect(results).toEqual(expected);
+      expect(stats.expired).toBeGreaterThanOrEqual(Math.floor(STORM.calls / STORM.expireEvery) - 1);
+      expect(stats.dropped).toBeGreaterThan(0);
+      // One re-initialization per expired session: the first session plus one per expiry, and the
+      // client re-initialized exactly that often.
+      expect(stats.initializes).toBe(stats.expired + 1);
+      expect(logLines.filter((l) => l.includes("MCP server 'storm': session expired, re-initializing"))).toHaveLength(stats.expired);
+      // A recovery is reported (and the tools re-listed) at most once, by the operation that did it.
+      expect(recovered.length).toBeGreaterThan(0);
+      expect(recovered.length).toBeLessThanOrEqual(stats.expired);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it(`manager: ${STORM.calls} calls by model-visible name through the same kind of upstream`, async () => {
+    const server = await startStormServer();
+    const config = parseMcpServerConfig('storm', { url: server.url, tool_timeout_sec: 60 }).config;
+    const manager = new McpConnectionManager({ servers: { storm: config } }, { createClient: createDefaultClientFactory({ logger, environments: {} }), logger });
+    try {
+      await manager.waitForStartup();
+      const { results, ms } = await storm(async (i) => textOf(await manager.callTool('mcp__storm__echo', { text: `storm ${i}` })));
+      const stats = await server.stats();
+      console.log(`manager storm: ${STORM.calls} calls in ${Math.round(ms)} ms; server: ${JSON.stringify(stats)}`);
+      expect(results).toEqual(expected);
+      expect(stats.initializes).toBe(stats.expired + 1);
+      expect(manager.status()[0]).toMatchObject({ name: 'storm', state: 'ready' });
+    } finally {
+      await manager.close();
+    }
+  });
+});
