@@ -82,7 +82,7 @@ async function runCase(subjectKind: FaultSubject, c: FaultCase): Promise<MatrixR
     { restartDelayMs: c.restartDelayMs },
   );
   const run: CaseRun = { startup: { state: 'cancelled' }, calls: [], notes: [], failureLines: [] };
-  let healthy: { ok: boolean; detail: string }[] = [];
+  let healthy: { ok: boolean; detail: string }[];
   try {
     // Before: the healthy server answers.
     expect(await subject.startup('good')).toEqual({ state: 'ready' });

@@ -1,0 +1,54 @@
+// JSON-RPC fuzzing: at least 10,000 seeded random frames per target (well-formed requests with random
+// params, notifications, stray responses, broken messages, garbage, batches, pathological JSON),
+// batched through one long-running server process. Never a crash or hang: every well-formed request is
+// answered (result or JSON-RPC error), stdout carries only JSON-RPC, and ping is answered after every batch.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { killProcessesByMarker } from '../helpers/fixture-processes.js';
+import { batchArbitrary, type FrameKind } from '../fuzz/jsonrpc-frames.js';
+import type { FuzzTarget } from '../fuzz/fuzz-target.js';
+import { FUZZ_TARGETS } from '../fuzz/targets.js';
+
+export const JSONRPC_FUZZ = { seed: 9_009, minFrames: 10_000, batches: 125, batchSize: { min: 60, max: 140 } } as const;
+
+let target: FuzzTarget | undefined;
+let marker = '';
+afterEach(async () => {
+  await target?.close();
+  target = undefined;
+  await killProcessesByMarker(marker);
+});
+
+describe('JSON-RPC frame fuzzing', () => {
+  for (const entry of FUZZ_TARGETS) {
+    it(`${entry.name}: ${JSONRPC_FUZZ.minFrames}+ frames, seed ${JSONRPC_FUZZ.seed}`, { timeout: 240_000 }, async () => {
+      marker = `fuzz-${randomUUID()}`;
+      target = await entry.start(marker);
+      const t = target;
+      const kinds = new Map<FrameKind, number>();
+      let frames = 0;
+      let answered = 0;
+      let errors = 0;
+      let exchangeMs = 0;
+      const started = performance.now();
+      await fc.assert(
+        fc.asyncProperty(batchArbitrary({ safeTools: t.safeTools }, JSONRPC_FUZZ.batchSize), async (batch) => {
+          for (const f of batch) kinds.set(f.kind, (kinds.get(f.kind) ?? 0) + 1);
+          const t0 = performance.now();
+          const report = await t.exchange(batch);
+          exchangeMs += performance.now() - t0;
+          frames += report.frames;
+          answered += report.answered;
+          errors += report.errors;
+        }),
+        // One long-running process: a failing batch is reported whole (shrinking would replay on a broken process).
+        { seed: JSONRPC_FUZZ.seed, numRuns: JSONRPC_FUZZ.batches, endOnFailure: true },
+      );
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`${entry.name}: ${frames} frames in ${seconds.toFixed(1)} s (${(exchangeMs / 1000).toFixed(1)} s exchanging); ${answered} requests answered, ${errors} error replies; ${JSON.stringify(Object.fromEntries(kinds))}`);
+      expect(frames).toBeGreaterThanOrEqual(JSONRPC_FUZZ.minFrames);
+      expect(answered).toBeGreaterThan(frames / 4);
+    });
+  }
+});
