@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearerMatches, formatWsUrl, isLoopbackHost, parseListen } from './auth.js';
+import { bearerMatches, formatWsUrl, hostAllowed, isLoopbackHost, originAllowed, parseListen } from './auth.js';
 import { checkAuthConfig } from './exec-server.js';
 
 describe('bearerMatches', () => {
@@ -41,5 +41,23 @@ describe('checkAuthConfig', () => {
     expect(() => checkAuthConfig({ listen: listen('127.0.0.1'), token: null, insecureNoAuth: true })).not.toThrow();
     expect(() => checkAuthConfig({ listen: listen('0.0.0.0'), token: null, insecureNoAuth: true })).toThrow('only allowed on a loopback address');
     expect(() => checkAuthConfig({ listen: listen('127.0.0.1'), token: '  ' })).toThrow('token is empty');
+  });
+});
+
+describe('browser checks', () => {
+  const loopback = { host: '127.0.0.1', port: 7300 };
+  it('on a loopback listener, accepts loopback Host names only (DNS rebinding)', () => {
+    for (const host of ['127.0.0.1:7300', 'localhost:7300', 'LOCALHOST', '[::1]:7300', '127.0.0.2', undefined]) expect(hostAllowed(host, loopback), String(host)).toBe(true);
+    for (const host of ['evil.example', 'evil.example:7300', '10.0.0.1:7300', '127.0.0.1.evil.example', '[::2]:7300', '']) expect(hostAllowed(host, loopback), host).toBe(false);
+    expect(hostAllowed('exec.example.org:7300', { host: '0.0.0.0', port: 7300 })).toBe(true);
+  });
+
+  it('accepts no Origin or its own, and refuses every other (cross-site WebSocket hijacking)', () => {
+    expect(originAllowed(undefined, '127.0.0.1:7300')).toBe(true);
+    expect(originAllowed('http://127.0.0.1:7300', '127.0.0.1:7300')).toBe(true);
+    for (const origin of ['https://evil.example', 'http://127.0.0.1:7301', 'null', 'file://', 'chrome-extension://abc', 'http://127.0.0.1.evil.example:7300']) {
+      expect(originAllowed(origin, '127.0.0.1:7300'), origin).toBe(false);
+    }
+    expect(originAllowed('http://127.0.0.1:7300', undefined)).toBe(false);
   });
 });

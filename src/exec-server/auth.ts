@@ -1,4 +1,5 @@
-// The exec-server's front door: bearer-token checks in constant time, and listen-address parsing.
+// The exec-server's front door: bearer-token checks in constant time, Host/Origin checks against
+// browsers (cross-site WebSocket hijacking, DNS rebinding), and listen-address parsing.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { SwitchboardError } from '../util/index.js';
@@ -35,6 +36,40 @@ export function isLoopbackHost(host: string): boolean {
   if (isIP(host) === 4) return host.startsWith('127.');
   if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
   return false;
+}
+
+/** The host name of a Host header value (`name`, `name:port`, `[v6]:port`), lower-cased. */
+function hostName(value: string): string {
+  const v = value.trim().toLowerCase();
+  const v6 = /^\[([^\]]+)\](?::\d+)?$/.exec(v);
+  if (v6) return v6[1]!;
+  return v.replace(/:\d+$/, '');
+}
+
+/**
+ * Whether a request's Host header is acceptable for a listener bound to `listen`. A listener on a
+ * loopback address answers only to loopback names: a page on evil.example whose DNS name was
+ * rebound to 127.0.0.1 sends `Host: evil.example`. A request without Host cannot come from a browser.
+ */
+export function hostAllowed(host: string | undefined, listen: ListenAddress): boolean {
+  if (host === undefined || !isLoopbackHost(listen.host)) return true;
+  return isLoopbackHost(hostName(host));
+}
+
+/**
+ * Whether a request's Origin header is acceptable. Browsers send Origin with every WebSocket
+ * handshake and let any page open one to any address, so a foreign Origin is refused; switchboard's
+ * own clients send none. A page served by the listener itself (same host and port) would be allowed.
+ */
+export function originAllowed(origin: string | undefined, host: string | undefined): boolean {
+  if (origin === undefined) return true;
+  if (host === undefined) return false;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host.toLowerCase() === host.trim().toLowerCase();
+  } catch {
+    return false; // "null" (sandboxed frames, file: pages) and anything unparsable
+  }
 }
 
 /** `ws://host:port` for an address, bracketing IPv6 hosts. */

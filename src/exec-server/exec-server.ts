@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
-import { bearerMatches, formatWsUrl, isLoopbackHost, type ListenAddress } from './auth.js';
+import { bearerMatches, formatWsUrl, hostAllowed, isLoopbackHost, originAllowed, type ListenAddress } from './auth.js';
 import { ExecConnection } from './exec-connection.js';
 import { DEFAULT_EXEC_LIMITS, HEARTBEAT_INTERVAL_MS, MIN_MESSAGE_BYTES, type ExecLimits } from './methods.js';
 
@@ -68,6 +68,12 @@ export async function startExecServer(options: ExecServerOptions): Promise<ExecS
   http.on('clientError', (_err, socket) => socket.destroy());
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
+    // A browser can be made to open a WebSocket to any address; such requests are refused first.
+    if (!hostAllowed(req.headers.host, options.listen) || !originAllowed(req.headers.origin, req.headers.host)) {
+      logger.warn('rejected connection: Host or Origin not allowed', { host: req.headers.host, origin: req.headers.origin, remote: req.socket.remoteAddress });
+      refuse(socket, 403, 'Forbidden', '');
+      return;
+    }
     // Authentication comes before anything else: no frame is read from an unauthenticated client.
     if (options.token !== null && !bearerMatches(req.headers.authorization, options.token)) {
       logger.warn('rejected connection: missing or wrong token', { remote: req.socket.remoteAddress });
