@@ -1,0 +1,114 @@
+// Security: every network listener switchboard opens refuses a missing or wrong token and requests a
+// browser could be tricked into sending (a foreign Origin, or a Host that is not the listener's own:
+// DNS rebinding), before doing anything. Listeners are a list: `mcp-server --http` and `serve --http`
+// join it when they land, with an HTTP probe instead of a WebSocket upgrade.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExecServerProcess, type ExecServerProcess } from '../helpers/exec-processes.js';
+
+export interface Probe {
+  /** Extra headers (Authorization, Host, Origin). */
+  headers: Record<string, string>;
+}
+
+export interface ListenerUnderTest {
+  name: string;
+  /** Starts the listener; `token` null means it runs without one (where allowed: loopback, insecure flag). */
+  start(token: string | null): Promise<{ url: string; stop(): Promise<unknown> }>;
+  /** Sends one request as a client would; resolves with the HTTP status (101 = WebSocket accepted). */
+  probe(url: string, probe: Probe): Promise<number>;
+}
+
+/** A WebSocket upgrade by hand, so any Host and Origin can be sent. */
+function upgrade(url: string, headers: Record<string, string>): Promise<number> {
+  const u = new URL(url.replace(/^ws/, 'http'));
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: u.hostname,
+      port: u.port,
+      path: '/',
+      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': randomBytes(16).toString('base64'), ...headers },
+    });
+    req.once('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve(res.statusCode ?? 0);
+    });
+    req.once('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'sb-listeners-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const LISTENERS: ListenerUnderTest[] = [
+  {
+    name: 'exec-server',
+    async start(token) {
+      let args = ['--insecure-no-auth'];
+      if (token !== null) {
+        const file = path.join(dir, `token-${randomBytes(4).toString('hex')}`);
+        writeFileSync(file, token, { mode: 0o600 });
+        args = ['--token-file', file];
+      }
+      const server: ExecServerProcess = await startExecServerProcess(['--listen', '127.0.0.1:0', ...args]);
+      return { url: server.url, stop: () => server.stop() };
+    },
+    probe: (url, p) => upgrade(url, p.headers),
+  },
+];
+
+const TOKEN = randomBytes(24).toString('base64url');
+const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
+const hostOf = (url: string) => new URL(url.replace(/^ws/, 'http')).host;
+
+describe.each(LISTENERS)('security: the $name listener', (listener) => {
+  let withToken: { url: string; stop(): Promise<unknown> };
+  let noToken: { url: string; stop(): Promise<unknown> };
+  beforeAll(async () => {
+    withToken = await listener.start(TOKEN);
+    noToken = await listener.start(null);
+  }, 60_000);
+  afterAll(async () => {
+    await withToken?.stop();
+    await noToken?.stop();
+  });
+
+  it('accepts the right token, and refuses a missing, wrong or malformed one with 401', async () => {
+    expect(await listener.probe(withToken.url, { headers: bearer(TOKEN) })).toBe(101);
+    expect(await listener.probe(withToken.url, { headers: {} })).toBe(401);
+    expect(await listener.probe(withToken.url, { headers: bearer(`${TOKEN}x`) })).toBe(401);
+    expect(await listener.probe(withToken.url, { headers: bearer(TOKEN.slice(0, -1)) })).toBe(401);
+    expect(await listener.probe(withToken.url, { headers: { authorization: TOKEN } })).toBe(401);
+    expect(await listener.probe(withToken.url, { headers: { authorization: `Basic ${Buffer.from(`u:${TOKEN}`).toString('base64')}` } })).toBe(401);
+    expect(await listener.probe(withToken.url, { headers: bearer('') })).toBe(401);
+  });
+
+  it('refuses a browser Origin that is not its own, with and without a token (cross-site WebSocket hijacking)', async () => {
+    for (const origin of ['https://evil.example', 'null', 'http://127.0.0.1.evil.example']) {
+      expect(await listener.probe(withToken.url, { headers: { ...bearer(TOKEN), origin } }), origin).toBe(403);
+      expect(await listener.probe(noToken.url, { headers: { origin } }), origin).toBe(403);
+    }
+  });
+
+  it('on loopback, refuses a Host that is not a loopback name (DNS rebinding), and accepts its own', async () => {
+    for (const host of ['evil.example', `evil.example:${new URL(noToken.url.replace(/^ws/, 'http')).port}`, '10.0.0.1']) {
+      expect(await listener.probe(noToken.url, { headers: { host } }), host).toBe(403);
+      expect(await listener.probe(withToken.url, { headers: { ...bearer(TOKEN), host } }), host).toBe(403);
+    }
+    expect(await listener.probe(noToken.url, { headers: { host: hostOf(noToken.url) } })).toBe(101);
+    expect(await listener.probe(noToken.url, { headers: { host: `localhost:${new URL(noToken.url.replace(/^ws/, 'http')).port}` } })).toBe(101);
+    expect(await listener.probe(noToken.url, { headers: { host: hostOf(noToken.url), origin: `http://${hostOf(noToken.url)}` } })).toBe(101);
+  });
+});
