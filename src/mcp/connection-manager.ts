@@ -60,6 +60,8 @@ export interface StartupSummary {
 export class McpConnectionManager {
   private readonly servers = new Map<string, ManagedServer>();
   private catalog = Catalog.empty();
+  /** Every model-visible name ever routed, so a call to a server that is down says so (not "unknown tool"). */
+  private readonly knownRoutes = new Map<string, { server: string; tool: string }>();
   private readonly trusted: TrustedServers;
   private readonly maxNameBytes: number;
   private readonly router = new ElicitationRouter();
@@ -158,7 +160,9 @@ export class McpConnectionManager {
   async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     this.start();
     await raceSignal(this.snapshotsLoaded(), options.signal);
-    const entry = this.catalog.get(name);
+    // A tool of a server that crashed or is restarting left the catalog, but it is not unknown: the
+    // call fails with that server's state instead.
+    const entry = this.catalog.get(name) ?? this.knownRoutes.get(name);
     if (!entry) {
       const close = this.catalog.closest(name);
       throw new SwitchboardError('unknown_tool', `unknown MCP tool '${name}'${close.length ? ` (did you mean ${close.map((c) => `'${c}'`).join(', ')}?)` : ''}`);
@@ -311,6 +315,7 @@ export class McpConnectionManager {
       if (t) contributions.push({ server: s.name, tools: t.tools, source: t.source, filter: s.filter });
     }
     this.catalog = Catalog.build(contributions, this.trusted, this.maxNameBytes);
+    for (const e of this.catalog.entries) this.knownRoutes.set(e.name, { server: e.server, tool: e.tool });
   }
 
   private summary(servers: ManagedServer[]): StartupSummary {

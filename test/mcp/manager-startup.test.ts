@@ -100,6 +100,10 @@ describe('McpConnectionManager startup', () => {
     ]);
     expect(lines.at(-1)).toMatch(/^MCP server `flaky` stopped after being ready \(gave up after 3 crashes in 60 s\): MCP server `.*` exited with code 4/);
     expect(h.manager.status().find((s) => s.name === 'flaky')).toMatchObject({ state: 'failed', retry_at: null });
+    // Its tools left the catalog, but a call by name still says what happened to the server.
+    expect(h.manager.lookup('mcp__flaky__echo')).toBeUndefined();
+    await expect(h.manager.callTool('mcp__flaky__echo', { text: 'x' })).rejects.toThrow(/^MCP server 'flaky' is unavailable: MCP server `flaky` stopped after being ready \(gave up after 3 crashes in 60 s\)/);
+    await expect(h.manager.callTool('mcp__flaky__nope', {})).rejects.toThrow(/^unknown MCP tool 'mcp__flaky__nope'/);
     expect(textOf(await h.manager.callTool('mcp__steady__echo', { text: 'ok' }))).toBe('steady:echo:ok');
   });
 
