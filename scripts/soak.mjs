@@ -62,7 +62,11 @@ async function descendants(root = process.pid) {
   const queue = [root];
   while (queue.length > 0) {
     const parent = queue.shift();
-    for (const [pid, ppid] of parents) if (ppid === parent) (out.push(pid), queue.push(pid));
+    for (const [pid, ppid] of parents) {
+      if (ppid !== parent) continue;
+      out.push(pid);
+      queue.push(pid);
+    }
   }
   return out;
 }

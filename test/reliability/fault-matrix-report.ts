@@ -21,7 +21,7 @@ export interface MatrixRow {
   seconds: number;
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function renderMatrix(rows: readonly MatrixRow[]): string {
   const lines = [
