@@ -4,7 +4,8 @@ import type { CliContext } from './context.js';
 import { registerExec } from './exec-command.js';
 import { registerExecServerCommand } from './exec-server-command.js';
 import { mcpConfigCommands } from './mcp-config-commands.js';
+import { registerMcpServerCommand } from './mcp-server-command.js';
 
 export type RegisterCommand = (program: Command, context: () => CliContext, result: { exitCode?: number }) => void;
 
-export const COMMANDS: RegisterCommand[] = [mcpConfigCommands(), registerExec, registerExecServerCommand];
+export const COMMANDS: RegisterCommand[] = [mcpConfigCommands(), registerExec, registerExecServerCommand, registerMcpServerCommand];
