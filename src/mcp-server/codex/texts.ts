@@ -26,5 +26,5 @@ export const methodNotFound = (method: string) => `method not found: ${method}`;
 
 // switchboard's own.
 export const tooManyTurns = (limit: number) =>
-  `This switchboard mcp-server already runs ${limit} turns at once (its --max-turns limit); wait for a running call to finish, then retry.`;
+  `This switchboard mcp-server already runs ${limit} turn${limit === 1 ? '' : 's'} at once (its --max-turns limit); wait for a running call to finish, then retry.`;
 export const resumeFailed = (threadId: string, message: string) => `Failed to resume Codex session ${threadId}: ${message}`;
