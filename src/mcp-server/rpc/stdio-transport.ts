@@ -30,6 +30,7 @@ export class StdioFrameTransport implements Transport {
   private chunks: Buffer[] = [];
   private buffered = 0;
   private closed = false;
+  private corked = false;
   private reason: StdioCloseReason = 'closed';
 
   constructor(
@@ -110,10 +111,33 @@ export class StdioFrameTransport implements Transport {
     this.shutdown('output_failed');
   };
 
+  /**
+   * Resolves as soon as the frame is buffered; only a full buffer makes the caller wait for 'drain',
+   * so a slow reader slows the turn down instead of growing memory.
+   */
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     if (this.closed) return Promise.reject(new Error('stdio transport is closed'));
+    // Frames written in one tick leave in one write (a turn streams thousands of small events).
+    if (!this.corked) {
+      this.corked = true;
+      this.output.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.output.uncork();
+      });
+    }
+    if (this.output.write(serializeMessage(message))) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.output.write(serializeMessage(message), (err) => (err ? reject(err) : resolve()));
+      const onDrain = () => {
+        this.output.off('error', onError);
+        resolve();
+      };
+      const onError = (err: Error) => {
+        this.output.off('drain', onDrain);
+        reject(err);
+      };
+      this.output.once('drain', onDrain);
+      this.output.once('error', onError);
     });
   }
 
