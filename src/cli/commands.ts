@@ -8,6 +8,7 @@ import { mcpConfigCommands } from './mcp-config-commands.js';
 import { registerMcpOAuthCommands } from './mcp-login-commands.js';
 import { registerMcpRuntimeCommands } from './mcp-runtime-commands.js';
 import { registerMcpServerCommand } from './mcp-server-command.js';
+import { registerServeCommand } from './serve-command.js';
 
 export type RegisterCommand = (program: Command, context: () => CliContext, result: { exitCode?: number }) => void;
 
@@ -19,4 +20,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerExecServerCommand,
   registerConformanceClientCommand,
   registerMcpServerCommand,
+  registerServeCommand,
 ];

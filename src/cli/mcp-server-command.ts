@@ -62,7 +62,7 @@ Examples:
   switchboard mcp-server --http 127.0.0.1:8765 --token-file ~/.switchboard/mcp-token
 `;
 
-function positiveInt(flag: string) {
+export function positiveInt(flag: string) {
   return (value: string): number => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(value)}`);
@@ -70,7 +70,7 @@ function positiveInt(flag: string) {
   };
 }
 
-function readToken(ctx: CliContext, flags: McpServerFlags): string | null {
+export function readToken(ctx: CliContext, flags: Pick<McpServerFlags, 'tokenFile'>): string | null {
   if (flags.tokenFile !== undefined) {
     const file = path.resolve(ctx.cwd, flags.tokenFile);
     let text: string;
@@ -106,7 +106,7 @@ export async function composeAgentRuntime(ctx: CliContext, config: Config): Prom
   });
 }
 
-function stopSignal(): { promise: Promise<NodeJS.Signals>; dispose: () => void } {
+export function stopSignal(): { promise: Promise<NodeJS.Signals>; dispose: () => void } {
   let onSignal: (s: NodeJS.Signals) => void = () => {};
   const promise = new Promise<NodeJS.Signals>((resolve) => {
     onSignal = resolve;
@@ -116,7 +116,7 @@ function stopSignal(): { promise: Promise<NodeJS.Signals>; dispose: () => void }
   return { promise, dispose: () => (process.off('SIGINT', onSignal), process.off('SIGTERM', onSignal)) };
 }
 
-function teeLogger(fileLogger: Logger): Logger {
+export function teeLogger(fileLogger: Logger): Logger {
   const stderr = createLogger(stderrLogWrite(), { level: 'debug' });
   const both = (a: Logger, b: Logger): Logger => ({
     debug: (m, f) => (a.debug(m, f), b.debug(m, f)),
@@ -172,7 +172,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   }
 }
 
-function parseListenFlag(mcp: typeof McpServerModule, value: string) {
+export function parseListenFlag(mcp: typeof McpServerModule, value: string) {
   try {
     return mcp.parseListenAddress(value);
   } catch (err) {
@@ -180,7 +180,7 @@ function parseListenFlag(mcp: typeof McpServerModule, value: string) {
   }
 }
 
-function checkAuth(mcp: typeof McpServerModule, listen: McpServerModule.ListenAddress, token: string | null, flags: McpServerFlags): void {
+export function checkAuth(mcp: typeof McpServerModule, listen: McpServerModule.ListenAddress, token: string | null, flags: Pick<McpServerFlags, 'insecureNoAuth'>): void {
   try {
     mcp.checkAuthConfig(listen, token, flags.insecureNoAuth === true);
   } catch (err) {

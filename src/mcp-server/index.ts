@@ -11,3 +11,8 @@ export { createCodexAgent, serveCodexHttp, serveCodexStdio, shutdownThreads, DEF
 export { startHttpHost, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpSessionHandle } from './http/http-host.js';
 export { MemoryEventStore } from './http/memory-event-store.js';
 export { parseListenAddress, isLoopbackHost, checkAuthConfig, bearerMatches, allowedHostnames, MIN_TOKEN_LENGTH, type ListenAddress } from './http/http-security.js';
+export { GatewaySession, GATEWAY_PROTOCOL_VERSIONS, type GatewayDeps, type GatewayOptions } from './gateway/gateway-session.js';
+export type { GatewayMode } from './gateway/catalog-view.js';
+export type { GatewayUpstreamSetup } from './gateway/upstreams.js';
+export { SERVER_META_KEY } from './gateway/resource-routes.js';
+export { serveGatewayHttp, serveGatewayStdio, type GatewayStdioIO } from './gateway/serve-gateway.js';

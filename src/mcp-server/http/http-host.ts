@@ -16,6 +16,12 @@ export interface HttpSessionHandle {
   refusal?(message: JSONRPCMessage): JSONRPCErrorResponse | null;
   /** Work in progress: a busy session never expires. */
   busy?(): boolean;
+  /**
+   * The protocol version negotiated at initialize. It outranks an older MCP-Protocol-Version header
+   * on later requests of the session (the conformance suite's SSE probe sends 2025-03-26 inside a
+   * 2025-11-25 session; the SDK primes resumable streams only from 2025-11-25 on).
+   */
+  protocolVersion?(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -150,6 +156,9 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       // A JSON-RPC error in a JSON response: clients treat it as the request's answer.
       if (refusal) return sendJson(res, 200, refusal, { 'mcp-session-id': sessionId });
     }
+    const negotiated = session.handle.protocolVersion?.();
+    const claimed = req.headers['mcp-protocol-version'];
+    if (negotiated !== undefined && typeof claimed === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(claimed) && claimed < negotiated) req.headers['mcp-protocol-version'] = negotiated;
     track(session, res);
     await session.transport.handleRequest(req, res, body);
   };

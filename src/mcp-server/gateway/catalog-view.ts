@@ -1,0 +1,63 @@
+// The names the gateway's client sees, and the way back to (server, raw name). Aggregating: tools under
+// the manager's model-visible names, prompts under `<server>__<prompt>`. Transparent (one upstream):
+// raw names both ways, so the gateway is a pure proxy.
+import type { Prompt, Tool } from '@modelcontextprotocol/server';
+import type { McpConnectionManager } from '../../mcp/index.js';
+
+export type GatewayMode = { kind: 'aggregate' } | { kind: 'transparent'; server: string };
+
+export interface Route {
+  server: string;
+  /** The raw name on that server. */
+  name: string;
+}
+
+export class CatalogView {
+  private prompts: Map<string, Route> | undefined;
+
+  constructor(
+    private readonly manager: McpConnectionManager,
+    readonly mode: GatewayMode,
+  ) {}
+
+  /**
+   * Tools now: live lists, and startup snapshots of servers still starting. Waits only for a
+   * starting server that has no snapshot yet (its first run), so the list is never empty by accident.
+   */
+  async listTools(signal: AbortSignal): Promise<Tool[]> {
+    const entries = await this.manager.listAllTools({ wait: 'unsnapshotted', signal });
+    const transparent = this.mode.kind === 'transparent';
+    return entries.map((e) => (transparent ? (e.definition as Tool) : ({ ...e.definition, name: e.name } as Tool)));
+  }
+
+  /** Where a tools/call goes; undefined for a name no server offers. */
+  async resolveTool(name: string, signal: AbortSignal): Promise<Route | undefined> {
+    // A pure proxy lets the upstream judge the name (and waits for it if it is still starting).
+    if (this.mode.kind === 'transparent') return { server: this.mode.server, name };
+    const entry = this.manager.lookup(name) ?? (await this.manager.listAllTools({ wait: 'unsnapshotted', signal }), this.manager.lookup(name));
+    return entry ? { server: entry.server, name: entry.tool } : undefined;
+  }
+
+  closestTools(name: string): string[] {
+    return this.manager.closestToolNames(name);
+  }
+
+  async listPrompts(signal: AbortSignal): Promise<Prompt[]> {
+    const all = await this.manager.listAllPrompts({ signal });
+    this.prompts = new Map(all.map((q) => [this.mode.kind === 'transparent' ? q.prompt.name : q.name, { server: q.server, name: q.prompt.name }]));
+    return all.map((q) => (this.mode.kind === 'transparent' ? (q.prompt as Prompt) : ({ ...q.prompt, name: q.name } as Prompt)));
+  }
+
+  async resolvePrompt(name: string, signal: AbortSignal): Promise<Route | undefined> {
+    if (this.mode.kind === 'transparent') return { server: this.mode.server, name };
+    const known = this.prompts?.get(name);
+    if (known) return known;
+    await this.listPrompts(signal);
+    return this.prompts?.get(name);
+  }
+
+  /** Prompts changed somewhere (a list_changed, a server that started or failed). */
+  invalidatePrompts(): void {
+    this.prompts = undefined;
+  }
+}
