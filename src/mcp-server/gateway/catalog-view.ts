@@ -14,6 +14,7 @@ export interface Route {
 
 export class CatalogView {
   private prompts: Map<string, Route> | undefined;
+  private initialStartupDone = false;
 
   constructor(
     private readonly manager: McpConnectionManager,
@@ -21,11 +22,12 @@ export class CatalogView {
   ) {}
 
   /**
-   * Tools now: live lists, and startup snapshots of servers still starting. Waits only for a
-   * starting server that has no snapshot yet (its first run), so the list is never empty by accident.
+   * Tools now: live lists, and startup snapshots of servers still starting. During the first
+   * startup it waits only for servers that have no snapshot yet, so a first list is not empty by
+   * accident; after that it never waits (a server retrying after a failure is simply absent).
    */
   async listTools(signal: AbortSignal): Promise<Tool[]> {
-    const entries = await this.manager.listAllTools({ wait: 'unsnapshotted', signal });
+    const entries = await this.manager.listAllTools({ wait: this.initialStartupDone ? 'none' : 'unsnapshotted', signal });
     const transparent = this.mode.kind === 'transparent';
     return entries.map((e) => (transparent ? (e.definition as Tool) : ({ ...e.definition, name: e.name } as Tool)));
   }
@@ -36,6 +38,11 @@ export class CatalogView {
     if (this.mode.kind === 'transparent') return { server: this.mode.server, name };
     const entry = this.manager.lookup(name) ?? (await this.manager.listAllTools({ wait: 'unsnapshotted', signal }), this.manager.lookup(name));
     return entry ? { server: entry.server, name: entry.tool } : undefined;
+  }
+
+  /** Every server's first startup has settled (ready, failed or cancelled). */
+  startupComplete(): void {
+    this.initialStartupDone = true;
   }
 
   closestTools(name: string): string[] {

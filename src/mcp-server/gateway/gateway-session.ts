@@ -135,6 +135,7 @@ export class GatewaySession {
         if (event.status.state === 'ready') void up.reconnected(event.server);
         return;
       case 'mcp_startup_complete':
+        up.catalog.startupComplete();
         return;
     }
   }
