@@ -1,0 +1,15 @@
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { createRequire } from 'node:module';
+const EV = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const c = new Client({ name: 'x', version: '1' }, { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: false } } });
+c.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///tmp', name: 'workspace' }] }));
+c.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' }));
+c.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
+await c.connect(new StdioClientTransport({ command: process.execPath, args: [EV, 'stdio'], stderr: 'ignore' }));
+await new Promise((r) => setTimeout(r, 500));
+const { tools } = await c.listTools();
+for (const t of tools) console.log(t.name, JSON.stringify(t.inputSchema).slice(0, 300), t.execution ? JSON.stringify(t.execution) : '');
+console.log((await c.listResources()).resources.length, (await c.listResourceTemplates()).resourceTemplates.map(t=>t.uriTemplate), (await c.listPrompts()).prompts.map(p => p.name + ':' + JSON.stringify(p.arguments)));
+console.log(JSON.stringify(c.getServerCapabilities()));
+await c.close();
