@@ -160,6 +160,24 @@ describe('switchboard serve --http (process)', () => {
     expect((await rawPost(serve.url, { ...auth, host: `localhost:${new URL(serve.url).port}` }, INIT)).status).toBe(200);
   });
 
+  it('primes resumable SSE streams by the negotiated protocol version, whatever an older header says', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const init = await rawPost(serve.url, auth, INIT);
+    const session = String(init.headers['mcp-session-id']);
+    const headers = { ...auth, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    expect((await rawPost(serve.url, headers, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    // The conformance suite's SSE probe: a 2025-03-26 header inside a 2025-11-25 session.
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'mcp__steady__echo', arguments: { text: 'primed' } } };
+    const res = await rawPost(serve.url, { ...headers, 'mcp-protocol-version': '2025-03-26' }, call);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/event-stream/);
+    const first = res.body.split('\n\n')[0]!;
+    expect(first).toMatch(/^id: \S+/m);
+    expect(first).toMatch(/^retry: 1000$/m);
+    expect(first).toMatch(/^data: ?$/m);
+    expect(res.body).toContain('steady:echo:primed');
+  });
+
   it('keeps serving when an upstream crashes: its tools leave, the others still answer', async () => {
     const client = new Client({ name: 'crash-test', version: '1.0.0' });
     let changed = 0;

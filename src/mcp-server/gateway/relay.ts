@@ -35,6 +35,10 @@ export class DownstreamRequest {
     this.notify({ method: 'notifications/progress', params: { progressToken: token, ...update } });
   }
 
+  get hasPending(): boolean {
+    return this.pending.size > 0;
+  }
+
   async flushed(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
@@ -82,7 +86,7 @@ export class Relay {
       const i = list.indexOf(request);
       if (i >= 0) list.splice(i, 1);
       if (list.length === 0) this.active.delete(upstream);
-      await request.flushed();
+      if (request.hasPending) await request.flushed();
     }
   }
 
