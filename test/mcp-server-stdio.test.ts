@@ -222,11 +222,11 @@ describe('approvals', () => {
     }
   });
 
-  it('patch approvals ask with codex_changes; accepted patches apply, declined ones do not', async () => {
+  it('patch approvals ask with codex_changes; accepted patches apply, declined or failed ones do not', async () => {
     const c = start();
     await c.initialize();
     const patch = (file: string) => `*** Begin Patch\n*** Add File: ${file}\n+hello\n*** End Patch`;
-    for (const [file, accept] of [['kept.txt', true], ['refused.txt', false]] as const) {
+    for (const [file, answer] of [['kept.txt', 'accept'], ['refused.txt', 'cancel'], ['errored.txt', 'error']] as const) {
       model.enqueue(responsesTurn({ calls: [{ id: `p-${file}`, name: 'apply_patch', args: { input: patch(file) } }] }), responsesTurn({ text: 'patched' }));
       const from = c.frames.length;
       const id = c.request('tools/call', { name: 'codex', arguments: { prompt: 'patch', cwd: sh.work } });
@@ -240,11 +240,12 @@ describe('approvals', () => {
         codex_call_id: `p-${file}`,
         codex_changes: { [path.join(sh.work, file)]: { type: 'add', content: 'hello\n' } },
       });
-      c.respond(elicit.id, accept ? { action: 'accept', content: { decision: 'approved' } } : { action: 'cancel' });
+      if (answer === 'error') c.respondError(elicit.id, -32603, 'client crashed');
+      else c.respond(elicit.id, answer === 'accept' ? { action: 'accept', content: { decision: 'approved' } } : { action: 'cancel' });
       expect(resultOf(await c.response(id)).content[0]!.text).toBe('patched');
-      expect(existsSync(path.join(sh.work, file))).toBe(accept);
+      expect(existsSync(path.join(sh.work, file))).toBe(answer === 'accept');
     }
-    if (existsSync(path.join(sh.work, 'kept.txt'))) expect(await readFile(path.join(sh.work, 'kept.txt'), 'utf8')).toBe('hello\n');
+    expect(await readFile(path.join(sh.work, 'kept.txt'), 'utf8')).toBe('hello\n');
   });
 
   it('a client without form elicitation is never asked: denied, a warning says why, the call completes', async () => {
