@@ -336,6 +336,30 @@ describe('lifecycle', () => {
     expect(Date.now() - t0).toBeLessThan(12_000);
   });
 
+  it('a broken stdout ends the server with a failure even while stdin stays open', async () => {
+    const c = start();
+    await c.initialize();
+    c.child.stdout.destroy();
+    c.request('ping');
+    c.request('tools/list');
+    const exit = await c.exited;
+    expect(exit.code).not.toBe(0);
+    expect(exit.code).not.toBeNull();
+  });
+
+  it('EOF while stdout is not being read: the exit is bounded and reports the failure', async () => {
+    const c = start();
+    await c.initialize();
+    c.child.stdout.pause();
+    // Far more than the pipe and socket buffers hold (each answer is about 3 KB).
+    for (let i = 0; i < 1000; i++) c.request('tools/list');
+    c.endStdin();
+    const t0 = Date.now();
+    const exit = await c.exited;
+    expect(exit.code).toBe(1);
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  });
+
   it('after a restart, codex-reply continues a thread from its rollout', async () => {
     model.enqueue(responsesTurn({ text: 'first answer' }));
     const first = start();

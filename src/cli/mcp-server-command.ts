@@ -147,7 +147,13 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   };
   const stop = stopSignal();
   try {
-    if (!listen) return await mcp.serveCodexStdio(agent, options, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise }, logger);
+    if (!listen) {
+      const served = await mcp.serveCodexStdio(agent, options, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise }, logger);
+      // A client that stopped reading leaves writes pending on stdout, which would keep the process
+      // alive forever; Codex's server also exits (non-zero) in that case.
+      if (served.outputStuck) setImmediate(() => process.exit(served.exitCode));
+      return served.exitCode;
+    }
     const host = await mcp.serveCodexHttp(
       agent,
       options,

@@ -48,12 +48,21 @@ export interface StdioServeOptions {
   stop?: Promise<unknown>;
 }
 
+export interface StdioServeResult {
+  /** 0, or 1 when stdout failed or could not be flushed. */
+  exitCode: number;
+  /**
+   * Frames are still waiting for a reader that never came: only exiting the process drops them
+   * (process.stdout cannot be closed), so the caller owning the process must exit explicitly.
+   */
+  outputStuck: boolean;
+}
+
 /**
  * Serve one client on stdin/stdout until stdin ends. Then: cancel running turns and pending
- * elicitations, shut threads down within 10 s, flush stdout. Resolves with the exit code: 0, or 1
- * when stdout failed or could not be flushed.
+ * elicitations, shut threads down within 10 s, and give stdout 5 s to flush.
  */
-export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOptions, io: StdioServeOptions, logger: Logger): Promise<number> {
+export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOptions, io: StdioServeOptions, logger: Logger): Promise<StdioServeResult> {
   const transport = new StdioFrameTransport(io.stdin, io.stdout, logger);
   const codex = new CodexMcpServer(agent, options, logger);
   const closed = new Promise<void>((resolve) => codex.onClose(resolve));
@@ -65,8 +74,9 @@ export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOpt
   codex.cancelAll();
   await shutdownThreads(agent.manager, logger);
   const drained = await transport.drain(DRAIN_TIMEOUT_MS);
+  if (!drained) logger.warn('stdout was not drained in time; exiting with unsent frames', { timeoutMs: DRAIN_TIMEOUT_MS });
   const failed = transport.closeReason === 'output_failed' || transport.closeReason === 'line_too_long' || !drained;
-  return failed ? 1 : 0;
+  return { exitCode: failed ? 1 : 0, outputStuck: !drained && transport.closeReason !== 'output_failed' };
 }
 
 export type HttpServeOptions = Omit<HttpHostOptions, 'openSession' | 'logger'>;

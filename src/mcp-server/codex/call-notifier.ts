@@ -70,6 +70,7 @@ export class CallNotifier {
   private progress = 0;
   private lastProgressAt = 0;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private stopped = false;
 
   constructor(private readonly deps: CallNotifierDeps) {}
 
@@ -101,8 +102,6 @@ export class CallNotifier {
     this.heartbeat = undefined;
     this.stopped = true;
   }
-
-  private stopped = false;
 
   private async sendProgress(message: string): Promise<void> {
     if (this.deps.progressToken === undefined || this.stopped) return;
