@@ -57,11 +57,9 @@ export function progressNote(msg: EventMsg): { message: string; delta: boolean }
       return { message: `calling ${msg.invocation.server}.${msg.invocation.tool}`, delta: false };
     case 'elicitation_request':
       return { message: `waiting for an answer to ${msg.server_name}`, delta: false };
-    case 'task_complete':
-      return { message: 'turn complete', delta: false };
-    case 'turn_aborted':
-      return { message: 'turn aborted', delta: false };
     default:
+      // Nothing for the turn's end: the result follows at once, and a progress notification read in
+      // the same chunk as the response reaches SDK clients after they dropped the token.
       return null;
   }
 }
