@@ -104,6 +104,17 @@ describe('results and events', () => {
     expect(await call('codex-reply', { threadId, prompt: 'again' })).toEqual({ content: [{ type: 'text', text: 'recovered' }], structuredContent: { threadId, content: 'recovered' } });
   });
 
+  it('an idle thread is shut down to free memory and codex-reply resumes it from its rollout', async () => {
+    await setup({ threadIdleMs: 100 });
+    model.enqueue(responsesTurn({ text: 'noted' }));
+    const first = await call('codex', { prompt: 'remember 7' });
+    const threadId = first.structuredContent!.threadId;
+    await expect.poll(() => ip!.agent.manager.find(threadId), { timeout: 20_000 }).toBeUndefined();
+    model.enqueue(responsesTurn({ text: 'it was 7' }));
+    expect(await call('codex-reply', { threadId, prompt: 'what was it?' })).toEqual({ content: [{ type: 'text', text: 'it was 7' }], structuredContent: { threadId, content: 'it was 7' } });
+    expect(JSON.stringify(model.requests[1]!.body.input)).toContain('remember 7');
+  });
+
   it('heartbeat progress keeps arriving while a turn is silent', async () => {
     await setup({ options: { heartbeatMs: 50 } });
     model.enqueue({ kind: 'responses', events: [rsp.created()], hang: true });

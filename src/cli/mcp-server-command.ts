@@ -136,7 +136,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   const loaded = await ctx.loadConfig();
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   const manager = await composeAgentRuntime({ ...ctx, logger }, loaded.config);
-  const agent = mcp.createCodexAgent({ manager, config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides), cwd: ctx.cwd, maxTurns: flags.maxTurns });
+  const agent = mcp.createCodexAgent({ manager, config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides), cwd: ctx.cwd, maxTurns: flags.maxTurns, logger });
   const options = {
     name: 'switchboard-mcp-server',
     title: 'Switchboard',

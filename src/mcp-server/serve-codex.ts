@@ -2,10 +2,11 @@
 // at stdin EOF) or on Streamable HTTP (one server per session), with the shutdown rules of each.
 import type { Readable, Writable } from 'node:stream';
 import type { ThreadManager } from '../core/index.js';
-import { type Logger } from '../util/index.js';
+import { nullLogger, type Logger } from '../util/index.js';
 import type { ServerConfig } from './codex/call-config.js';
 import { ThreadLeases, TurnLimiter } from './codex/call-limits.js';
 import { CodexMcpServer, type CodexServerOptions } from './codex/codex-server.js';
+import { DEFAULT_THREAD_IDLE_MS, IdleThreads } from './codex/idle-threads.js';
 import type { CodexAgent } from './codex/tool-call.js';
 import { startHttpHost, type HttpHost, type HttpHostOptions } from './http/http-host.js';
 import { errorResponseFor } from './rpc/request-guard.js';
@@ -16,13 +17,25 @@ export const DEFAULT_MAX_TURNS = 32;
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
 const DRAIN_TIMEOUT_MS = 5_000;
 
-export function createCodexAgent(opts: { manager: ThreadManager; config: ServerConfig; cwd: string; maxTurns?: number }): CodexAgent {
+export interface CodexAgentOptions {
+  manager: ThreadManager;
+  config: ServerConfig;
+  cwd: string;
+  maxTurns?: number;
+  /** Threads unused this long are shut down (and resumed from disk when needed again); 0 keeps them. */
+  threadIdleMs?: number;
+  logger?: Logger;
+}
+
+export function createCodexAgent(opts: CodexAgentOptions): CodexAgent {
+  const leases = new ThreadLeases();
   return {
     manager: opts.manager,
     config: opts.config,
     cwd: opts.cwd,
-    leases: new ThreadLeases(),
+    leases,
     turns: new TurnLimiter(opts.maxTurns ?? DEFAULT_MAX_TURNS),
+    idle: new IdleThreads(opts.manager, leases, opts.threadIdleMs ?? DEFAULT_THREAD_IDLE_MS, opts.logger ?? nullLogger),
   };
 }
 
@@ -72,6 +85,7 @@ export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOpt
   await closed;
   logger.info('stdio closed; shutting down', { reason: transport.closeReason, runningCalls: codex.runningCalls });
   codex.cancelAll();
+  agent.idle.stop();
   await shutdownThreads(agent.manager, logger);
   const drained = await transport.drain(DRAIN_TIMEOUT_MS);
   if (!drained) logger.warn('stdout was not drained in time; exiting with unsent frames', { timeoutMs: DRAIN_TIMEOUT_MS });
@@ -106,6 +120,7 @@ export async function serveCodexHttp(agent: CodexAgent, options: CodexServerOpti
     },
     async close() {
       await host.close();
+      agent.idle.stop();
       await shutdownThreads(agent.manager, logger);
     },
   };
