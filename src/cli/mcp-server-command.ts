@@ -203,13 +203,15 @@ export const registerMcpServerCommand: RegisterCommand = (program: Command, cont
     .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN)'))
     .addOption(new Option('--insecure-no-auth', 'HTTP: run without a token; loopback addresses only'))
     .addOption(
-      new Option('--allowed-host <name>', 'HTTP: also accept this name in Host/Origin (repeatable)').argParser((v: string, prev: string[]) => [...prev, v]).default([]),
+      new Option('--allowed-host <name>', 'HTTP: also accept this name in Host/Origin (repeatable)')
+        .argParser((v: string, prev: string[]) => [...prev, v])
+        .default([], 'none'),
     )
     .addOption(new Option('--max-sessions <n>', 'HTTP: sessions open at once (default 16)').argParser(positiveInt('--max-sessions')))
     .addOption(new Option('--max-turns <n>', 'tool calls running at once, across sessions (default 32)').argParser(positiveInt('--max-turns')))
     .addOption(new Option('--idle-timeout <seconds>', 'HTTP: close a session idle this long (default 1800)').argParser(positiveInt('--idle-timeout')))
     .addOption(
-      new Option('--progress-interval <seconds>', 'heartbeat notifications/progress for clients that sent a progressToken (default 15)')
+      new Option('--progress-interval <seconds>', 'heartbeat notifications/progress for clients that sent a progressToken')
         .argParser(positiveInt('--progress-interval'))
         .default(15),
     )
