@@ -2,22 +2,22 @@
 // result conversion, progress, cancellation on interrupt, elicitation, and the resource tools.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { responsesTurn, startFakeModelServer, type FakeModelServer } from './fixtures/fake-model-server.js';
-import { createDemoServer, SdkToolSource, type ServerLog } from './fixtures/sdk-tool-source.js';
+import { connectInProcess, createDemoServer, type InProcessMcp, type ServerLog } from './fixtures/in-process-mcp.js';
 import { EventReader, makeHarness, text, type Harness } from './helpers/agent-harness.js';
 
 let server: FakeModelServer;
-let source: SdkToolSource;
+let mcp: InProcessMcp;
 let log: ServerLog;
 let h: Harness | undefined;
 beforeEach(async () => {
   server = await startFakeModelServer();
   log = { cancelled: 0 };
-  source = await SdkToolSource.connect({ demo: createDemoServer(log), second: createDemoServer({ cancelled: 0 }) });
+  mcp = await connectInProcess({ demo: () => createDemoServer(log), second: () => createDemoServer({ cancelled: 0 }) });
 });
 afterEach(async () => {
   await h?.cleanup();
   h = undefined;
-  await source.close();
+  await mcp.close();
   await server.close();
 });
 
@@ -25,7 +25,7 @@ type Item = Record<string, unknown>;
 const outputs = (n: number) => (server.requests[n]!.body.input as Item[]).filter((i) => i.type === 'function_call_output').map((i) => i.output);
 
 async function runCalls(calls: { id: string; name: string; args: unknown }[], raw: Record<string, unknown> = {}) {
-  h = await makeHarness(server, { mcp: source, raw });
+  h = await makeHarness(server, { mcp: mcp.source, raw });
   server.enqueue(responsesTurn({ calls }), responsesTurn({ text: 'done' }));
   const thread = await h.manager.start();
   const events = new EventReader(thread);
@@ -76,8 +76,9 @@ describe('MCP tools', () => {
   it('passes a server elicitation to the front-end as elicitation_request and returns its answer', async () => {
     const { thread, events, turnId } = await runCalls([{ id: 'q', name: 'mcp__demo__ask', args: {} }], { approval_policy: 'on-request' });
     const req = await events.until('elicitation_request');
-    expect(req).toMatchObject({ server_name: 'demo', id: 'e1', turn_id: turnId, request: { message: 'Your name?' } });
-    await thread.submit({ type: 'resolve_elicitation', server_name: 'demo', request_id: 'e1', action: 'accept', content: { name: 'Ada' } });
+    // The id is the server's JSON-RPC request id (the SDK server numbers its requests from 0).
+    expect(req).toMatchObject({ server_name: 'demo', id: 0, turn_id: turnId, request: { message: 'Your name?' } });
+    await thread.submit({ type: 'resolve_elicitation', server_name: 'demo', request_id: req.id, action: 'accept', content: { name: 'Ada' } });
     await events.turnEnd(turnId);
     expect(outputs(1)).toEqual([JSON.stringify([{ type: 'text', text: JSON.stringify({ action: 'accept', content: { name: 'Ada' } }) }])]);
   });

@@ -1,46 +1,24 @@
-// The one place that decides a server's auth status (Codex's McpAuthStatus) for `mcp list`.
-import type { McpServerConfig } from '../config/index.js';
+// auth_status for `mcp list`: the OAuth layer decides (Codex's McpAuthStatus rules); this file only
+// builds its dependencies from the CLI context (loading that layer on first use) and labels the result.
+import type { Config, McpServerConfig } from '../config/index.js';
+import type { McpAuthStatus } from '../mcp-client/index.js';
 import { assertNever } from '../util/index.js';
+import type { CliContext } from './context.js';
 
-export type AuthStatus = 'unsupported' | 'not_logged_in' | 'bearer_token' | 'oauth';
-export type OAuthStatus = Exclude<AuthStatus, 'bearer_token'>;
+export type AuthStatus = McpAuthStatus;
 
-export interface AuthStatusDeps {
-  /**
-   * Stored-token and discovery check for HTTP servers without a static token (the OAuth layer
-   * supplies it). Absent: such servers report `unsupported`. It must not throw for an unreachable
-   * server; if it does, the status is `unsupported`, as Codex reports a failed discovery.
-   */
-  oauthStatus?: (server: McpServerConfig, options: { signal?: AbortSignal }) => Promise<OAuthStatus>;
-}
+export type AuthStatusResolver = (server: McpServerConfig) => Promise<AuthStatus>;
 
-function hasAuthorization(headers: Readonly<Record<string, string>> | null): boolean {
-  return headers !== null && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
-}
-
-export async function resolveAuthStatus(
-  server: McpServerConfig,
-  deps: AuthStatusDeps = {},
-  options: { signal?: AbortSignal } = {},
-): Promise<AuthStatus> {
-  if (!server.enabled) return 'unsupported';
-  const t = server.transport;
-  switch (t.type) {
-    case 'stdio':
-      return 'unsupported';
-    case 'streamable_http':
-    case 'sse':
-      if (t.bearer_token_env_var !== null) return 'bearer_token';
-      if (hasAuthorization(t.http_headers) || hasAuthorization(t.env_http_headers)) return 'bearer_token';
-      if (!deps.oauthStatus) return 'unsupported';
-      try {
-        return await deps.oauthStatus(server, options);
-      } catch {
-        return 'unsupported';
-      }
-    default:
-      return assertNever(t, 'transport');
-  }
+/** A resolver for one command run: one token store, discovery with its own 5 s timeouts. */
+export function authStatusResolver(ctx: Pick<CliContext, 'env' | 'logger'>, config: Config): AuthStatusResolver {
+  const deps = import('../mcp-client/index.js').then((m) => ({
+    determine: m.determineAuthStatus,
+    store: m.createTokenStore({ mode: config.mcp_oauth_credentials_store, home: config.home, logger: ctx.logger }),
+  }));
+  return async (server) => {
+    const { determine, store } = await deps;
+    return determine(server, { store, env: ctx.env });
+  };
 }
 
 /** Codex's display text for a status (the `Auth` column of `mcp list`). */

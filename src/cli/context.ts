@@ -31,6 +31,13 @@ export interface CliContext extends CliIO {
 }
 
 export function processIO(): CliIO {
+  // A reader that goes away (`switchboard mcp tools | head`) is not an error worth a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
   return {
     stdout: { write: (t) => void process.stdout.write(t), isTTY: process.stdout.isTTY === true },
     stderr: { write: (t) => void process.stderr.write(t), isTTY: process.stderr.isTTY === true },

@@ -7,11 +7,13 @@ import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type * as CoreModule from '../core/index.js';
 import type { Thread, ThreadOverrides, Tool } from '../core/index.js';
-import { AskForApprovalSchema, SandboxModeSchema, type Event } from '../protocol/index.js';
+import type { AskForApproval, Event, SandboxMode } from '../protocol/index.js';
+import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/values.js';
 import { errorMessage } from '../util/index.js';
 import type { CliContext } from './context.js';
 import { CommandFailed, EXIT_FAILED, EXIT_OK, UsageError } from './exit-codes.js';
 import { HumanRenderer } from './exec-render.js';
+import { createMcpManager } from './mcp-compose.js';
 import type { RegisterCommand } from './commands.js';
 import { VERSION } from './main.js';
 
@@ -37,8 +39,8 @@ function addExecOptions(cmd: Command): Command {
     .option('--json', 'print one JSON event per line on stdout')
     .option('-m, --model <model>', 'model to use')
     .option('--oss', 'use the local open-source model provider (model_provider = "oss")')
-    .addOption(new Option('-s, --sandbox <mode>', 'sandbox for commands the model runs').choices(SandboxModeSchema.options))
-    .addOption(new Option('-a, --ask-for-approval <policy>', 'when to ask before running commands (default for exec: never)').choices(AskForApprovalSchema.options))
+    .addOption(new Option('-s, --sandbox <mode>', 'sandbox for commands the model runs').choices(SANDBOX_MODES))
+    .addOption(new Option('-a, --ask-for-approval <policy>', 'when to ask before running commands (default for exec: never)').choices(APPROVAL_POLICIES))
     .option('-C, --cd <dir>', 'working directory for the agent');
 }
 
@@ -47,7 +49,7 @@ type Core = typeof CoreModule;
 async function overridesFrom(flags: ExecFlags, ctx: CliContext, core: Core): Promise<ThreadOverrides> {
   const overrides: ThreadOverrides = {
     // Non-interactive: nobody can answer an approval request, so nothing asks unless told to.
-    approvalPolicy: flags.askForApproval ? AskForApprovalSchema.parse(flags.askForApproval) : 'never',
+    approvalPolicy: flags.askForApproval ? (flags.askForApproval as AskForApproval) : 'never',
   };
   if (flags.model) overrides.model = flags.model;
   if (flags.oss) {
@@ -55,7 +57,7 @@ async function overridesFrom(flags: ExecFlags, ctx: CliContext, core: Core): Pro
     overrides.modelProvider = 'oss';
     overrides.model ??= core.DEFAULT_OSS_MODEL;
   }
-  if (flags.sandbox) overrides.sandboxMode = SandboxModeSchema.parse(flags.sandbox);
+  if (flags.sandbox) overrides.sandboxMode = flags.sandbox as SandboxMode; // validated by commander's choices
   if (flags.cd) {
     const dir = path.resolve(ctx.cwd, flags.cd);
     const info = await stat(dir).catch(() => null);
@@ -96,12 +98,29 @@ async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resume
       throw new CommandFailed(errorMessage(err), { cause: err });
     }
   }
+  const mcp = Object.values(config.mcp_servers).some((s) => s.enabled)
+    ? createMcpManager(ctx, config, {
+        onEvent: (e) => {
+          if (e.type === 'mcp_startup_update' && e.status.state === 'failed') ctx.stderr.write(`warning: ${e.status.error}\n`);
+        },
+      })
+    : null;
+  mcp?.start();
+  if (mcp) {
+    // As Codex: `required = true` servers must start, or exec fails before the turn.
+    try {
+      await mcp.requireServers();
+    } catch (err) {
+      await mcp.close();
+      throw new CommandFailed(errorMessage(err), { cause: err });
+    }
+  }
   const manager = new ThreadManager({
     home: ctx.home,
     config,
     cwd: ctx.cwd,
     tools: builtInTools(core, ctx, config),
-    mcp: null,
+    mcp: mcp ? core.mcpToolSourceFrom(mcp) : null,
     logger: ctx.logger,
     version: VERSION,
     createModelClient: (provider) => new OpenAIModelClient(provider, { env: ctx.env, logger: ctx.logger }),
@@ -131,6 +150,7 @@ async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resume
   } finally {
     process.removeListener('SIGINT', onSigint);
     await manager.shutdown();
+    await mcp?.close();
   }
 }
 

@@ -2,11 +2,22 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { DEFAULT_EXEC_LIMITS, parseListen, startExecServer, type ExecLimits } from '../exec-server/index.js';
+import type { ExecLimits } from '../exec-server/index.js';
 import { createLogger, errorMessage, isSwitchboardError, stderrLogWrite, type Logger } from '../util/index.js';
 import type { CliContext } from './context.js';
 import type { RegisterCommand } from './commands.js';
 import { UsageError } from './exit-codes.js';
+
+/**
+ * The service's default limits, for --help. The CLI does not load the service (and its WebSocket and
+ * schema libraries) just to print help; a test keeps these equal to HELP_LIMIT_DEFAULTS.
+ */
+export const HELP_LIMIT_DEFAULTS: Pick<ExecLimits, 'maxProcessesPerConnection' | 'maxMessageBytes' | 'maxBufferedOutputBytes' | 'maxConnections'> = {
+  maxProcessesPerConnection: 16,
+  maxMessageBytes: 8 * 1024 * 1024,
+  maxBufferedOutputBytes: 8 * 1024 * 1024,
+  maxConnections: 64,
+};
 
 interface ExecServerFlags {
   listen: string;
@@ -98,6 +109,7 @@ function waitForShutdownSignal(): Promise<NodeJS.Signals> {
 }
 
 async function runExecServer(ctx: CliContext, flags: ExecServerFlags): Promise<void> {
+  const { parseListen, startExecServer } = await import('../exec-server/index.js');
   let listen;
   try {
     listen = parseListen(flags.listen);
@@ -151,18 +163,18 @@ export const registerExecServerCommand: RegisterCommand = (program: Command, con
     .addOption(new Option('--tls-cert <file>', 'PEM certificate: serve wss:// (with --tls-key)'))
     .addOption(new Option('--tls-key <file>', 'PEM private key for --tls-cert'))
     .addOption(
-      new Option('--max-processes <n>', `processes per connection (default ${DEFAULT_EXEC_LIMITS.maxProcessesPerConnection})`).argParser(positiveInt('--max-processes')),
+      new Option('--max-processes <n>', `processes per connection (default ${HELP_LIMIT_DEFAULTS.maxProcessesPerConnection})`).argParser(positiveInt('--max-processes')),
     )
     .addOption(
-      new Option('--max-message-bytes <n>', `largest accepted frame (default ${DEFAULT_EXEC_LIMITS.maxMessageBytes})`).argParser(positiveInt('--max-message-bytes')),
+      new Option('--max-message-bytes <n>', `largest accepted frame (default ${HELP_LIMIT_DEFAULTS.maxMessageBytes})`).argParser(positiveInt('--max-message-bytes')),
     )
     .addOption(
-      new Option('--max-buffered-output-bytes <n>', `output queued per connection before processes are paused (default ${DEFAULT_EXEC_LIMITS.maxBufferedOutputBytes})`).argParser(
+      new Option('--max-buffered-output-bytes <n>', `output queued per connection before processes are paused (default ${HELP_LIMIT_DEFAULTS.maxBufferedOutputBytes})`).argParser(
         positiveInt('--max-buffered-output-bytes'),
       ),
     )
     .addOption(
-      new Option('--max-connections <n>', `open connections (default ${DEFAULT_EXEC_LIMITS.maxConnections})`).argParser(positiveInt('--max-connections')),
+      new Option('--max-connections <n>', `open connections (default ${HELP_LIMIT_DEFAULTS.maxConnections})`).argParser(positiveInt('--max-connections')),
     )
     .addOption(new Option('--verbose', 'also write log lines to stderr'))
     .addHelpText('after', HELP)

@@ -1,13 +1,13 @@
 // `switchboard mcp add/remove/list/get/import`: manage [mcp_servers.*] in config.toml (Codex's CLI).
 import { parseMcpServerConfig, serverTable, updateConfigFile, type ServerSpec } from '../config/index.js';
-import { resolveAuthStatus, type AuthStatusDeps } from './auth-status.js';
+import { authStatusResolver } from './auth-status.js';
+import { offerLoginAfterAdd } from './mcp-login-commands.js';
 import type { RegisterCommand } from './commands.js';
 import { CommandFailed, UsageError } from './exit-codes.js';
 import { configFileOf, mcpCommandGroup, validateServerName } from './mcp-command-group.js';
 import { registerImportCommand } from './mcp-import-command.js';
 import { getJson, listEntryJson, renderServerDetails, renderServerTables } from './mcp-server-view.js';
 
-export type McpConfigDeps = AuthStatusDeps;
 
 interface AddOptions {
   env?: string[];
@@ -49,7 +49,7 @@ function addSpec(command: string[], opts: AddOptions): ServerSpec {
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-export function mcpConfigCommands(deps: McpConfigDeps = {}): RegisterCommand {
+export function mcpConfigCommands(): RegisterCommand {
   return (program, context, result) => {
     const mcp = mcpCommandGroup(program);
 
@@ -62,7 +62,8 @@ export function mcpConfigCommands(deps: McpConfigDeps = {}): RegisterCommand {
         const ctx = context();
         const { config } = await ctx.loadConfig();
         const servers = Object.values(config.mcp_servers).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-        const entries = await Promise.all(servers.map(async (server) => ({ server, auth: await resolveAuthStatus(server, deps) })));
+        const authStatus = authStatusResolver(ctx, config);
+        const entries = await Promise.all(servers.map(async (server) => ({ server, auth: await authStatus(server) })));
         if (opts.json) {
           ctx.stdout.write(`${JSON.stringify(entries.map((e) => listEntryJson(e.server, e.auth)), null, 2)}\n`);
         } else if (entries.length === 0) {
@@ -117,6 +118,7 @@ export function mcpConfigCommands(deps: McpConfigDeps = {}): RegisterCommand {
         parseMcpServerConfig(name, table);
         await updateConfigFile(configFileOf(ctx), (doc) => doc.setServer(name, table));
         ctx.stdout.write(`Added global MCP server '${name}'.\n`);
+        if (opts.url) await offerLoginAfterAdd(ctx, parseMcpServerConfig(name, table).config);
       });
 
     mcp

@@ -11,6 +11,7 @@ import { createLogger, errorMessage, isSwitchboardError, stderrLogWrite, type Lo
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { builtInTools } from './exec-command.js';
+import { createMcpManager } from './mcp-compose.js';
 import { UsageError } from './exit-codes.js';
 import { VERSION } from './main.js';
 
@@ -88,22 +89,38 @@ function readToken(ctx: CliContext, flags: McpServerFlags): string | null {
   return fromEnv ? fromEnv : null;
 }
 
+/** The agent behind every connection, and what must be closed after its threads. */
+export interface AgentRuntime {
+  manager: ThreadManager;
+  close(): Promise<void>;
+}
+
 /**
- * The agent every connection talks to: one ThreadManager with the built-in tools. The composition
- * point for what the agent gets (its own MCP servers join here once the connection manager lands).
+ * The agent every connection talks to: one ThreadManager with the built-in tools and, when
+ * config.toml names MCP servers, their tools through the connection manager (started in the
+ * background: a failing server is a warning in the log, never a reason not to serve).
  */
-export async function composeAgentRuntime(ctx: CliContext, config: Config): Promise<ThreadManager> {
+export async function composeAgentRuntime(ctx: CliContext, config: Config): Promise<AgentRuntime> {
   const core = await import('../core/index.js');
-  return new core.ThreadManager({
+  const mcp = Object.values(config.mcp_servers).some((s) => s.enabled)
+    ? createMcpManager(ctx, config, {
+        onEvent: (e) => {
+          if (e.type === 'mcp_startup_update' && e.status.state === 'failed') ctx.logger.warn('MCP server failed to start', { error: e.status.error });
+        },
+      })
+    : null;
+  mcp?.start();
+  const manager = new core.ThreadManager({
     home: ctx.home,
     config,
     cwd: ctx.cwd,
     tools: builtInTools(core, ctx, config),
-    mcp: null,
+    mcp: mcp ? core.mcpToolSourceFrom(mcp) : null,
     logger: ctx.logger,
     version: VERSION,
     createModelClient: (provider) => new core.OpenAIModelClient(provider, { env: ctx.env, logger: ctx.logger }),
   });
+  return { manager, close: async () => void (await mcp?.close()) };
 }
 
 function stopSignal(): { promise: Promise<NodeJS.Signals>; dispose: () => void } {
@@ -135,8 +152,8 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   if (listen) checkAuth(mcp, listen, token, flags);
   const loaded = await ctx.loadConfig();
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
-  const manager = await composeAgentRuntime({ ...ctx, logger }, loaded.config);
-  const agent = mcp.createCodexAgent({ manager, config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides), cwd: ctx.cwd, maxTurns: flags.maxTurns, logger });
+  const runtime = await composeAgentRuntime({ ...ctx, logger }, loaded.config);
+  const agent = mcp.createCodexAgent({ manager: runtime.manager, config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides), cwd: ctx.cwd, maxTurns: flags.maxTurns, logger });
   const options = {
     name: 'switchboard-mcp-server',
     title: 'Switchboard',
@@ -175,6 +192,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
     return 0;
   } finally {
     stop.dispose();
+    await runtime.close();
   }
 }
 

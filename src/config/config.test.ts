@@ -121,6 +121,16 @@ enabled = false
     );
   });
 
+  it('accepts an https client metadata document URL and rejects others', () => {
+    const { config, warnings } = load('mcp_oauth_client_metadata_url = "https://example.com/switchboard/client.json"\n');
+    expect(config.mcp_oauth_client_metadata_url).toBe('https://example.com/switchboard/client.json');
+    expect(warnings).toEqual([]);
+    expect(load('').config.mcp_oauth_client_metadata_url).toBeNull();
+    for (const bad of ['http://example.com/client.json', 'https://example.com/', 'not a url']) {
+      expect(errorOf(`mcp_oauth_client_metadata_url = "${bad}"\n`).message).toContain('mcp_oauth_client_metadata_url must be an https:// URL with a path');
+    }
+  });
+
   it('warns once per unknown key and ignores it', () => {
     const { config, warnings } = load('bogus_top = 1\n[mcp_servers.a]\ncommand = "x"\ntrust_level = "high"\n');
     expect(config.mcp_servers.a).toBeDefined();

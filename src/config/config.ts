@@ -1,12 +1,8 @@
 // Loading config.toml: parse (with line/column errors), apply profile and -c overrides, validate, freeze.
 import { readFile } from 'node:fs/promises';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import {
-  AskForApprovalSchema,
-  SandboxModeSchema,
-  type AskForApproval,
-  type SandboxMode,
-} from '../protocol/index.js';
+import type { AskForApproval, SandboxMode } from '../protocol/index.js';
+import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/values.js';
 import { ConfigError } from './config-error.js';
 import { defaultConfigPath } from './home.js';
 import { applyOverrides, type ConfigOverride } from './overrides.js';
@@ -33,6 +29,8 @@ export interface Config {
   mcp_oauth_credentials_store: CredentialsStoreMode;
   mcp_oauth_callback_port: number | null;
   mcp_oauth_callback_url: string | null;
+  /** Client ID Metadata Document URL used as the OAuth client_id where the server supports it (https, with a path). */
+  mcp_oauth_client_metadata_url: string | null;
   mcp_tool_name_max_length: number;
   environments: Record<string, EnvironmentConfig>;
   model: string | null;
@@ -82,7 +80,7 @@ const CODEX_TOP_LEVEL_KEYS = new Set([
 ]);
 
 const OWN_TOP_LEVEL_KEYS = new Set([
-  'mcp_servers', 'mcp_oauth_credentials_store', 'mcp_oauth_callback_port', 'mcp_oauth_callback_url',
+  'mcp_servers', 'mcp_oauth_credentials_store', 'mcp_oauth_callback_port', 'mcp_oauth_callback_url', 'mcp_oauth_client_metadata_url',
   'mcp_tool_name_max_length', 'environments', 'model', 'model_provider', 'model_providers', 'approval_policy',
   'sandbox_mode', 'sandbox_workspace_write', 'profile', 'profiles', 'base_instructions', 'developer_instructions',
   'mcp_server',
@@ -104,12 +102,22 @@ function optString(raw: Raw, key: string): string | null {
   return v;
 }
 
-function enumValue<T extends string>(raw: Raw, key: string, schema: { safeParse(v: unknown): { success: boolean; data?: T } }, allowed: readonly string[]): T | null {
+function enumValue<T extends string>(raw: Raw, key: string, allowed: readonly T[]): T | null {
   const v = raw[key];
   if (v === undefined) return null;
-  const parsed = schema.safeParse(v);
-  if (!parsed.success) throw new ConfigError(`${key} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}`, { keyPath: [key] });
-  return parsed.data as T;
+  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) {
+    throw new ConfigError(`${key} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}`, { keyPath: [key] });
+  }
+  return v as T;
+}
+
+function isHttpsUrlWithPath(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.pathname !== '/';
+  } catch {
+    return false;
+  }
 }
 
 /** Parse TOML text; a syntax error becomes a ConfigError with file, line and column. */
@@ -162,6 +170,10 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
       });
     }
   }
+  const clientMetadataUrl = optString(effective, 'mcp_oauth_client_metadata_url');
+  if (clientMetadataUrl !== null && !isHttpsUrlWithPath(clientMetadataUrl)) {
+    throw new ConfigError('mcp_oauth_client_metadata_url must be an https:// URL with a path', { keyPath: ['mcp_oauth_client_metadata_url'] });
+  }
   const maxLen = effective.mcp_tool_name_max_length === undefined ? 64 : Number(effective.mcp_tool_name_max_length);
   if (!Number.isInteger(maxLen) || maxLen < 32 || maxLen > 1024) {
     throw new ConfigError('mcp_tool_name_max_length must be an integer between 32 and 1024', { keyPath: ['mcp_tool_name_max_length'] });
@@ -191,13 +203,14 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
     mcp_oauth_credentials_store: store,
     mcp_oauth_callback_port: port,
     mcp_oauth_callback_url: optString(effective, 'mcp_oauth_callback_url'),
+    mcp_oauth_client_metadata_url: clientMetadataUrl,
     mcp_tool_name_max_length: maxLen,
     environments,
     model: optString(effective, 'model'),
     model_provider: providerId,
     model_providers: providers,
-    approval_policy: enumValue(effective, 'approval_policy', AskForApprovalSchema, AskForApprovalSchema.options),
-    sandbox_mode: enumValue(effective, 'sandbox_mode', SandboxModeSchema, SandboxModeSchema.options),
+    approval_policy: enumValue<AskForApproval>(effective, 'approval_policy', APPROVAL_POLICIES),
+    sandbox_mode: enumValue<SandboxMode>(effective, 'sandbox_mode', SANDBOX_MODES),
     sandbox_workspace_write: {
       writable_roots: roots as string[],
       network_access: sww.network_access === true,

@@ -37,6 +37,7 @@ export { ModelError, missingApiKeyError, type RetryBudget } from './model/model-
 export { resolveProvider, type ResolvedProvider } from './model/provider.js';
 export { OpenAIModelClient, createOpenAIModelClient, classifyModelError, type OpenAIModelClientOptions } from './model/openai-model-client.js';
 export * from './mcp-tool-source.js';
+export { mcpToolSourceFrom } from './mcp-manager-source.js';
 export { createMcpTool, mcpResultForModel, type ElicitationHandler } from './tools/mcp-tools.js';
 export { createMcpResourceTools } from './tools/mcp-resource-tools.js';
 export { ToolRegistry, type TurnTools } from './tools/tool-registry.js';

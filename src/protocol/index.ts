@@ -3,3 +3,4 @@ export * from './policies.js';
 export * from './mcp-events.js';
 export * from './events.js';
 export * from './ops.js';
+export * from './values.js';

@@ -1,10 +1,11 @@
 // Approval and sandbox policy values (Codex's wire spellings).
 import { z } from 'zod';
+import { APPROVAL_POLICIES, REVIEW_DECISIONS, SANDBOX_MODES } from './values.js';
 
-export const AskForApprovalSchema = z.enum(['untrusted', 'on-failure', 'on-request', 'never']);
+export const AskForApprovalSchema = z.enum(APPROVAL_POLICIES);
 export type AskForApproval = z.infer<typeof AskForApprovalSchema>;
 
-export const SandboxModeSchema = z.enum(['read-only', 'workspace-write', 'danger-full-access']);
+export const SandboxModeSchema = z.enum(SANDBOX_MODES);
 export type SandboxMode = z.infer<typeof SandboxModeSchema>;
 
 export const SandboxPolicySchema = z.discriminatedUnion('type', [
@@ -20,5 +21,5 @@ export const SandboxPolicySchema = z.discriminatedUnion('type', [
 ]);
 export type SandboxPolicy = z.infer<typeof SandboxPolicySchema>;
 
-export const ReviewDecisionSchema = z.enum(['approved', 'approved_for_session', 'denied', 'abort']);
+export const ReviewDecisionSchema = z.enum(REVIEW_DECISIONS);
 export type ReviewDecision = z.infer<typeof ReviewDecisionSchema>;

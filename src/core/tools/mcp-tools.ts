@@ -9,8 +9,32 @@ import type { Tool, ToolContext, ToolOutputItem, ToolResult } from './tool.js';
 /** How a thread answers an elicitation raised during one of its tool calls. */
 export type ElicitationHandler = (elicitation: McpElicitation, ctx: ToolContext) => Promise<McpElicitationResult>;
 
-/** Codex's conversion of a CallToolResult into function-call output. */
+/** Text sent to the model for one MCP result is cut past this many bytes (a runaway server must not flood the context). */
+export const MAX_MCP_OUTPUT_BYTES = 1024 * 1024;
+
+/** Keep the first `max` bytes of `text` (on a character boundary) and say how much was cut. */
+export function capOutputText(text: string, max = MAX_MCP_OUTPUT_BYTES): string {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= max) return text;
+  const head = Buffer.from(text).subarray(0, max).toString('utf8').replace(/\uFFFD$/, '');
+  return `${head}\n[... MCP tool output truncated: ${bytes - Buffer.byteLength(head)} of ${bytes} bytes omitted (limit ${max} bytes) ...]`;
+}
+
+/** Codex's conversion of a CallToolResult into function-call output, with text capped at 1 MiB. */
 export function mcpResultForModel(result: McpCallToolResult): ToolResult {
+  const converted = convertResult(result);
+  if (typeof converted.output === 'string') return { ...converted, output: capOutputText(converted.output) };
+  let budget = MAX_MCP_OUTPUT_BYTES;
+  const output = converted.output.map((item) => {
+    if (item.type !== 'input_text') return item;
+    const text = capOutputText(item.text, Math.max(budget, 0));
+    budget -= Buffer.byteLength(item.text);
+    return { ...item, text };
+  });
+  return { ...converted, output };
+}
+
+function convertResult(result: McpCallToolResult): ToolResult {
   const success = result.isError !== true;
   if (result.structuredContent !== undefined && result.structuredContent !== null) {
     return { output: JSON.stringify(result.structuredContent), success };

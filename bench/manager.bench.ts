@@ -1,0 +1,105 @@
+// Connection-manager benchmarks (issue 4): cold start of 10 stdio servers against the SDK client
+// connecting to the same servers in parallel; warm start from snapshots (`mcp tools --no-wait` wall
+// time); per-call overhead against the SDK client direct; memory. The measurements run on the built
+// code in a fresh process (bench/workers/manager-worker.mjs), each next to its SDK baseline.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { median, row, type BenchContext, type BenchRow } from './bench-types.js';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const TINY = path.join(REPO, 'bench', 'fixtures', 'tiny-server.mjs');
+const WORKER = path.join(REPO, 'bench', 'workers', 'manager-worker.mjs');
+const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const NODE = process.execPath;
+
+interface ServerSpec {
+  args: string[];
+  env?: Record<string, string>;
+}
+
+const tiny: ServerSpec = { args: [TINY] };
+const everything: ServerSpec = { args: [EVERYTHING, 'stdio'] };
+
+function spawnFor(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ ms: number; stdout: string }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve({ ms: performance.now() - started, stdout }) : reject(new Error(`${args.join(' ')} exited ${code}`))));
+  });
+}
+
+async function worker<T>(what: string, args: unknown, flags: string[] = []): Promise<T> {
+  const { stdout } = await spawnFor([...flags, WORKER, what, JSON.stringify(args)]);
+  return JSON.parse(stdout) as T;
+}
+
+async function coldStart(ctx: BenchContext, label: string, spec: ServerSpec, runs: number): Promise<BenchRow[]> {
+  const r = await worker<{ ours: number[]; base: number[]; tools: { ours: number; base: number } }>('cold', { spec, runs });
+  ctx.log(`cold start ${label}: manager ${r.ours.map(Math.round).join('/')} ms, SDK ${r.base.map(Math.round).join('/')} ms`);
+  return [
+    row(`cold start, 10 × ${label}: full catalog`, median(r.ours), 'ms', {
+      baseline: median(r.base),
+      notes: `median of ${runs}; baseline = SDK client, 10 in parallel, same process; ${r.tools.ours} tools (SDK client saw ${r.tools.base}); goal ≤ 1.1x`,
+    }),
+  ];
+}
+
+async function warmStart(ctx: BenchContext): Promise<BenchRow[]> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'sb-bench-warm-'));
+  try {
+    const lines = Array.from({ length: 10 }, (_, i) => [`[mcp_servers.s${i}]`, `command = ${JSON.stringify(NODE)}`, `args = [${JSON.stringify(TINY)}]`, 'env = { TINY_DELAY_MS = "3000" }', '']).flat();
+    await writeFile(path.join(home, 'config.toml'), lines.join('\n'));
+    const env = { ...process.env, SWITCHBOARD_HOME: home };
+    const bin = path.join(REPO, 'bin', 'switchboard.js');
+    const cold = (await spawnFor([bin, 'mcp', 'tools'], env)).ms;
+    ctx.log(`warm start: the first (cold) run with 3 s servers took ${Math.round(cold)} ms`);
+    const warm: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      warm.push((await spawnFor([bin, 'mcp', 'tools', '--no-wait'], env)).ms);
+      bare.push((await spawnFor([bin, '--version'], env)).ms);
+    }
+    return [
+      row('warm start, 10 servers of 3 s: mcp tools --no-wait', median(warm), 'ms', {
+        baseline: median(bare),
+        notes: `median of 7 whole CLI runs; baseline = \`switchboard --version\` (process start); goal < 300 ms; cold run ${Math.round(cold)} ms`,
+      }),
+    ];
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+async function callOverhead(ctx: BenchContext): Promise<BenchRow[]> {
+  const n = 2_000;
+  const r = await worker<{ ours: { p50: number; p99: number }; base: { p50: number; p99: number } }>('calls', { spec: tiny, n });
+  ctx.log(`calls: manager p50 ${r.ours.p50.toFixed(3)} ms, SDK direct p50 ${r.base.p50.toFixed(3)} ms`);
+  return [
+    row(`tools/call p50 through the manager (${n} sequential)`, r.ours.p50, 'ms', { baseline: r.base.p50, notes: 'baseline = SDK client direct to the same server, same process; goal: overhead < 10%' }),
+    row(`tools/call p99 through the manager (${n} sequential)`, r.ours.p99, 'ms', { baseline: r.base.p99, notes: 'baseline = SDK client direct' }),
+  ];
+}
+
+async function memory(ctx: BenchContext): Promise<BenchRow[]> {
+  const ours = await worker<{ before: number; after: number }>('memory', { spec: tiny, side: 'manager' }, ['--expose-gc']);
+  const base = await worker<{ before: number; after: number }>('memory', { spec: tiny, side: 'sdk' }, ['--expose-gc']);
+  const mib = (b: number) => b / 2 ** 20;
+  ctx.log(`memory: manager process ${mib(ours.after).toFixed(1)} MiB, SDK-only process ${mib(base.after).toFixed(1)} MiB`);
+  return [row('RSS with 10 connected stdio servers', mib(ours.after), 'MiB', { baseline: mib(base.after), notes: 'client process only (servers excluded); baseline = 10 SDK clients in a process of their own' })];
+}
+
+export async function run(ctx: BenchContext): Promise<BenchRow[]> {
+  return [
+    ...(await coldStart(ctx, 'tiny server', tiny, 5)),
+    ...(await coldStart(ctx, 'server-everything', everything, 3)),
+    ...(await warmStart(ctx)),
+    ...(await callOverhead(ctx)),
+    ...(await memory(ctx)),
+  ];
+}

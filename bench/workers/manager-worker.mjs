@@ -1,0 +1,121 @@
+// Runs one manager measurement in a fresh Node process on the built code (dist/), with its SDK
+// baseline in the same process, and prints the figures as JSON. bench/manager.bench.ts drives it;
+// running outside the bench harness keeps its module loader out of the hot paths being measured.
+// Usage: node manager-worker.mjs <cold|calls|memory> <args json>
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { parseMcpServerConfig } from '../../dist/config/index.js';
+import { createDefaultClientFactory, McpConnectionManager } from '../../dist/mcp/index.js';
+import { nullLogger } from '../../dist/util/index.js';
+
+const [what, argJson] = process.argv.slice(2);
+const args = JSON.parse(argJson ?? '{}');
+const NODE = process.execPath;
+
+function configs(spec, n) {
+  return Array.from({ length: n }, (_, i) => parseMcpServerConfig(`s${i}`, { command: NODE, args: spec.args, ...(spec.env ? { env: spec.env } : {}) }).config);
+}
+
+function manager(servers) {
+  return new McpConnectionManager(
+    { servers: Object.fromEntries(servers.map((s) => [s.name, s])) },
+    { createClient: createDefaultClientFactory({ logger: nullLogger, environments: {} }), logger: nullLogger },
+  );
+}
+
+async function sdkClients(spec, n) {
+  return Promise.all(
+    Array.from({ length: n }, async () => {
+      const client = new Client({ name: 'bench-baseline', version: '1.0.0' });
+      await client.connect(new StdioClientTransport({ command: NODE, args: spec.args, env: { PATH: process.env.PATH ?? '', ...spec.env }, stderr: 'ignore' }));
+      return { client, tools: (await client.listTools()).tools.length };
+    }),
+  );
+}
+
+async function sdkCold(spec, n) {
+  const started = performance.now();
+  const clients = await sdkClients(spec, n);
+  const ms = performance.now() - started;
+  await Promise.all(clients.map((c) => c.client.close()));
+  return { ms, tools: clients.reduce((s, c) => s + c.tools, 0) };
+}
+
+async function managerCold(spec, n) {
+  const m = manager(configs(spec, n));
+  const started = performance.now();
+  const tools = await m.listAllTools({ wait: 'all' });
+  const ms = performance.now() - started;
+  await m.close();
+  return { ms, tools: tools.length };
+}
+
+function percentile(values, p) {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+async function cold({ spec, runs }) {
+  await sdkCold(spec, 10); // file cache warm for both sides
+  const ours = [];
+  const base = [];
+  let tools = {};
+  for (let i = 0; i < runs; i++) {
+    // Alternate which side goes first, so drift on a shared machine hits both alike.
+    const first = i % 2 === 0 ? await managerCold(spec, 10) : await sdkCold(spec, 10);
+    const second = i % 2 === 0 ? await sdkCold(spec, 10) : await managerCold(spec, 10);
+    const [m, b] = i % 2 === 0 ? [first, second] : [second, first];
+    ours.push(m.ms);
+    base.push(b.ms);
+    tools = { ours: m.tools, base: b.tools };
+  }
+  return { ours, base, tools };
+}
+
+async function calls({ spec, n }) {
+  const m = manager(configs(spec, 1));
+  await m.listAllTools({ wait: 'all' });
+  const [{ client: direct }] = await sdkClients(spec, 1);
+  const ours = [];
+  const base = [];
+  for (let i = 0; i < 200; i++) {
+    await m.callTool('mcp__s0__tool_1', { text: 'w' });
+    await direct.callTool({ name: 'tool_1', arguments: { text: 'w' } });
+  }
+  for (let block = 0; block < n / 100; block++) {
+    for (let i = 0; i < 100; i++) {
+      const t0 = performance.now();
+      await m.callTool('mcp__s0__tool_1', { text: 'x' });
+      ours.push(performance.now() - t0);
+    }
+    for (let i = 0; i < 100; i++) {
+      const t0 = performance.now();
+      await direct.callTool({ name: 'tool_1', arguments: { text: 'x' } });
+      base.push(performance.now() - t0);
+    }
+  }
+  await direct.close();
+  await m.close();
+  return { ours: { p50: percentile(ours, 50), p99: percentile(ours, 99) }, base: { p50: percentile(base, 50), p99: percentile(base, 99) } };
+}
+
+async function memory({ spec, side }) {
+  const before = process.memoryUsage().rss;
+  let close;
+  if (side === 'manager') {
+    const m = manager(configs(spec, 10));
+    await m.listAllTools({ wait: 'all' });
+    close = () => m.close();
+  } else {
+    const clients = await sdkClients(spec, 10);
+    close = () => Promise.all(clients.map((c) => c.client.close()));
+  }
+  globalThis.gc?.();
+  const after = process.memoryUsage().rss;
+  await close();
+  return { before, after };
+}
+
+const cases = { cold, calls, memory };
+const result = await cases[what](args);
+process.stdout.write(`${JSON.stringify(result)}\n`);

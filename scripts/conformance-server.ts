@@ -1,0 +1,260 @@
+// `npm run conformance:server`: runs every server scenario of @modelcontextprotocol/conformance against
+// each target, scores scenarios (a WARNING fails a scenario, as the CLI's baseline mode does), and
+// checks the result against the target's expected-failures baseline, which may only shrink.
+//
+//   node scripts/conformance-server.ts [--target <name>]...
+//
+// Results (one checks.json per scenario, plus the CLI's log) go to .conformance/server/<target>/.
+// Exit code 0 when every target matches its baseline; 1 on a new failure, a stale baseline entry,
+// a missing scenario result, or a target that is worse than the one it must match.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+/** The conformance CLI's entry file, run with this Node (>= 22: the CLI needs fs.globSync). */
+export const CONFORMANCE_CLI = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+
+export interface RunningTarget {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface Target {
+  name: string;
+  description: string;
+  /** Expected-failures file (`server: [scenario, ...]`), relative to the repository root. */
+  baseline: string;
+  /** Name of an earlier target this one may never be worse than (a scenario it passes must pass here). */
+  notWorseThan?: string;
+  start(): Promise<RunningTarget>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+/** Spawns a server that prints its URL on stdout and resolves once it has. */
+export async function spawnUrlPrinter(argv: string[], options: { timeoutMs?: number; cwd?: string } = {}): Promise<RunningTarget> {
+  const [command, ...args] = argv;
+  if (command === undefined) throw new Error('empty command');
+  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let stdout = '';
+    const timer = setTimeout(() => fail(new Error(`no URL printed within ${options.timeoutMs ?? 20_000} ms`)), options.timeoutMs ?? 20_000);
+    function fail(error: Error): void {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${argv.join(' ')}: ${error.message}\n${stderr}`));
+    }
+    child.once('error', fail);
+    child.once('exit', (code, signal) => fail(new Error(`exited (${signal ?? code}) before printing a URL`)));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const match = /https?:\/\/\S+/.exec(stdout);
+      if (match === null) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      resolveUrl(match[0]);
+    });
+  });
+  return { url, stop: () => stopChild(child) };
+}
+
+export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  try {
+    await exited;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function startFixture(): Promise<RunningTarget> {
+  return spawnUrlPrinter([process.execPath, join(ROOT, 'test/fixtures/conformance-server.ts'), '--port', '0']);
+}
+
+/** Runs the conformance CLI; resolves with its exit code and combined output. */
+export function runConformanceCli(args: string[], options: { timeoutMs?: number; running?: Set<() => Promise<void>> } = {}): Promise<{ code: number; output: string }> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [CONFORMANCE_CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stop = () => stopChild(child);
+    options.running?.add(stop);
+    child.once('exit', () => options.running?.delete(stop));
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolveRun({ code: code ?? (signal === null ? 1 : 128), output });
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring
+
+export interface ScenarioResult {
+  scenario: string;
+  passed: boolean;
+  /** `STATUS name: message` for every FAILURE and WARNING check. */
+  problems: string[];
+}
+
+interface Check {
+  name?: string;
+  status?: string;
+  errorMessage?: string;
+}
+
+/** Every server scenario the installed CLI knows (`conformance list --server`). */
+export async function listServerScenarios(): Promise<string[]> {
+  const { code, output } = await runConformanceCli(['list', '--server'], { timeoutMs: 60_000 });
+  if (code !== 0) throw new Error(`conformance list failed:\n${output}`);
+  return [...output.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1] as string);
+}
+
+/** Reads `<dir>/server-<scenario>-<timestamp>/checks.json`; a scenario passes with no FAILURE and no WARNING. */
+export async function readScenarioResults(dir: string): Promise<Map<string, ScenarioResult>> {
+  const results = new Map<string, ScenarioResult>();
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const match = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry.name);
+    if (!entry.isDirectory() || match === null) continue;
+    const scenario = match[1] as string;
+    const checks = JSON.parse(await readFile(join(dir, entry.name, 'checks.json'), 'utf8')) as Check[];
+    const problems = checks
+      .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
+      .map((c) => `${c.status} ${c.name ?? '?'}: ${c.errorMessage ?? ''}`.trim());
+    const hasSuccess = checks.some((c) => c.status === 'SUCCESS');
+    if (!hasSuccess && problems.length === 0) problems.push('no SUCCESS check recorded');
+    results.set(scenario, { scenario, passed: problems.length === 0, problems });
+  }
+  return results;
+}
+
+/**
+ * Parses the subset of YAML the baseline uses: top-level `server:` / `client:` keys (optionally `[]`)
+ * followed by `  - name` items. Returns the `server` entries.
+ */
+export function parseBaseline(textContent: string): string[] {
+  const entries: string[] = [];
+  let section: string | undefined;
+  for (const [index, raw] of textContent.split('\n').entries()) {
+    const line = raw.replace(/#.*$/, '').trimEnd();
+    if (line.trim() === '') continue;
+    const key = /^(server|client):\s*(\[\s*\])?$/.exec(line);
+    if (key !== null) section = key[1];
+    else if (section !== undefined && /^\s+-\s+\S+$/.test(line)) {
+      if (section === 'server') entries.push(line.replace(/^\s+-\s+/, '').replace(/^['"]|['"]$/g, ''));
+    } else throw new Error(`baseline line ${index + 1}: expected "server:", "client:" or "  - <scenario>", got ${JSON.stringify(raw)}`);
+  }
+  return entries;
+}
+
+export interface Verdict {
+  passed: string[];
+  failed: string[];
+  newFailures: string[];
+  staleEntries: string[];
+  unknownEntries: string[];
+}
+
+export function judge(scenarios: string[], results: Map<string, ScenarioResult>, baseline: string[]): Verdict {
+  const failed = scenarios.filter((s) => results.get(s)?.passed !== true);
+  const passed = scenarios.filter((s) => results.get(s)?.passed === true);
+  return {
+    passed,
+    failed,
+    newFailures: failed.filter((s) => !baseline.includes(s)),
+    staleEntries: baseline.filter((s) => passed.includes(s)),
+    unknownEntries: baseline.filter((s) => !scenarios.includes(s)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Targets. Each starts what it needs and returns the URL the suite connects to.
+// The gateway target (issue 8) slots in here: start the fixture, then
+// `switchboard serve --http 127.0.0.1:0 --transparent` with that one upstream, and return the
+// gateway's URL; give it `notWorseThan: 'fixture'` and its own baseline file.
+
+export const TARGETS: Target[] = [
+  {
+    name: 'fixture',
+    description: 'test/fixtures/conformance-server.ts alone',
+    baseline: 'conformance/server-expected-failures.yml',
+    start: startFixture,
+  },
+];
+
+/** Stop functions of whatever is running now, so an interrupted run leaves no server behind. */
+type Running = Set<() => Promise<void>>;
+
+async function runTarget(target: Target, scenarios: string[], running: Running): Promise<{ verdict: Verdict; results: Map<string, ScenarioResult>; errors: string[] }> {
+  const outDir = join(ROOT, '.conformance', 'server', target.name);
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  const baselinePath = join(ROOT, target.baseline);
+  const baseline = parseBaseline(await readFile(baselinePath, 'utf8'));
+  const started = await target.start();
+  running.add(started.stop);
+  let cli: { code: number; output: string };
+  try {
+    cli = await runConformanceCli(['server', '--url', started.url, '--suite', 'all', '-o', outDir, '--expected-failures', baselinePath], { running });
+  } finally {
+    running.delete(started.stop);
+    await started.stop();
+  }
+  await writeFile(join(outDir, 'cli.log'), cli.output);
+  const results = await readScenarioResults(outDir);
+  const verdict = judge(scenarios, results, baseline);
+  const errors: string[] = [];
+  for (const s of verdict.newFailures) errors.push(`new failure: ${s} (${results.get(s)?.problems.join('; ') ?? 'no result'})`);
+  for (const s of verdict.staleEntries) errors.push(`stale baseline entry: ${s} now passes; remove it from ${target.baseline}`);
+  for (const s of verdict.unknownEntries) errors.push(`unknown scenario in ${target.baseline}: ${s}`);
+  if (cli.code !== 0 && errors.length === 0) errors.push(`conformance CLI exited with ${cli.code}; see ${join(outDir, 'cli.log')}`);
+  return { verdict, results, errors };
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { target: { type: 'string', multiple: true } } });
+  const wanted = new Set(values.target ?? TARGETS.map((t) => t.name));
+  for (const t of TARGETS) if (wanted.has(t.name) && t.notWorseThan !== undefined) wanted.add(t.notWorseThan); // its reference runs too
+  const selected = TARGETS.filter((t) => wanted.has(t.name));
+  if (selected.length === 0) throw new Error(`unknown target; known: ${TARGETS.map((t) => t.name).join(', ')}`);
+  const scenarios = await listServerScenarios();
+  console.log(`conformance server suite: ${scenarios.length} scenarios per target; results in .conformance/server/<target>/`);
+  const verdicts = new Map<string, Verdict>();
+  const running: Running = new Set();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void Promise.allSettled([...running].map((stop) => stop())).finally(() => process.exit(130)));
+  }
+  let ok = true;
+  for (const target of selected) {
+    const { verdict, results, errors } = await runTarget(target, scenarios, running);
+    verdicts.set(target.name, verdict);
+    console.log(`${target.name} (${target.description}): ${verdict.passed.length} passed, ${verdict.failed.length} failed`);
+    for (const s of verdict.failed) console.log(`  ✗ ${s}: ${results.get(s)?.problems.join('; ') ?? 'no result'}`);
+    const reference = target.notWorseThan === undefined ? undefined : verdicts.get(target.notWorseThan);
+    for (const s of reference?.passed ?? []) {
+      if (verdict.failed.includes(s)) errors.push(`${s} passes on ${target.notWorseThan} but fails here`);
+    }
+    for (const error of errors) console.log(`  error: ${error}`);
+    ok &&= errors.length === 0;
+  }
+  return ok ? 0 : 1;
+}
+
+if (import.meta.main) process.exitCode = await main();

@@ -1,0 +1,161 @@
+// `mcp status | tools | call | resources | prompts`: commands that connect to the configured servers
+// through the connection manager (unlike list/get, which only read config.toml).
+import type { Command } from 'commander';
+import type { Config } from '../config/index.js';
+import type { McpConnectionManager, McpManagerEvent } from '../mcp/index.js';
+import { errorMessage, SwitchboardError } from '../util/index.js';
+import type { CliContext } from './context.js';
+import { CommandFailed, EXIT_FAILED, UsageError } from './exit-codes.js';
+import type { RegisterCommand } from './commands.js';
+import { createMcpManager } from './mcp-compose.js';
+import { mcpCommandGroup } from './mcp-command-group.js';
+import { renderStatusTable, StatusProgress, statusJson, statusRows } from './mcp-status-view.js';
+
+async function withManager<T>(ctx: CliContext, run: (manager: McpConnectionManager, config: Config) => Promise<T>, onEvent?: (event: McpManagerEvent) => void): Promise<T> {
+  const { config } = await ctx.loadConfig();
+  const manager = createMcpManager(ctx, config, { onEvent });
+  try {
+    return await run(manager, config);
+  } finally {
+    await manager.close();
+  }
+}
+
+function json(ctx: CliContext, value: unknown): void {
+  ctx.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function parseArgs(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--args is not valid JSON: ${errorMessage(err)}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--args must be a JSON object, e.g. --args \'{"path": "README.md"}\'');
+  return value as Record<string, unknown>;
+}
+
+export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, context, result) => {
+  const mcp = mcpCommandGroup(program);
+
+  mcp
+    .command('status')
+    .description('Connect to every enabled MCP server and report its state, tool count and startup time.')
+    .option('--json', 'print {servers, ready, failed, cancelled} as JSON')
+    .addHelpText('after', '\nOn a terminal, progress is shown live on stderr while servers start.\nExit code 1 when a server marked `required = true` failed.\n\nExamples:\n  switchboard mcp status\n  switchboard mcp status --json\n')
+    .action(async (opts: { json?: boolean }) => {
+      const ctx = context();
+      let progress: StatusProgress | undefined;
+      const rows = await withManager(
+        ctx,
+        async (manager, config) => {
+          progress = opts.json ? undefined : new StatusProgress(ctx.stderr, (s) => manager.status().find((x) => x.name === s)?.tools ?? 0);
+          progress?.start(manager.serverNames());
+          manager.start();
+          // Lazy servers too: status means "connect to every enabled server".
+          await Promise.allSettled(manager.serverNames().map((n) => manager.clientFor(n)));
+          await manager.waitForStartup();
+          progress?.stop();
+          return { rows: statusRows(Object.values(config.mcp_servers), manager.status()), requiredFailed: manager.status().some((s) => s.required && s.state !== 'ready') };
+        },
+        (e) => progress?.onEvent(e),
+      );
+      if (opts.json) json(ctx, statusJson(rows.rows));
+      else ctx.stdout.write(renderStatusTable(rows.rows));
+      if (rows.requiredFailed) result.exitCode = EXIT_FAILED;
+    });
+
+  mcp
+    .command('tools')
+    .description('List the aggregated tool catalog under model-visible names.')
+    .option('--json', 'print [{name, server, tool, description, inputSchema, _meta?, source}]')
+    .option('--no-wait', 'answer at once from startup snapshots, without starting any server')
+    .addHelpText('after', '\nExamples:\n  switchboard mcp tools\n  switchboard mcp tools --json --no-wait\n')
+    .action(async (opts: { json?: boolean; wait: boolean }) => {
+      const ctx = context();
+      const entries = await withManager(ctx, (manager) => (opts.wait ? manager.listAllTools({ wait: 'all' }) : manager.listAllTools({ start: false })));
+      if (opts.json) {
+        json(
+          ctx,
+          entries.map((e) => ({
+            name: e.name,
+            server: e.server,
+            tool: e.tool,
+            description: e.definition.description ?? '',
+            inputSchema: e.definition.inputSchema,
+            ...(e.definition._meta ? { _meta: e.definition._meta } : {}),
+            source: e.source,
+          })),
+        );
+        return;
+      }
+      if (entries.length === 0) {
+        ctx.stdout.write('No MCP tools available.\n');
+        return;
+      }
+      const width = Math.max(...entries.map((e) => e.name.length));
+      for (const e of entries) {
+        const desc = (e.definition.description ?? '').split('\n')[0]!;
+        ctx.stdout.write(`${e.name.padEnd(width)}  ${desc}${e.source === 'snapshot' ? ' (snapshot)' : ''}\n`.replace(/\s+\n$/, '\n'));
+      }
+    });
+
+  mcp
+    .command('call')
+    .description('Call a tool by its model-visible name and print the result as JSON.')
+    .argument('<name>', 'model-visible tool name, as `switchboard mcp tools` shows it')
+    .option('--args <json>', 'the arguments, a JSON object')
+    .addHelpText('after', '\nExit code 0 on success, 1 if the tool returned isError or the call failed, 2 for usage errors.\n\nExample:\n  switchboard mcp call mcp__everything__echo --args \'{"message": "hi"}\'\n')
+    .action(async (name: string, opts: { args?: string }) => {
+      const ctx = context();
+      const args = parseArgs(opts.args);
+      const callResult = await withManager(ctx, async (manager) => {
+        await manager.listAllTools({ wait: 'unsnapshotted' });
+        if (!manager.lookup(name)) await manager.listAllTools({ wait: 'all' });
+        if (!manager.lookup(name)) {
+          const close = manager.closestToolNames(name);
+          throw new UsageError(`unknown tool '${name}'${close.length ? `; did you mean ${close.join(', ')}?` : '; run `switchboard mcp tools` to list them'}`);
+        }
+        try {
+          return await manager.callTool(name, args);
+        } catch (err) {
+          if (err instanceof SwitchboardError) throw new CommandFailed(err.message, { cause: err });
+          throw err;
+        }
+      });
+      json(ctx, callResult);
+      if (callResult.isError === true) result.exitCode = EXIT_FAILED;
+    });
+
+  mcp
+    .command('resources')
+    .description('List the resources and resource templates of every ready server.')
+    .option('--json', 'print {resources: [{server, ...}], resourceTemplates: [{server, ...}]}')
+    .action(async (opts: { json?: boolean }) => {
+      const ctx = context();
+      const { resources, templates } = await withManager(ctx, async (manager) => ({
+        resources: await manager.listAllResources(),
+        templates: await manager.listAllResourceTemplates(),
+      }));
+      const flat = [...resources].flatMap(([server, list]) => list.map((r) => ({ server, ...r })));
+      const flatTemplates = [...templates].flatMap(([server, list]) => list.map((t) => ({ server, ...t })));
+      if (opts.json) return json(ctx, { resources: flat, resourceTemplates: flatTemplates });
+      if (flat.length + flatTemplates.length === 0) return void ctx.stdout.write('No MCP resources available.\n');
+      for (const r of flat) ctx.stdout.write(`${r.server}  ${r.uri}  ${r.name}${r.mimeType ? ` (${r.mimeType})` : ''}\n`);
+      for (const t of flatTemplates) ctx.stdout.write(`${t.server}  ${t.uriTemplate}  ${t.name} (template)\n`);
+    });
+
+  mcp
+    .command('prompts')
+    .description('List the prompts of every ready server under qualified names (<server>__<prompt>).')
+    .option('--json', 'print [{name, server, prompt: {...}}]')
+    .action(async (opts: { json?: boolean }) => {
+      const ctx = context();
+      const prompts = await withManager(ctx, (manager) => manager.listAllPrompts());
+      if (opts.json) return json(ctx, prompts);
+      if (prompts.length === 0) return void ctx.stdout.write('No MCP prompts available.\n');
+      for (const p of prompts) ctx.stdout.write(`${p.name}  ${p.prompt.description ?? ''}\n`.replace(/\s+\n$/, '\n'));
+    });
+};

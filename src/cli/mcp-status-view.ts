@@ -1,0 +1,124 @@
+// What `mcp status` shows: live per-server progress on a terminal (spinner, state, tools, elapsed),
+// then a table; and the JSON shape for --json.
+import type { McpServerConfig } from '../config/index.js';
+import type { McpManagerEvent, ServerStatus } from '../mcp/index.js';
+import type { Output } from './context.js';
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+export interface StatusRow {
+  name: string;
+  state: 'ready' | 'failed' | 'cancelled' | 'disabled' | 'starting' | 'idle';
+  tools: number;
+  error?: string;
+  startup_ms?: number;
+  source: 'live' | 'snapshot' | 'none';
+  environment?: string;
+}
+
+export function statusRows(configs: readonly McpServerConfig[], statuses: readonly ServerStatus[]): StatusRow[] {
+  const byName = new Map(statuses.map((s) => [s.name, s]));
+  return configs.map((c): StatusRow => {
+    const s = byName.get(c.name);
+    const env = c.environment ? { environment: c.environment } : {};
+    if (!s) return { name: c.name, state: 'disabled', tools: 0, source: 'none', ...env };
+    const state = s.state === 'closed' ? 'cancelled' : s.state;
+    return {
+      name: c.name,
+      state,
+      tools: s.tools,
+      ...(s.error ? { error: s.error } : {}),
+      ...(s.startup_ms !== undefined ? { startup_ms: s.startup_ms } : {}),
+      source: s.source,
+      ...env,
+    };
+  });
+}
+
+export function statusJson(rows: readonly StatusRow[]) {
+  return {
+    servers: rows,
+    ready: rows.filter((r) => r.state === 'ready').map((r) => r.name),
+    failed: rows.filter((r) => r.state === 'failed').map((r) => ({ server: r.name, error: r.error ?? '' })),
+    cancelled: rows.filter((r) => r.state === 'cancelled').map((r) => r.name),
+  };
+}
+
+function pad(cells: string[][]): string {
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+}
+
+export function renderStatusTable(rows: readonly StatusRow[]): string {
+  if (rows.length === 0) return 'No MCP servers configured yet. Try `switchboard mcp add my-tool -- my-command`.\n';
+  const withEnv = rows.some((r) => r.environment);
+  const header = ['Name', 'State', 'Tools', 'Startup', 'Source', ...(withEnv ? ['Environment'] : []), 'Error'];
+  const body = rows.map((r) => [
+    r.name,
+    r.state,
+    r.state === 'disabled' ? '-' : String(r.tools),
+    r.startup_ms !== undefined ? `${r.startup_ms} ms` : '-',
+    r.source === 'none' ? '-' : r.source,
+    ...(withEnv ? [r.environment ?? 'local'] : []),
+    r.error ? r.error.split('\n')[0]! : '-',
+  ]);
+  const counts = ['ready', 'failed', 'cancelled', 'disabled'].map((s) => [s, rows.filter((r) => r.state === s).length] as const).filter(([, n]) => n > 0);
+  const details = rows.filter((r) => r.error && r.error.includes('\n')).map((r) => `\n${r.name}: ${r.error}`).join('\n');
+  return `${pad([header, ...body])}\n\n${counts.map(([s, n]) => `${n} ${s}`).join(', ')}\n${details ? `${details}\n` : ''}`;
+}
+
+/** Redraws one line per server on a terminal while servers start. */
+export class StatusProgress {
+  private readonly state = new Map<string, { state: string; started: number; ended?: number; error?: string }>();
+  private frame = 0;
+  private drawn = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly out: Output,
+    private readonly tools: (server: string) => number,
+  ) {}
+
+  start(names: readonly string[]): void {
+    const now = performance.now();
+    for (const n of names) this.state.set(n, { state: 'starting', started: now });
+    if (!this.out.isTTY) return;
+    this.draw();
+    this.timer = setInterval(() => this.draw(), 100);
+  }
+
+  onEvent(event: McpManagerEvent): void {
+    if (event.type !== 'mcp_startup_update') return;
+    const row = this.state.get(event.server) ?? { state: 'starting', started: performance.now() };
+    row.state = event.status.state;
+    if (event.status.state === 'starting') {
+      row.started = performance.now();
+      row.ended = undefined;
+    } else row.ended = performance.now();
+    if (event.status.state === 'failed') row.error = event.status.error.split('\n')[0];
+    this.state.set(event.server, row);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.out.isTTY) {
+      this.draw();
+      this.out.write('\n');
+    }
+  }
+
+  private draw(): void {
+    const width = Math.max(...[...this.state.keys()].map((n) => n.length), 4);
+    const spin = SPINNER[this.frame++ % SPINNER.length]!;
+    const lines = [...this.state.entries()].map(([name, r]) => {
+      const secs = (((r.ended ?? performance.now()) - r.started) / 1000).toFixed(1);
+      const mark = r.state === 'starting' ? spin : r.state === 'ready' ? '✓' : r.state === 'failed' ? '✗' : '-';
+      const detail = r.state === 'ready' ? `${this.tools(name)} tools` : r.state === 'failed' ? (r.error ?? '') : '';
+      return `${mark} ${name.padEnd(width)}  ${r.state.padEnd(9)} ${secs.padStart(5)}s  ${detail}`.trimEnd();
+    });
+    const up = this.drawn > 0 ? `\x1b[${this.drawn}A\r\x1b[J` : '';
+    this.out.write(`${up}${lines.join('\n')}\n`);
+    this.drawn = lines.length;
+  }
+}

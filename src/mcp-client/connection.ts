@@ -1,0 +1,127 @@
+// One connection generation: a transport built from the recipe, an initialized SDK Client on it, and
+// the reason it ended. Recovery replaces a Connection wholesale; it is never repaired in place.
+import type { Client, FetchLike, Transport } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { errorMessage, sleep } from '../util/index.js';
+import type { HttpObservations } from './classify-error.js';
+import { classifyError } from './classify-error.js';
+import { McpClientError } from './errors.js';
+import { buildHttpTransport } from './http-transport.js';
+import type { TransportRecipe } from './recipe.js';
+import type { SdkClientSetup } from './sdk-client.js';
+import { createSdkClient } from './sdk-client.js';
+import type { ReadyInfo } from './types.js';
+
+export interface ConnectionSetup extends SdkClientSetup {
+  fetch?: FetchLike;
+  /** Called once when the connection ends without us closing it. */
+  onEnded(connection: Connection, reason: McpClientError): void;
+}
+
+/** How long close() waits for the HTTP session DELETE before giving up on it. */
+const TERMINATE_SESSION_WAIT_MS = 1_000;
+/** Errors a transport reports just before it closes; anything else in onerror is informational. */
+const END_REASONS = new Set(['process_exited', 'connection_closed', 'decode']);
+
+export class Connection {
+  private endReason: McpClientError | undefined;
+  private closedByUs = false;
+  private ended = false;
+
+  private constructor(
+    readonly generation: number,
+    readonly client: Client,
+    readonly transport: Transport,
+    private readonly observations: HttpObservations | undefined,
+    private readonly tail: () => string[],
+    readonly describe: () => string,
+  ) {}
+
+  static async open(recipe: TransportRecipe, generation: number, setup: ConnectionSetup, attempt: { signal: AbortSignal; timeout: number }): Promise<Connection> {
+    let transport: Transport;
+    let observations: HttpObservations | undefined;
+    let tail: () => string[] = () => [];
+    let describe: () => string;
+    if (recipe.kind === 'stdio') {
+      // Launchers honour the signal themselves, so an abort never leaves a process behind.
+      const launched = await recipe.launcher.launch(recipe.spec, { signal: attempt.signal, logger: setup.logger }).catch((err: unknown) => {
+        throw classifyError(err);
+      });
+      transport = launched.transport;
+      tail = () => launched.stderrTail();
+      describe = () => launched.describe();
+    } else {
+      const built = buildHttpTransport(recipe, { fetch: setup.fetch });
+      transport = built.transport;
+      observations = built.observations;
+      describe = () => `${recipe.kind === 'sse' ? 'HTTP+SSE' : 'streamable HTTP'} ${recipe.url}`;
+    }
+    const client = createSdkClient(setup);
+    const connection = new Connection(generation, client, transport, observations, tail, describe);
+    client.onerror = (err) => connection.onTransportError(err, setup);
+    client.onclose = () => connection.onTransportClosed(setup);
+    try {
+      await client.connect(transport, { signal: attempt.signal, timeout: attempt.timeout });
+    } catch (err) {
+      const failure = connection.classify(err);
+      await connection.close({ terminateSession: false });
+      throw failure.withStderrTail(connection.stderrTail());
+    }
+    return connection;
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  stderrTail(): string[] {
+    return this.tail();
+  }
+
+  /** The rejected Authorization header of the last 401, to tell whether newer credentials exist. */
+  get rejectedAuthorization(): string | undefined {
+    return this.observations?.rejectedAuthorization;
+  }
+
+  classify(err: unknown): McpClientError {
+    return classifyError(err, { closeReason: this.endReason, http: this.observations });
+  }
+
+  ready(): ReadyInfo {
+    return {
+      serverInfo: this.client.getServerVersion(),
+      capabilities: this.client.getServerCapabilities() ?? {},
+      instructions: this.client.getInstructions(),
+      protocolVersion: this.client.getNegotiatedProtocolVersion(),
+      generation: this.generation,
+    };
+  }
+
+  /** Close the transport (for stdio: kill the process group). Idempotent. */
+  async close(options: { terminateSession: boolean } = { terminateSession: true }): Promise<void> {
+    if (this.closedByUs) return;
+    this.closedByUs = true;
+    const transport = this.transport;
+    if (options.terminateSession && !this.ended && transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+      // Politely end the server's session; a server that does not answer does not hold us up.
+      await Promise.race([transport.terminateSession().catch(() => {}), sleep(TERMINATE_SESSION_WAIT_MS)]);
+    }
+    await this.client.close().catch(() => {});
+  }
+
+  private onTransportError(err: Error, setup: ConnectionSetup): void {
+    if (err instanceof McpClientError && END_REASONS.has(err.code)) {
+      this.endReason ??= err;
+      return;
+    }
+    setup.logger.debug(`MCP server '${setup.serverName}' transport: ${errorMessage(err)}`);
+  }
+
+  private onTransportClosed(setup: ConnectionSetup): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.closedByUs) return;
+    const reason = this.endReason ?? new McpClientError('connection_closed', `connection to MCP server '${setup.serverName}' closed`);
+    setup.onEnded(this, reason.withStderrTail(this.stderrTail()));
+  }
+}

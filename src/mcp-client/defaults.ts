@@ -1,0 +1,28 @@
+// Defaults and limits for one MCP server connection (Codex's current values).
+
+/** initialize (and the first tools/list, which the manager runs) must finish within this. */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+/** tools/call, resources/*, prompts/* and every other request. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
+/** Progress notifications reset the deadline, but never past this total. */
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 3_600_000;
+/** Transient HTTP failures of initialize and tools/list are retried after these delays, inside the deadline. */
+export const HTTP_RETRY_DELAYS_MS: readonly number[] = [250, 1000];
+
+export const MAX_TOOL_LIST_PAGES = 100;
+export const MAX_TOOL_LIST_ITEMS = 10_000;
+
+/** SIGTERM to the process group, then SIGKILL after this long. */
+export const PROCESS_GROUP_TERM_GRACE_MS = 2_000;
+/** Lines of server stderr kept for startup errors. */
+export const STDERR_TAIL_LINES = 20;
+/** Largest body excerpt put into an `HTTP <status>: <body>` message. */
+export const HTTP_BODY_PREVIEW_BYTES = 8_192;
+
+export const DEFAULT_CLIENT_INFO = { name: 'switchboard', title: 'Switchboard', version: '0.1.0' } as const;
+
+/**
+ * The environment variables a local stdio server inherits when present (Codex's Unix list), before
+ * `env_vars` and `env` are applied. Everything else in the parent's environment stays out.
+ */
+export const DEFAULT_ENV_VARS: readonly string[] = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'TZ'];

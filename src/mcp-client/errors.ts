@@ -1,0 +1,105 @@
+// The typed errors of one MCP server connection; retry and recovery decide by `code`, never by text.
+import { SwitchboardError } from '../util/index.js';
+
+export type McpErrorCode =
+  /** The operation's deadline passed (`timed out awaiting tools/call after 60s`). */
+  | 'timeout'
+  /** The caller aborted the operation; the server was sent notifications/cancelled. */
+  | 'cancelled'
+  /** HTTP 404 on a request that carried a session id: the server forgot the session. */
+  | 'session_expired'
+  /** HTTP 401, or no usable OAuth tokens. The message always contains "Auth required". */
+  | 'auth_required'
+  /** HTTP 403 with a Bearer `insufficient_scope` challenge (step-up needed). */
+  | 'insufficient_scope'
+  /** Any other non-2xx HTTP answer: `HTTP <status>: <body preview>`. */
+  | 'http_status'
+  /** The request never got an HTTP answer (refused, reset, DNS). */
+  | 'network'
+  /** The connection ended (stdout closed, transport closed) while the operation needed it. */
+  | 'connection_closed'
+  /** The stdio server process exited. */
+  | 'process_exited'
+  /** The server sent something that is not valid JSON-RPC / MCP. */
+  | 'decode'
+  /** A JSON-RPC error answer or a protocol-level failure. */
+  | 'protocol'
+  /** A list did not terminate: repeated cursor, page or item limit. */
+  | 'pagination'
+  /** The stdio server could not be started (program missing, bad cwd, ...). */
+  | 'launch_failed'
+  /** The server's configuration cannot be used (missing bearer variable, remote env source, ...). */
+  | 'config'
+  /** An operation was called before connect() succeeded. */
+  | 'not_ready'
+  /** An operation was called after close(). */
+  | 'closed';
+
+export interface McpErrorDetails {
+  /** HTTP status, for http_status / auth_required / insufficient_scope / session_expired. */
+  status?: number;
+  /** The WWW-Authenticate challenge of a 401/403, kept for the OAuth layer. */
+  challenge?: string;
+  /** The scope a 403 insufficient_scope challenge asked for. */
+  requiredScope?: string;
+  /** The JSON-RPC error code, for protocol errors answered by the server. */
+  rpcCode?: number;
+  /** The last stderr lines of a stdio server, attached to startup and exit errors. */
+  stderrTail?: string[];
+}
+
+export class McpClientError extends SwitchboardError {
+  declare readonly code: McpErrorCode;
+  readonly details: McpErrorDetails;
+
+  constructor(code: McpErrorCode, message: string, options: McpErrorDetails & { cause?: unknown } = {}) {
+    const { cause, ...details } = options;
+    super(code, message, { cause });
+    this.name = 'McpClientError';
+    this.details = details;
+  }
+
+  /** The same error with a stderr tail appended to its message (startup errors show it). */
+  withStderrTail(lines: string[]): McpClientError {
+    if (lines.length === 0 || this.details.stderrTail) return this;
+    const message = `${this.message}\nLast stderr lines:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+    return new McpClientError(this.code, message, { ...this.details, stderrTail: lines, cause: this.cause });
+  }
+}
+
+export function isMcpClientError(err: unknown, code?: McpErrorCode): err is McpClientError {
+  return err instanceof McpClientError && (code === undefined || err.code === code);
+}
+
+/**
+ * Failures worth another try of initialize or tools/list over HTTP: no answer at all, or a server
+ * that is briefly overloaded. Auth, session expiry and decode failures never qualify.
+ */
+export function isTransient(err: McpClientError): boolean {
+  switch (err.code) {
+    case 'network':
+      return true;
+    case 'http_status': {
+      const status = err.details.status ?? 0;
+      return status >= 500 || status === 429 || status === 408;
+    }
+    default:
+      return false;
+  }
+}
+
+/** Codex's operation timeout text: `timed out awaiting tools/call after 60s`. */
+export function operationTimeoutMessage(label: string, timeoutMs: number): string {
+  return `timed out awaiting ${label} after ${formatSeconds(timeoutMs)}`;
+}
+
+/** Codex's handshake timeout text: `timed out handshaking with MCP server after 30s`. */
+export function handshakeTimeoutMessage(timeoutMs: number): string {
+  return `timed out handshaking with MCP server after ${formatSeconds(timeoutMs)}`;
+}
+
+/** Rust's `{:.0?}` for durations: whole seconds from 1 s up, milliseconds below. */
+function formatSeconds(ms: number): string {
+  if (ms >= 1000) return `${Math.round(ms / 1000)}s`;
+  return `${Math.round(ms)}ms`;
+}

@@ -1,0 +1,277 @@
+// McpClient: everything about talking to ONE MCP server — the lifecycle, the tools operations and the
+// recovery report. Each operation goes through runOperation; generations and recovery live in
+// ConnectionKeeper; resources, prompts and the rest in McpServerApi.
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { McpServerConfig } from '../config/index.js';
+import { startupTimeoutMs as configStartupMs, toolTimeoutMs as configToolMs } from '../config/index.js';
+import { anySignal, errorMessage } from '../util/index.js';
+import { classifyError } from './classify-error.js';
+import type { Connection, ConnectionSetup } from './connection.js';
+import { ConnectionKeeper } from './connection-keeper.js';
+import { DEFAULT_CLIENT_INFO } from './defaults.js';
+import { McpClientError } from './errors.js';
+import { createLocalLauncher } from './local-launcher.js';
+import type { AttemptOptions, OperationSpec } from './operation.js';
+import { runOperation } from './operation.js';
+import { collectPages } from './pagination.js';
+import { currentAccessToken, recipeFromConfig } from './recipe.js';
+import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
+import { McpServerApi } from './server-api.js';
+
+export interface CallToolOptions extends RequestOptions {
+  onProgress?: OperationSpec['onProgress'];
+  /** Request `_meta` sent with the call. */
+  meta?: Record<string, unknown>;
+}
+
+type RunOptions = RequestOptions & Pick<OperationSpec, 'onProgress' | 'progress'>;
+
+export function createMcpClient(config: McpServerConfig, deps: McpClientDeps, options: McpClientOptions = {}): McpClient {
+  return new McpClient(config, deps, options);
+}
+
+export class McpClient extends McpServerApi {
+  readonly serverName: string;
+  private state: McpClientState = { kind: 'connecting' };
+  private keeper: ConnectionKeeper | undefined;
+  private connecting: Promise<ReadyInfo> | undefined;
+  private lastTools: Tool[] | undefined;
+  private readonly closeController = new AbortController();
+  private readonly background = new Set<Promise<void>>();
+  private readonly setup: ConnectionSetup;
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly deps: McpClientDeps,
+    private readonly options: McpClientOptions = {},
+  ) {
+    super();
+    this.serverName = config.name;
+    const handlers = deps.handlers ?? {};
+    this.setup = {
+      serverName: config.name,
+      clientInfo: options.clientInfo ?? { ...DEFAULT_CLIENT_INFO },
+      handlers,
+      roots: options.roots,
+      urlElicitation: options.urlElicitation ?? true,
+      versionNegotiation: config.transport.type === 'sse' ? 'legacy' : (options.versionNegotiation ?? 'legacy'),
+      logger: deps.logger,
+      fetch: deps.fetch,
+      onEnded: (connection, reason) => this.onConnectionEnded(connection, reason),
+    };
+  }
+
+  get status(): McpClientState {
+    return this.state;
+  }
+
+  get serverInfo(): ReadyInfo['serverInfo'] {
+    return this.state.kind === 'ready' ? this.state.serverInfo : undefined;
+  }
+
+  get capabilities(): ReadyInfo['capabilities'] | undefined {
+    return this.state.kind === 'ready' ? this.state.capabilities : undefined;
+  }
+
+  get instructions(): string | undefined {
+    return this.state.kind === 'ready' ? this.state.instructions : undefined;
+  }
+
+  /** Start the server (or open the HTTP session) and initialize within the startup deadline. */
+  connect(options: RequestOptions = {}): Promise<ReadyInfo> {
+    if (this.state.kind === 'closed') return Promise.reject(closedError());
+    if (this.state.kind === 'ready') return Promise.resolve(this.readyInfo());
+    this.connecting ??= this.doConnect(options).finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  /** Every tool, following nextCursor (at most 100 pages / 10,000 tools). */
+  async listTools(options: RequestOptions = {}): Promise<Tool[]> {
+    return (await this.fetchTools(options)).tools;
+  }
+
+  async callTool(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const known = this.lastTools?.find((t) => t.name === name);
+    // The definition lets the SDK mirror parameters into headers (2026-07-28 HTTP); without its
+    // outputSchema the SDK does not reject results that stray from it (Codex does not validate).
+    const toolDefinition = known ? { ...known, outputSchema: undefined } : undefined;
+    const params = { name, ...(args ? { arguments: args } : {}), ...(options.meta ? { _meta: options.meta } : {}) };
+    return this.run('tools/call', { ...options, progress: true }, (c, a) => c.client.callTool(params, { ...a, ...(toolDefinition ? { toolDefinition } : {}) }));
+  }
+
+  async close(): Promise<void> {
+    if (this.state.kind === 'closed') return;
+    this.setState({ kind: 'closed' });
+    this.closeController.abort(closedError());
+    await this.keeper?.close();
+    await Promise.allSettled([...this.background]);
+  }
+
+  protected async run<T>(label: string, options: RunOptions, fn: (connection: Connection, attempt: AttemptOptions) => Promise<T>): Promise<T> {
+    const outcome = await this.runOutcome(label, options, fn);
+    if (outcome.recovered && label !== 'tools/list') this.refreshToolsAfterRecovery();
+    return outcome.value;
+  }
+
+  private async runOutcome<T>(label: string, options: RunOptions, fn: (connection: Connection, attempt: AttemptOptions) => Promise<T>) {
+    let used: Connection | undefined;
+    const spec: OperationSpec = {
+      label,
+      kind: 'request',
+      timeoutMs: options.timeoutMs ?? this.toolTimeoutMs(),
+      maxTotalTimeoutMs: this.options.maxTotalTimeoutMs,
+      signal: anySignal(options.signal, this.closeController.signal),
+      retryTransient: label === 'tools/list' && this.isHttp(),
+      retryDelaysMs: this.options.retryDelaysMs,
+      onProgress: options.onProgress,
+      progress: options.progress,
+    };
+    return runOperation(
+      spec,
+      {
+        classify: (err) => (used ? used.classify(err) : classifyError(err)),
+        adoptCredentials: (err) => this.adoptCredentials(used, err),
+        recoverSession: async (signal) => this.keeper?.recover(used, signal),
+      },
+      async (attempt) => {
+        used = await this.acquire(attempt.signal);
+        return fn(used, attempt);
+      },
+    );
+  }
+
+  private async doConnect(options: RequestOptions): Promise<ReadyInfo> {
+    this.setState({ kind: 'connecting' });
+    try {
+      const keeper = (this.keeper ??= this.createKeeper());
+      const { value } = await runOperation(
+        {
+          label: 'initialize',
+          kind: 'handshake',
+          timeoutMs: options.timeoutMs ?? this.startupTimeoutMs(),
+          signal: anySignal(options.signal, this.closeController.signal),
+          retryTransient: this.isHttp(),
+          retryDelaysMs: this.options.retryDelaysMs,
+        },
+        { classify: (err) => classifyError(err) },
+        (attempt) => keeper.open(attempt),
+      );
+      if (this.closeController.signal.aborted) {
+        await value.close();
+        throw closedError();
+      }
+      keeper.install(value);
+      this.setState({ kind: 'ready', ...value.ready() });
+      return value.ready();
+    } catch (err) {
+      const error = classifyError(err);
+      if (this.state.kind !== 'closed') this.setState({ kind: 'failed', error });
+      throw error;
+    }
+  }
+
+  private createKeeper(): ConnectionKeeper {
+    const recipe = recipeFromConfig(this.config, {
+      launcher: this.deps.launcher ?? createLocalLauncher(),
+      env: this.deps.env ?? process.env,
+      authProviderFor: this.deps.authProviderFor,
+      logger: this.deps.logger,
+    });
+    return new ConnectionKeeper({
+      recipe,
+      setup: this.setup,
+      startupTimeoutMs: this.startupTimeoutMs(),
+      closeSignal: this.closeController.signal,
+      logger: this.deps.logger,
+      onRecovered: (connection) => {
+        if (this.state.kind === 'ready') this.setState({ kind: 'ready', ...connection.ready() });
+      },
+    });
+  }
+
+  private async acquire(signal: AbortSignal): Promise<Connection> {
+    await this.keeper?.settled(signal);
+    switch (this.state.kind) {
+      case 'ready':
+        return this.keeper!.connection!;
+      case 'connecting':
+        throw new McpClientError('not_ready', 'MCP client not initialized');
+      case 'failed':
+        throw this.state.error;
+      case 'closed':
+        throw closedError();
+    }
+  }
+
+  /** After a 401 that survived the transport's refresh: were newer tokens saved meanwhile? */
+  private async adoptCredentials(used: Connection | undefined, _err: McpClientError): Promise<boolean> {
+    const recipe = this.keeper?.recipe;
+    const provider = recipe?.kind !== 'stdio' ? recipe?.authProvider : undefined;
+    if (!provider || !used) return false;
+    const token = await currentAccessToken(provider);
+    return token !== undefined && `Bearer ${token}` !== used.rejectedAuthorization;
+  }
+
+  private async fetchTools(options: RequestOptions): Promise<{ tools: Tool[]; changed: boolean }> {
+    if (this.state.kind === 'ready' && !this.state.capabilities.tools) return { tools: [], changed: false };
+    const { value: tools, recovered } = await this.runOutcome('tools/list', options, (c, a) =>
+      collectPages('tools/list', async (cursor) => {
+        const page = await c.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, a);
+        return { items: page.tools, nextCursor: page.nextCursor };
+      }),
+    );
+    const changed = this.lastTools !== undefined && JSON.stringify(this.lastTools) !== JSON.stringify(tools);
+    this.lastTools = tools;
+    if (recovered) this.reportRecovery(tools, changed);
+    return { tools, changed };
+  }
+
+  private refreshToolsAfterRecovery(): void {
+    const task = this.fetchTools({}).then(
+      ({ tools, changed }) => this.reportRecovery(tools, changed),
+      (err: unknown) => {
+        this.deps.logger.warn(`MCP server '${this.serverName}': re-listing tools after session recovery failed: ${errorMessage(err)}`);
+        this.reportRecovery(undefined, false);
+      },
+    );
+    this.background.add(task);
+    void task.finally(() => this.background.delete(task));
+  }
+
+  private reportRecovery(tools: Tool[] | undefined, toolsChanged: boolean): void {
+    this.deps.handlers?.onSessionRecovered?.({ serverName: this.serverName, generation: this.keeper?.connection?.generation ?? 0, tools, toolsChanged });
+  }
+
+  private onConnectionEnded(connection: Connection, reason: McpClientError): void {
+    if (connection !== this.keeper?.connection || this.state.kind !== 'ready') return;
+    this.deps.logger.warn(`MCP server '${this.serverName}' connection failed: ${reason.message}`);
+    this.setState({ kind: 'failed', error: reason });
+  }
+
+  private setState(state: McpClientState): void {
+    this.state = state;
+    this.deps.handlers?.onStateChange?.(state);
+  }
+
+  private readyInfo(): ReadyInfo {
+    return this.keeper!.connection!.ready();
+  }
+
+  private isHttp(): boolean {
+    return this.config.transport.type !== 'stdio';
+  }
+
+  private startupTimeoutMs(): number {
+    return this.options.startupTimeoutMs ?? configStartupMs(this.config);
+  }
+
+  private toolTimeoutMs(): number {
+    return this.options.toolTimeoutMs ?? configToolMs(this.config);
+  }
+}
+
+function closedError(): McpClientError {
+  return new McpClientError('closed', 'MCP client is shut down');
+}

@@ -1,0 +1,289 @@
+// switchboard's SDK OAuthClientProvider: credentials from the token store, proactive refresh before
+// use, the SDK's own 401 refresh serialised through the session's refresh gate, and three ways of
+// handling an authorization redirect (refuse, hand to a login UI, or follow it headlessly).
+import { randomBytes } from 'node:crypto';
+import {
+  OAuthError,
+  OAuthErrorCode,
+  createPrivateKeyJwtAuth,
+  type AddClientAuthentication,
+  type FetchLike,
+  type OAuthClientInformationContext,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
+import { OAuthAuthRequiredError, OAuthInsufficientScopeError, OAuthRefreshFailedError } from './errors.js';
+import { followAuthorizationHeadlessly } from './headless.js';
+import type { OAuthSession } from './oauth-session.js';
+import { discover, refreshCredentials } from './refresh.js';
+import { scopesCovered } from './scopes.js';
+
+/** What to do when the SDK wants the user to authorize. */
+export type AuthorizationMode =
+  /** A connection: never start an authorization; fail with auth_required (or insufficient_scope). */
+  | { kind: 'none' }
+  /** `switchboard mcp login`: hand the URL to the login UI, which waits for the callback. */
+  | { kind: 'interactive'; redirectUrl: string; onAuthorizationUrl: (url: URL) => Promise<void> }
+  /** Follow the authorization URL with fetch and exchange the code (auto-approving servers). */
+  | { kind: 'headless'; redirectUrl: string; maxAuthorizations?: number };
+
+export type OAuthGrant =
+  | { kind: 'authorization_code' }
+  | { kind: 'client_credentials'; clientSecret?: string; privateKey?: { pem: string; algorithm: string } };
+
+export interface SwitchboardOAuthProviderOptions {
+  session: OAuthSession;
+  mode: AuthorizationMode;
+  grant: OAuthGrant;
+  /** Pre-configured client (config `oauth.client_id`, or pre-registration). */
+  clientId?: string | null;
+  clientSecret?: string | null;
+  /** Client ID Metadata Document URL, used where the server supports it (instead of DCR). */
+  clientMetadataUrl?: string | null;
+  /** Config `oauth_resource`: the RFC 8707 resource to ask for instead of the discovered one. */
+  resource?: string | null;
+  fetch?: FetchLike;
+}
+
+const CLIENT_NAME = 'switchboard';
+/** Placeholder redirect for connections, which never send a user to the authorization server. */
+const NO_REDIRECT = 'http://127.0.0.1/callback';
+
+export class SwitchboardOAuthProvider implements OAuthClientProvider {
+  readonly session: OAuthSession;
+  readonly mode: AuthorizationMode;
+  readonly grant: OAuthGrant;
+  readonly clientMetadataUrl: string | undefined;
+  readonly addClientAuthentication?: AddClientAuthentication;
+  readonly validateResourceURL?: (serverUrl: string | URL, resource?: string) => Promise<URL | undefined>;
+  private readonly options: SwitchboardOAuthProviderOptions;
+  private verifier: string | undefined;
+  private expectedState: string | undefined;
+  private authorizations = 0;
+  private completedAuthorizations = 0;
+
+  constructor(options: SwitchboardOAuthProviderOptions) {
+    this.options = options;
+    this.session = options.session;
+    this.mode = options.mode;
+    this.grant = options.grant;
+    this.clientMetadataUrl = options.clientId ? undefined : (options.clientMetadataUrl ?? undefined);
+    const key = options.grant.kind === 'client_credentials' ? options.grant.privateKey : undefined;
+    if (key && options.clientId) {
+      this.addClientAuthentication = createPrivateKeyJwtAuth({ issuer: options.clientId, subject: options.clientId, privateKey: key.pem, alg: key.algorithm });
+    }
+    const resource = options.resource;
+    if (resource) this.validateResourceURL = async () => new URL(resource);
+  }
+
+  get redirectUrl(): string | undefined {
+    if (this.grant.kind === 'client_credentials') return undefined;
+    return this.mode.kind === 'none' ? NO_REDIRECT : this.mode.redirectUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    if (this.grant.kind === 'client_credentials') {
+      return {
+        client_name: CLIENT_NAME,
+        redirect_uris: [],
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: this.grant.privateKey ? 'private_key_jwt' : 'client_secret_basic',
+      };
+    }
+    // refresh_token listed so servers issue refresh tokens and auth() asks for offline_access.
+    return {
+      client_name: CLIENT_NAME,
+      redirect_uris: [this.redirectUrl ?? NO_REDIRECT],
+      response_types: ['code'],
+      grant_types: ['authorization_code', 'refresh_token'],
+    };
+  }
+
+  /** How many headless authorizations completed (a caller retries its operation after one). */
+  takeCompletedAuthorizations(): number {
+    const n = this.completedAuthorizations;
+    this.completedAuthorizations = 0;
+    return n;
+  }
+
+  // ---- tokens ------------------------------------------------------------------------------
+
+  /**
+   * Without ctx this is the transport's read before every request: refresh first when the token
+   * expires within the skew. With ctx it is auth() deciding what to do after a 401 or 403.
+   */
+  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    if (ctx) {
+      if (this.mode.kind === 'interactive') return undefined; // a login always authorizes afresh
+      return (await this.session.current())?.tokens;
+    }
+    const creds = await this.session.current();
+    if (!creds?.tokens) {
+      if (this.grant.kind === 'client_credentials') return this.clientCredentialsTokens();
+      return undefined;
+    }
+    if (!this.session.isExpiring(creds)) return creds.tokens;
+    if (!creds.tokens.refresh_token && this.grant.kind === 'client_credentials') return this.clientCredentialsTokens();
+    if (!creds.tokens.refresh_token) return undefined;
+    const fresh = await this.session.refreshIfExpiring((base) => refreshCredentials(this, base));
+    return fresh?.tokens;
+  }
+
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
+    try {
+      const configured = this.options.clientId ? { client_id: this.options.clientId, issuer: tokens.issuer } : undefined;
+      await this.session.persistTokens(tokens, undefined, configured);
+    } finally {
+      this.session.endSdkRefresh();
+    }
+  }
+
+  /** Called by auth() right before it refreshes after a 401: serialise that refresh. */
+  async scopeForRefresh(tokens: StoredOAuthTokens): Promise<string | undefined> {
+    await this.session.beginSdkRefresh(tokens);
+    return undefined;
+  }
+
+  // ---- client identity -----------------------------------------------------------------------
+
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
+    if (this.options.clientId) {
+      const secret = this.options.clientSecret ?? (this.grant.kind === 'client_credentials' ? this.grant.clientSecret : undefined);
+      return { client_id: this.options.clientId, ...(secret ? { client_secret: secret } : {}), ...(ctx?.issuer ? { issuer: ctx.issuer } : {}) };
+    }
+    const stored = (await this.session.current())?.client_information;
+    if (!stored) return undefined;
+    // A registration made for another callback URL would be refused at the authorization server.
+    if (this.mode.kind !== 'none' && 'redirect_uris' in stored && Array.isArray(stored.redirect_uris)) {
+      const uris = stored.redirect_uris.map(String);
+      if (uris.length > 0 && !uris.includes(String(this.redirectUrl))) return undefined;
+    }
+    return stored;
+  }
+
+  async saveClientInformation(info: StoredOAuthClientInformation): Promise<void> {
+    await this.session.persistClientInformation(info);
+  }
+
+  // ---- discovery -----------------------------------------------------------------------------
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    if (this.mode.kind !== 'none') return this.session.discoveryState;
+    let creds = await this.session.current();
+    // Not logged in when this connection started: a login since then counts.
+    if (!creds?.tokens) creds = await this.session.reload();
+    // auth() starts here: a connection with nothing stored can only be fixed by a login.
+    if (!creds?.tokens && this.grant.kind === 'authorization_code') throw new OAuthAuthRequiredError(this.session.serverName);
+    // A connection rediscovers from what the login stored (the PRM location a challenge gave).
+    return this.session.discoveryState ?? (creds ? await discover(this) : undefined);
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.session.discoveryState = state;
+  }
+
+  // ---- authorization -------------------------------------------------------------------------
+
+  /**
+   * auth() calls this right before it builds an authorization URL. After a refresh it started
+   * itself has failed without an OAuth verdict (server_error, network), a connection reports a
+   * transient failure instead of falling back to a login.
+   */
+  state(): string {
+    const refreshFailed = this.session.endSdkRefresh();
+    if (refreshFailed && this.mode.kind === 'none') {
+      throw new OAuthRefreshFailedError(this.session.serverName, 'the authorization server did not complete the refresh (see the log)');
+    }
+    this.expectedState = randomBytes(16).toString('base64url');
+    return this.expectedState;
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.verifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    if (!this.verifier) throw new OAuthError(OAuthErrorCode.InvalidRequest, 'no PKCE code verifier: the authorization was not started by this provider');
+    return this.verifier;
+  }
+
+  /** The state sent with the last authorization URL (checked against the callback). */
+  get authorizationState(): string | undefined {
+    return this.expectedState;
+  }
+
+  async redirectToAuthorization(url: URL): Promise<void> {
+    const requested = url.searchParams.get('scope') ?? undefined;
+    const creds = await this.session.current();
+    const validToken = creds?.tokens && !this.session.isExpiring(creds) ? creds.tokens : undefined;
+    switch (this.mode.kind) {
+      case 'none':
+        if (validToken?.scope && !scopesCovered(requested, validToken.scope)) {
+          throw new OAuthInsufficientScopeError(this.session.serverName, requested, 'interactive');
+        }
+        throw new OAuthAuthRequiredError(this.session.serverName);
+      case 'interactive':
+        await this.mode.onAuthorizationUrl(url);
+        return;
+      case 'headless': {
+        // A server that keeps asking for scopes we already hold will never be satisfied.
+        if (validToken?.scope && scopesCovered(requested, validToken.scope)) {
+          throw new OAuthInsufficientScopeError(this.session.serverName, requested, 'retry_limit');
+        }
+        this.authorizations += 1;
+        if (this.authorizations > (this.mode.maxAuthorizations ?? 3)) {
+          throw new OAuthInsufficientScopeError(this.session.serverName, requested, 'retry_limit');
+        }
+        await followAuthorizationHeadlessly(this, url);
+        this.completedAuthorizations += 1;
+        return;
+      }
+    }
+  }
+
+  // ---- grants and invalidation ---------------------------------------------------------------
+
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    if (this.grant.kind !== 'client_credentials') return undefined;
+    const params = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (scope) params.set('scope', scope);
+    return params;
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    this.session.endSdkRefresh();
+    switch (scope) {
+      case 'tokens':
+        this.session.logger.info('OAuth tokens were rejected by the authorization server; a new login is needed', { server: this.session.serverName });
+        await this.session.dropTokens();
+        return;
+      case 'client':
+        if (!this.options.clientId) await this.session.persistClientInformation(undefined);
+        return;
+      case 'all':
+        await this.session.deleteAll();
+        return;
+      case 'verifier':
+        this.verifier = undefined;
+        return;
+      case 'discovery':
+        this.session.discoveryState = undefined;
+        return;
+    }
+  }
+
+  /** client_credentials needs no login: fetch a token whenever none is usable. */
+  private async clientCredentialsTokens(): Promise<StoredOAuthTokens | undefined> {
+    const fresh = await this.session.withRefreshGate(async () => {
+      const creds = await this.session.current();
+      if (creds?.tokens && !this.session.isExpiring(creds)) return creds;
+      const tokens = await refreshCredentials(this, creds);
+      return this.session.persistTokens(tokens, creds);
+    });
+    return fresh.tokens;
+  }
+}
+

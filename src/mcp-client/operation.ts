@@ -1,0 +1,135 @@
+// The one operation wrapper: every request to a server passes here, and only here are deadlines,
+// transient retries, the 401 credential retry and the 404 session recovery applied, in that order.
+import type { Progress } from '@modelcontextprotocol/client';
+import { raceSignal, sleep } from '../util/index.js';
+import { Deadline } from './deadline.js';
+import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, HTTP_RETRY_DELAYS_MS } from './defaults.js';
+import { McpClientError, handshakeTimeoutMessage, isTransient, operationTimeoutMessage } from './errors.js';
+
+/** What one attempt gets to hand to the SDK request. */
+export interface AttemptOptions {
+  signal: AbortSignal;
+  /** The SDK's own timer; set a little past our deadline so ours decides. */
+  timeout: number;
+  maxTotalTimeout: number;
+  resetTimeoutOnProgress: boolean;
+  onprogress?: (progress: Progress) => void;
+}
+
+export interface OperationSpec {
+  /** The method name used in texts: `tools/call`, `initialize`, ... */
+  label: string;
+  /** `handshake` uses Codex's handshake timeout text. */
+  kind: 'handshake' | 'request';
+  timeoutMs: number;
+  maxTotalTimeoutMs?: number;
+  signal?: AbortSignal;
+  /** Retry transient failures after 250 ms and 1000 ms (initialize and tools/list over HTTP). */
+  retryTransient: boolean;
+  /** Ask for progress: the deadline resets on each notification, which is handed on here. */
+  onProgress?: (progress: Progress) => void;
+  progress?: boolean;
+  retryDelaysMs?: readonly number[];
+}
+
+export interface OperationHooks {
+  /** Turn whatever an attempt threw into a typed error (never called for timeouts or aborts). */
+  classify(err: unknown): McpClientError;
+  /**
+   * A 401 survived the transport's own refresh-and-retry: true when newer credentials are now
+   * available (another connection or process refreshed), so one more attempt is worth it.
+   */
+  adoptCredentials?(err: McpClientError, signal: AbortSignal): Promise<boolean>;
+  /** The session expired: rebuild the connection (or wait for whoever already is). */
+  recoverSession?(signal: AbortSignal): Promise<void>;
+}
+
+export interface OperationOutcome<T> {
+  value: T;
+  /** The session was recovered during this operation. */
+  recovered: boolean;
+}
+
+/** SDK slack: its timer must not beat ours, so the error text is always our deadline's. */
+const SDK_TIMER_SLACK_MS = 1_000;
+
+export async function runOperation<T>(
+  spec: OperationSpec,
+  hooks: OperationHooks,
+  attempt: (options: AttemptOptions) => Promise<T>,
+): Promise<OperationOutcome<T>> {
+  const maxTotal = Math.max(spec.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS, spec.timeoutMs);
+  const timeoutText = spec.kind === 'handshake' ? handshakeTimeoutMessage(spec.timeoutMs) : operationTimeoutMessage(spec.label, spec.timeoutMs);
+  const deadline = new Deadline(spec.timeoutMs, maxTotal, () => new McpClientError('timeout', timeoutText), spec.signal);
+  const signal = deadline.signal;
+  const delays = spec.retryDelaysMs ?? HTTP_RETRY_DELAYS_MS;
+  const wantsProgress = spec.progress === true || spec.onProgress !== undefined;
+  let retries = 0;
+  let authRetried = false;
+  let recovered = false;
+
+  // Timeouts and aborts win over whatever error the SDK produced while unwinding them.
+  const settle = (err: unknown): McpClientError => {
+    if (deadline.expired) return new McpClientError('timeout', timeoutText, { cause: err });
+    if (spec.signal?.aborted) {
+      // A typed reason (the client closing) says more than "cancelled".
+      const reason: unknown = spec.signal.reason;
+      return reason instanceof McpClientError ? reason : new McpClientError('cancelled', `${spec.label} was cancelled`, { cause: reason ?? err });
+    }
+    return hooks.classify(err);
+  };
+
+  try {
+    for (;;) {
+      try {
+        if (signal.aborted) throw signal.reason;
+        const options: AttemptOptions = {
+          signal,
+          timeout: deadline.remainingMs() + SDK_TIMER_SLACK_MS,
+          maxTotalTimeout: maxTotal + SDK_TIMER_SLACK_MS,
+          resetTimeoutOnProgress: wantsProgress,
+          onprogress: wantsProgress
+            ? (progress) => {
+                deadline.extend();
+                spec.onProgress?.(progress);
+              }
+            : undefined,
+        };
+        // Raced against the signal: the deadline holds even when an attempt ignores it.
+        const value = await raceSignal(attempt(options), signal);
+        return { value, recovered };
+      } catch (raw) {
+        const err = settle(raw);
+        if (err.code === 'timeout' || err.code === 'cancelled') throw err;
+
+        if (spec.retryTransient && isTransient(err) && retries < delays.length) {
+          const delay = delays[retries]!;
+          retries += 1;
+          // A retry that cannot finish inside the deadline is not a retry; report the failure.
+          if (delay >= deadline.remainingMs()) throw err;
+          await sleep(delay, signal).catch((e: unknown) => {
+            throw settle(e);
+          });
+          continue;
+        }
+        if (err.code === 'auth_required' && !authRetried && hooks.adoptCredentials) {
+          authRetried = true;
+          if (await hooks.adoptCredentials(err, signal).catch(() => false)) continue;
+          throw err;
+        }
+        // A 404 for an unknown session means the server never ran the request, so replaying it
+        // (even tools/call) is safe.
+        if (err.code === 'session_expired' && !recovered && hooks.recoverSession) {
+          recovered = true;
+          await hooks.recoverSession(signal).catch((e: unknown) => {
+            throw settle(e);
+          });
+          continue;
+        }
+        throw err;
+      }
+    }
+  } finally {
+    deadline.dispose();
+  }
+}

@@ -1,0 +1,38 @@
+// Follows nextCursor through a paginated list, refusing lists that never end (Codex's limits and texts).
+import { MAX_TOOL_LIST_ITEMS, MAX_TOOL_LIST_PAGES } from './defaults.js';
+import { McpClientError } from './errors.js';
+
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string | undefined;
+}
+
+export interface PageLimits {
+  maxPages?: number;
+  maxItems?: number;
+}
+
+/** Codex says "repeated cursor" for tools and "duplicate cursor" for resources; keep both texts. */
+function repeatedCursorText(method: string): string {
+  return method.startsWith('resources/') ? `${method} returned duplicate cursor` : `${method} returned a repeated cursor`;
+}
+
+export async function collectPages<T>(method: string, fetchPage: (cursor: string | undefined) => Promise<Page<T>>, limits: PageLimits = {}): Promise<T[]> {
+  const maxPages = limits.maxPages ?? MAX_TOOL_LIST_PAGES;
+  const maxItems = limits.maxItems ?? MAX_TOOL_LIST_ITEMS;
+  const seen = new Set<string>();
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; ; ) {
+    const page = await fetchPage(cursor);
+    pages += 1;
+    items.push(...page.items);
+    if (items.length > maxItems) throw new McpClientError('pagination', `${method} exceeded item limit`);
+    const next = page.nextCursor;
+    if (next === undefined || next === null) return items;
+    if (seen.has(next) || next === cursor) throw new McpClientError('pagination', repeatedCursorText(method));
+    if (pages >= maxPages) throw new McpClientError('pagination', `${method} exceeded page limit`);
+    seen.add(next);
+    cursor = next;
+  }
+}

@@ -1,0 +1,78 @@
+// Creates the SDK Client for one connection: the capabilities we advertise and the handlers for
+// everything the server may send us (elicitation, sampling, roots, logging, change notifications).
+import { Client } from '@modelcontextprotocol/client';
+import type { ClientCapabilities, ElicitResult, Implementation, LoggingMessageNotification, Root } from '@modelcontextprotocol/client';
+import type { Logger } from '../util/index.js';
+import type { McpClientHandlers } from './types.js';
+
+export interface SdkClientSetup {
+  serverName: string;
+  clientInfo: Implementation;
+  handlers: McpClientHandlers;
+  roots: Root[] | undefined;
+  urlElicitation: boolean;
+  versionNegotiation: 'legacy' | 'auto';
+  logger: Logger;
+}
+
+export function clientCapabilities(setup: Pick<SdkClientSetup, 'handlers' | 'roots' | 'urlElicitation'>): ClientCapabilities {
+  return {
+    // Form elicitation with schema defaults filled in by the SDK when the user accepts.
+    elicitation: { form: { applyDefaults: true }, ...(setup.urlElicitation ? { url: {} } : {}) },
+    ...(setup.roots ? { roots: { listChanged: false } } : {}),
+    ...(setup.handlers.sampling ? { sampling: {} } : {}),
+  };
+}
+
+export function createSdkClient(setup: SdkClientSetup): Client {
+  const { handlers, serverName, logger } = setup;
+  const client = new Client(setup.clientInfo, {
+    capabilities: clientCapabilities(setup),
+    versionNegotiation: { mode: setup.versionNegotiation },
+  });
+
+  client.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
+    if (!handlers.elicitation) return { action: 'decline' };
+    return handlers.elicitation(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id });
+  });
+  const sampling = handlers.sampling;
+  if (sampling) {
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }));
+  }
+  const roots = setup.roots;
+  if (roots) client.setRequestHandler('roots/list', () => ({ roots }));
+
+  client.setNotificationHandler('notifications/message', (n) => {
+    if (handlers.onLog) handlers.onLog(n.params);
+    else logServerMessage(logger, serverName, n.params);
+  });
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
+    logger.info(`MCP server '${serverName}' tool list changed`);
+    handlers.onToolsListChanged?.();
+  });
+  client.setNotificationHandler('notifications/resources/list_changed', () => handlers.onResourcesListChanged?.());
+  client.setNotificationHandler('notifications/prompts/list_changed', () => handlers.onPromptsListChanged?.());
+  client.setNotificationHandler('notifications/resources/updated', (n) => handlers.onResourceUpdated?.(n.params.uri));
+  return client;
+}
+
+/** Codex's mapping of MCP log levels onto ours. */
+function logServerMessage(logger: Logger, serverName: string, params: LoggingMessageNotification['params']): void {
+  const text = `MCP server '${serverName}' log${params.logger ? ` (${params.logger})` : ''}: ${typeof params.data === 'string' ? params.data : JSON.stringify(params.data)}`;
+  switch (params.level) {
+    case 'emergency':
+    case 'alert':
+    case 'critical':
+    case 'error':
+      logger.error(text);
+      break;
+    case 'warning':
+      logger.warn(text);
+      break;
+    case 'debug':
+      logger.debug(text);
+      break;
+    default:
+      logger.info(text);
+  }
+}

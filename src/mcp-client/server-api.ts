@@ -1,0 +1,102 @@
+// Resources, prompts, completion and logging: the McpClient operations beyond tools. Each one checks
+// the server advertised the feature (some servers never answer what they do not offer) and runs
+// through the one operation wrapper.
+import type {
+  CompleteRequest,
+  CompleteResult,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+  ServerCapabilities,
+} from '@modelcontextprotocol/client';
+import type { Connection } from './connection.js';
+import { McpClientError } from './errors.js';
+import type { AttemptOptions, OperationSpec } from './operation.js';
+import { collectPages } from './pagination.js';
+import type { RequestOptions } from './types.js';
+
+export abstract class McpServerApi {
+  /** Run one operation through the wrapper (McpClient owns connections and recovery). */
+  protected abstract run<T>(label: string, options: RequestOptions & Pick<OperationSpec, 'onProgress' | 'progress'>, fn: (c: Connection, a: AttemptOptions) => Promise<T>): Promise<T>;
+  abstract get capabilities(): ServerCapabilities | undefined;
+
+  /** Every resource; [] without asking when the server does not offer resources. */
+  async listResources(options: RequestOptions = {}): Promise<Resource[]> {
+    if (!this.capabilities?.resources) return [];
+    return this.run('resources/list', options, (c, a) =>
+      collectPages('resources/list', async (cursor) => {
+        const page = await c.client.request({ method: 'resources/list', params: cursor === undefined ? {} : { cursor } }, a);
+        return { items: page.resources, nextCursor: page.nextCursor };
+      }),
+    );
+  }
+
+  async listResourceTemplates(options: RequestOptions = {}): Promise<ResourceTemplateType[]> {
+    if (!this.capabilities?.resources) return [];
+    return this.run('resources/templates/list', options, (c, a) =>
+      collectPages('resources/templates/list', async (cursor) => {
+        const page = await c.client.request({ method: 'resources/templates/list', params: cursor === undefined ? {} : { cursor } }, a);
+        return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+      }),
+    );
+  }
+
+  async readResource(uri: string, options: RequestOptions = {}): Promise<ReadResourceResult> {
+    this.require('resources', 'resources/read');
+    return this.run('resources/read', options, (c, a) => c.client.request({ method: 'resources/read', params: { uri } }, a));
+  }
+
+  async subscribe(uri: string, options: RequestOptions = {}): Promise<void> {
+    this.require('resources', 'resources/subscribe');
+    if (!this.capabilities?.resources?.subscribe) throw unsupported('resource subscriptions', 'resources/subscribe');
+    await this.run('resources/subscribe', options, (c, a) => c.client.request({ method: 'resources/subscribe', params: { uri } }, a));
+  }
+
+  async unsubscribe(uri: string, options: RequestOptions = {}): Promise<void> {
+    this.require('resources', 'resources/unsubscribe');
+    await this.run('resources/unsubscribe', options, (c, a) => c.client.request({ method: 'resources/unsubscribe', params: { uri } }, a));
+  }
+
+  /** Every prompt; [] without asking when the server does not offer prompts. */
+  async listPrompts(options: RequestOptions = {}): Promise<Prompt[]> {
+    if (!this.capabilities?.prompts) return [];
+    return this.run('prompts/list', options, (c, a) =>
+      collectPages('prompts/list', async (cursor) => {
+        const page = await c.client.request({ method: 'prompts/list', params: cursor === undefined ? {} : { cursor } }, a);
+        return { items: page.prompts, nextCursor: page.nextCursor };
+      }),
+    );
+  }
+
+  async getPrompt(name: string, args: Record<string, string> = {}, options: RequestOptions = {}): Promise<GetPromptResult> {
+    this.require('prompts', 'prompts/get');
+    return this.run('prompts/get', options, (c, a) => c.client.request({ method: 'prompts/get', params: { name, arguments: args } }, a));
+  }
+
+  async complete(params: CompleteRequest['params'], options: RequestOptions = {}): Promise<CompleteResult> {
+    this.require('completions', 'completion/complete');
+    return this.run('completion/complete', options, (c, a) => c.client.request({ method: 'completion/complete', params }, a));
+  }
+
+  async setLoggingLevel(level: LoggingLevel, options: RequestOptions = {}): Promise<void> {
+    this.require('logging', 'logging/setLevel');
+    await this.run('logging/setLevel', options, (c, a) => c.client.request({ method: 'logging/setLevel', params: { level } }, a));
+  }
+
+  async ping(options: RequestOptions = {}): Promise<void> {
+    await this.run('ping', options, (c, a) => c.client.request({ method: 'ping' }, a));
+  }
+
+  private require(capability: 'resources' | 'prompts' | 'completions' | 'logging', method: string): void {
+    const caps = this.capabilities;
+    // Before connect the operation itself reports "not initialized"; only a known absence is refused here.
+    if (caps && !caps[capability]) throw unsupported(capability, method);
+  }
+}
+
+function unsupported(what: string, method: string): McpClientError {
+  return new McpClientError('protocol', `MCP server does not support ${what} (required for ${method})`);
+}

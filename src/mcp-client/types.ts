@@ -1,0 +1,112 @@
+// The public shapes of McpClient: dependencies, options, handlers injected at construction, states.
+import type {
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  FetchLike,
+  Implementation,
+  LoggingMessageNotification,
+  AuthProvider,
+  OAuthClientProvider,
+  Root,
+  ServerCapabilities,
+  Tool,
+} from '@modelcontextprotocol/client';
+import type { McpServerConfig } from '../config/index.js';
+import type { Logger } from '../util/index.js';
+import type { McpClientError } from './errors.js';
+import type { StdioLauncher } from './launcher.js';
+
+export interface HandlerContext {
+  serverName: string;
+  signal: AbortSignal;
+  /** The JSON-RPC id of the server's request. */
+  requestId: string | number;
+}
+
+/** Everything the server can push to us. Given once, at construction. */
+export interface McpClientHandlers {
+  /** Form and URL elicitation. Without a handler every request is declined. */
+  elicitation?: (request: ElicitRequest['params'], ctx: HandlerContext) => Promise<ElicitResult>;
+  /** sampling/createMessage; the capability is advertised only when this is given. */
+  sampling?: (request: CreateMessageRequest['params'], ctx: HandlerContext) => Promise<CreateMessageResult>;
+  /** notifications/message; without a handler, messages go to the logger. */
+  onLog?: (params: LoggingMessageNotification['params']) => void;
+  onToolsListChanged?: () => void;
+  onResourcesListChanged?: () => void;
+  onPromptsListChanged?: () => void;
+  onResourceUpdated?: (uri: string) => void;
+  /** After a session recovery: the re-fetched tools, and whether they differ from the last list. */
+  onSessionRecovered?: (event: SessionRecoveredEvent) => void;
+  /** Every lifecycle change, including a connection that fails after being ready. */
+  onStateChange?: (state: McpClientState) => void;
+}
+
+export interface SessionRecoveredEvent {
+  serverName: string;
+  /** The connection generation now in use (1 is the first connection). */
+  generation: number;
+  /** The tool list fetched after recovery; undefined if it could not be fetched. */
+  tools: Tool[] | undefined;
+  /** True when the tools differ from the last list this client returned. */
+  toolsChanged: boolean;
+}
+
+export interface McpClientDeps {
+  logger: Logger;
+  /** Where stdio servers run; the local launcher by default. */
+  launcher?: StdioLauncher;
+  /** The environment bearer_token_env_var / env_http_headers read from; process.env by default. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * OAuth for HTTP servers: the SDK transport refreshes through it on a 401 (and steps up scopes on a
+   * 403 with an OAuthClientProvider), then retries once. Not consulted when the server has an
+   * explicit Authorization (bearer_token_env_var or an Authorization header).
+   */
+  authProviderFor?: (config: McpServerConfig) => OAuthClientProvider | AuthProvider | undefined;
+  /** fetch for HTTP transports; the global one by default. */
+  fetch?: FetchLike;
+  handlers?: McpClientHandlers;
+}
+
+export interface McpClientOptions {
+  clientInfo?: Implementation;
+  /** The workspace roots answered to roots/list; the roots capability is advertised only with them. */
+  roots?: Root[];
+  /** Overrides config.startup_timeout_sec. */
+  startupTimeoutMs?: number;
+  /** Overrides config.tool_timeout_sec; the default deadline of every request after initialize. */
+  toolTimeoutMs?: number;
+  /** Progress can extend a request up to this total. */
+  maxTotalTimeoutMs?: number;
+  /**
+   * `legacy` (default) sends `initialize` like every 2025-era client; `auto` first probes with the
+   * 2026-07-28 `server/discover` and falls back to `initialize`.
+   */
+  versionNegotiation?: 'legacy' | 'auto';
+  /** Advertise URL-mode elicitation as well as form mode (default true). */
+  urlElicitation?: boolean;
+  /** Transient retry delays (default 250 ms, 1000 ms). */
+  retryDelaysMs?: readonly number[];
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Overrides the tool timeout for this request. */
+  timeoutMs?: number;
+}
+
+export interface ReadyInfo {
+  serverInfo: Implementation | undefined;
+  capabilities: ServerCapabilities;
+  instructions: string | undefined;
+  protocolVersion: string | undefined;
+  generation: number;
+}
+
+export type McpClientState =
+  | { kind: 'connecting' }
+  | ({ kind: 'ready' } & ReadyInfo)
+  | { kind: 'failed'; error: McpClientError }
+  | { kind: 'closed' };

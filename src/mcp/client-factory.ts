@@ -1,0 +1,41 @@
+// The default way the manager makes a client for a server: the launcher its `environment` names,
+// the host's environment for bearer/header variables, and the OAuth provider where configured.
+// The MCP SDK is loaded on the first client, so commands that only read snapshots never pay for it.
+import type { OAuthClientProvider, Root } from '@modelcontextprotocol/client';
+import type { EnvironmentConfig, McpServerConfig } from '../config/index.js';
+import type { McpClientOptions, StdioLauncher } from '../mcp-client/index.js';
+import type { Logger } from '../util/index.js';
+import type { ClientFactory } from './managed-server.js';
+
+export interface DefaultClientFactoryOptions {
+  logger: Logger;
+  environments: Readonly<Record<string, EnvironmentConfig>>;
+  env?: NodeJS.ProcessEnv;
+  /** OAuth for HTTP servers; may be created lazily on the first HTTP client. */
+  authProviderFor?: (config: McpServerConfig) => OAuthClientProvider | undefined | Promise<OAuthClientProvider | undefined>;
+  roots?: Root[];
+  clientOptions?: McpClientOptions;
+}
+
+export function createDefaultClientFactory(options: DefaultClientFactoryOptions): ClientFactory {
+  const layer = () => import('../mcp-client/index.js');
+  let sdk: ReturnType<typeof layer> | undefined;
+  let local: StdioLauncher | undefined;
+  return async (config, handlers) => {
+    sdk ??= layer();
+    const { createLocalLauncher, createMcpClient, selectLauncher } = await sdk;
+    local ??= createLocalLauncher();
+    const provider = config.transport.type === 'stdio' ? undefined : await options.authProviderFor?.(config);
+    return createMcpClient(
+      config,
+      {
+        logger: options.logger,
+        launcher: config.transport.type === 'stdio' ? selectLauncher(config, { local, environments: options.environments, env: options.env }) : undefined,
+        env: options.env,
+        authProviderFor: provider ? () => provider : undefined,
+        handlers,
+      },
+      { ...options.clientOptions, roots: options.roots ?? options.clientOptions?.roots },
+    );
+  };
+}

@@ -1,0 +1,339 @@
+// McpConnectionManager: many servers, one catalog. Parallel non-blocking startup with snapshots,
+// startup events, routing by model-visible name, and per-server failure isolation.
+import type { CallToolResult, ElicitResult, GetPromptResult, ReadResourceResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
+import type { McpServerConfig } from '../config/index.js';
+import type { McpClient, McpClientHandlers } from '../mcp-client/index.js';
+import type { EventMsgOf } from '../protocol/index.js';
+import { raceSignal, SwitchboardError, type Logger } from '../util/index.js';
+import { Catalog, diffServerTools, type CatalogEntry, type ServerTools } from './catalog.js';
+import { ManagedServer, type ClientFactory } from './managed-server.js';
+import type { RestartPolicyOptions } from './restart-policy.js';
+import type { SnapshotStore } from './snapshot-store.js';
+import { toolDisabledError } from './tool-filter.js';
+import { startupStatus, statusOf, type ServerStatus } from './server-status.js';
+import { TrustedServers } from './tool-metadata.js';
+import { DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
+import { ElicitationRouter, type CallElicitationHandler } from './elicitation-router.js';
+import { listAllPrompts, listAllResources, listAllResourceTemplates, type AggregateDeps, type QualifiedPrompt } from './aggregate.js';
+
+export type McpManagerEvent = EventMsgOf<'mcp_startup_update'> | EventMsgOf<'mcp_startup_complete'> | EventMsgOf<'mcp_tools_changed'>;
+
+export interface McpConnectionManagerOptions {
+  /** Enabled and disabled servers in config order; disabled ones are invisible. */
+  servers: Record<string, McpServerConfig>;
+  maxToolNameBytes?: number;
+  /** Servers whose connector metadata survives; granted in code only. */
+  trusted?: TrustedServers;
+  restart?: RestartPolicyOptions;
+}
+
+export interface McpConnectionManagerDeps {
+  createClient: ClientFactory;
+  logger: Logger;
+  /** Startup snapshots; without a store nothing is cached. */
+  snapshots?: SnapshotStore;
+  onEvent?: (event: McpManagerEvent) => void;
+  /** Host handlers for one server (logging, sampling, resource updates, elicitation outside calls). */
+  handlersFor?: (server: string) => McpClientHandlers;
+}
+
+export type { ServerStatus };
+
+export type WaitMode = 'none' | 'unsnapshotted' | 'all';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Answers elicitations the server raises while this call runs. */
+  onElicitation?: CallElicitationHandler;
+  meta?: Record<string, unknown>;
+}
+
+
+export interface StartupSummary {
+  ready: string[];
+  failed: { server: string; error: string }[];
+  cancelled: string[];
+}
+
+export class McpConnectionManager {
+  private readonly servers = new Map<string, ManagedServer>();
+  private catalog = Catalog.empty();
+  /** Names that left the catalog (their server failed or dropped the tool): a call says why. */
+  private readonly retired = new Map<string, CatalogEntry>();
+  private readonly trusted: TrustedServers;
+  private readonly maxNameBytes: number;
+  private readonly router = new ElicitationRouter();
+  private snapshots: Promise<void> | undefined;
+  private initialStartup: Promise<StartupSummary> | undefined;
+  private closing = false;
+
+  constructor(
+    options: McpConnectionManagerOptions,
+    private readonly deps: McpConnectionManagerDeps,
+  ) {
+    this.trusted = options.trusted ?? new TrustedServers();
+    this.maxNameBytes = options.maxToolNameBytes ?? DEFAULT_MAX_TOOL_NAME_BYTES;
+    for (const config of Object.values(options.servers)) {
+      if (!config.enabled) continue;
+      const server: ManagedServer = new ManagedServer(config, {
+        createClient: deps.createClient,
+        logger: deps.logger,
+        restart: options.restart,
+        handlers: this.handlersFor(config.name),
+        onPhase: (s) => this.onPhase(s),
+        onToolsChanged: (s) => this.onServerToolsChanged(s),
+      });
+      this.servers.set(config.name, server);
+    }
+  }
+
+  /** Launch every eager server in parallel and return at once. */
+  start(): void {
+    if (this.initialStartup) return;
+    this.initialStartup = this.snapshotsLoaded().then(async () => {
+      const eager = [...this.servers.values()].filter((s) => s.config.startup_mode === 'eager');
+      await Promise.allSettled(eager.map((s) => s.ensureStarted()));
+      const summary = this.summary(eager);
+      if (!this.closing) this.emit({ type: 'mcp_startup_complete', ...summary });
+      return summary;
+    });
+  }
+
+  serverNames(): string[] {
+    return [...this.servers.keys()];
+  }
+
+  /** Resolves once every eager server's first startup has settled. */
+  async waitForStartup(options: { signal?: AbortSignal } = {}): Promise<StartupSummary> {
+    this.start();
+    return raceSignal(this.initialStartup!, options.signal);
+  }
+
+  /** Fails with Codex's text if a `required = true` server did not start. */
+  async requireServers(options: { signal?: AbortSignal } = {}): Promise<void> {
+    this.start();
+    await raceSignal(this.snapshotsLoaded(), options.signal);
+    const failures: string[] = [];
+    for (const server of this.servers.values()) {
+      if (!server.config.required) continue;
+      await raceSignal(server.ensureStarted().catch(() => {}), options.signal);
+      const phase = server.phase;
+      if (phase.kind === 'failed') failures.push(`${server.name}: ${phase.raw}`);
+      else if (phase.kind !== 'ready') failures.push(`${server.name}: MCP startup cancelled`);
+    }
+    if (failures.length > 0) throw new SwitchboardError('required_failed', `required MCP servers failed to initialize: ${failures.join('; ')}`);
+  }
+
+  /**
+   * The catalog. `none` answers at once from live and snapshot entries; `unsnapshotted` (default)
+   * waits only for starting servers that have no snapshot; `all` waits for every eager startup.
+   * With `start: false` no server is started: the answer comes from snapshots (and servers already up).
+   */
+  async listAllTools(options: { wait?: WaitMode; signal?: AbortSignal; start?: boolean } = {}): Promise<CatalogEntry[]> {
+    if (options.start === false) {
+      await raceSignal(this.snapshotsLoaded(), options.signal);
+      return [...this.catalog.entries];
+    }
+    this.start();
+    await raceSignal(this.snapshotsLoaded(), options.signal);
+    const wait = options.wait ?? 'unsnapshotted';
+    if (wait === 'all') await raceSignal(this.initialStartup!, options.signal);
+    else if (wait === 'unsnapshotted') {
+      const pending = [...this.servers.values()].filter((s) => s.phase.kind === 'starting' && !s.hasSnapshot);
+      await raceSignal(Promise.all(pending.map((s) => s.settled())), options.signal);
+    }
+    return [...this.catalog.entries];
+  }
+
+  /** The current catalog entry for a model-visible name (no waiting). */
+  lookup(name: string): CatalogEntry | undefined {
+    return this.catalog.get(name);
+  }
+
+  closestToolNames(name: string): string[] {
+    return this.catalog.closest(name);
+  }
+
+  /** Call by model-visible name. A tool known only from a snapshot waits for its server. */
+  async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
+    this.start();
+    await raceSignal(this.snapshotsLoaded(), options.signal);
+    const entry = this.catalog.get(name) ?? this.retired.get(name);
+    if (!entry) {
+      const close = this.catalog.closest(name);
+      throw new SwitchboardError('unknown_tool', `unknown MCP tool '${name}'${close.length ? ` (did you mean ${close.map((c) => `'${c}'`).join(', ')}?)` : ''}`);
+    }
+    return this.callServerTool(entry.server, entry.tool, args, options);
+  }
+
+  /** Call a tool by server and raw name (the filter still applies). */
+  async callServerTool(serverName: string, tool: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
+    const server = this.server(serverName);
+    if (!server.filter.allows(tool)) throw toolDisabledError(serverName, tool);
+    const client = await raceSignal(server.clientForCall(), options.signal);
+    const live = server.tools;
+    if (live?.source === 'live' && !live.tools.some((t) => t.name === tool)) {
+      throw new SwitchboardError('unknown_tool', `MCP server '${serverName}' no longer offers tool '${tool}'`);
+    }
+    const release = this.router.enter(serverName, options.onElicitation);
+    try {
+      return await client.callTool(tool, args, { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress, meta: options.meta });
+    } finally {
+      release();
+    }
+  }
+
+  /** The ready client of one server (starting it if lazy); fails at once for a failed server. */
+  async clientFor(serverName: string, options: { signal?: AbortSignal } = {}): Promise<McpClient> {
+    this.start();
+    return raceSignal(this.server(serverName).clientForCall(), options.signal);
+  }
+
+  /** Servers that are ready now, in config order. */
+  readyServers(): string[] {
+    return [...this.servers.values()].filter((s) => s.phase.kind === 'ready').map((s) => s.name);
+  }
+
+  status(): ServerStatus[] {
+    return [...this.servers.values()].map((s) => statusOf(s));
+  }
+
+  /** Re-list one server's tools (starting it if lazy or failed), or all servers'. */
+  async refresh(serverName?: string): Promise<void> {
+    this.start();
+    const targets = serverName ? [this.server(serverName)] : [...this.servers.values()];
+    await Promise.allSettled(targets.map((s) => s.refresh()));
+  }
+
+  /** Every ready server's resources (all pages), by server; failed servers are left out. */
+  listAllResources(options: { signal?: AbortSignal } = {}): Promise<Map<string, Resource[]>> {
+    return listAllResources(this.aggregateDeps(), options.signal);
+  }
+
+  listAllResourceTemplates(options: { signal?: AbortSignal } = {}): Promise<Map<string, ResourceTemplateType[]>> {
+    return listAllResourceTemplates(this.aggregateDeps(), options.signal);
+  }
+
+  async listResources(serverName: string, options: { signal?: AbortSignal } = {}): Promise<Resource[]> {
+    return (await this.clientFor(serverName, options)).listResources({ signal: options.signal });
+  }
+
+  async listResourceTemplates(serverName: string, options: { signal?: AbortSignal } = {}): Promise<ResourceTemplateType[]> {
+    return (await this.clientFor(serverName, options)).listResourceTemplates({ signal: options.signal });
+  }
+
+  async readResource(serverName: string, uri: string, options: { signal?: AbortSignal } = {}): Promise<ReadResourceResult> {
+    const client = await this.clientFor(serverName, options);
+    return client.readResource(uri, { signal: options.signal });
+  }
+
+  /** Prompts of every ready server under qualified names (`<server>__<prompt>`). */
+  listAllPrompts(options: { signal?: AbortSignal } = {}): Promise<QualifiedPrompt[]> {
+    return listAllPrompts(this.aggregateDeps(), this.maxNameBytes, options.signal);
+  }
+
+  async getPrompt(serverName: string, prompt: string, args: Record<string, string> | undefined, options: { signal?: AbortSignal } = {}): Promise<GetPromptResult> {
+    const client = await this.clientFor(serverName, options);
+    return client.getPrompt(prompt, args, { signal: options.signal });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.allSettled([...this.servers.values()].map((s) => s.close()));
+  }
+
+  private aggregateDeps(): AggregateDeps {
+    return {
+      logger: this.deps.logger,
+      readyClients: async (signal) => {
+        await this.waitForStartup({ signal });
+        const ready = [...this.servers.values()].filter((s) => s.phase.kind === 'ready');
+        const clients = await Promise.all(ready.map(async (s) => ({ server: s.name, client: await s.clientForCall().catch(() => undefined) })));
+        return clients.filter((c): c is { server: string; client: McpClient } => c.client !== undefined);
+      },
+    };
+  }
+
+  private server(name: string): ManagedServer {
+    const server = this.servers.get(name);
+    if (!server) throw new SwitchboardError('unknown_server', `unknown MCP server '${name}'`);
+    return server;
+  }
+
+  /** Reads every server's snapshot once. */
+  private snapshotsLoaded(): Promise<void> {
+    this.snapshots ??= this.loadSnapshots();
+    return this.snapshots;
+  }
+
+  private async loadSnapshots(): Promise<void> {
+    const store = this.deps.snapshots;
+    if (!store) return;
+    await Promise.all(
+      [...this.servers.values()].map(async (s) => {
+        const snap = await store.load(s.config);
+        if (snap) s.setSnapshot(snap.tools);
+      }),
+    );
+    this.rebuildCatalog();
+  }
+
+  private handlersFor(name: string): McpClientHandlers {
+    const host = this.deps.handlersFor?.(name) ?? {};
+    return {
+      ...host,
+      elicitation: (request, ctx) => this.router.route(name, request, ctx, host.elicitation) as Promise<ElicitResult>,
+    };
+  }
+
+  private onPhase(server: ManagedServer): void {
+    const status = startupStatus(server.phase);
+    if (status && !this.closing) this.emit({ type: 'mcp_startup_update', server: server.name, status });
+    if (server.phase.kind === 'ready' || server.phase.kind === 'failed') this.onServerToolsChanged(server);
+  }
+
+  private onServerToolsChanged(server: ManagedServer): void {
+    const before = this.catalog.forServer(server.name);
+    this.rebuildCatalog();
+    const after = this.catalog.forServer(server.name);
+    const diff = diffServerTools(server.name, before, after);
+    if (diff.added.length + diff.removed.length + diff.changed.length > 0 && !this.closing) {
+      this.emit({ type: 'mcp_tools_changed', ...diff });
+    }
+    const live = server.tools;
+    if (live?.source === 'live' && server.phase.kind === 'ready') void this.deps.snapshots?.save(server.config, live.tools);
+  }
+
+  private rebuildCatalog(): void {
+    const contributions: ServerTools[] = [];
+    for (const s of this.servers.values()) {
+      const t = s.tools;
+      if (t) contributions.push({ server: s.name, tools: t.tools, source: t.source, filter: s.filter });
+    }
+    const previous = this.catalog;
+    this.catalog = Catalog.build(contributions, this.trusted, this.maxNameBytes);
+    for (const e of previous.entries) if (!this.catalog.get(e.name)) this.retired.set(e.name, e);
+    for (const e of this.catalog.entries) this.retired.delete(e.name);
+  }
+
+  private summary(servers: ManagedServer[]): StartupSummary {
+    const out: StartupSummary = { ready: [], failed: [], cancelled: [] };
+    for (const s of servers) {
+      const phase = s.phase;
+      if (phase.kind === 'ready') out.ready.push(s.name);
+      else if (phase.kind === 'failed') out.failed.push({ server: s.name, error: phase.raw });
+      else out.cancelled.push(s.name);
+    }
+    return out;
+  }
+
+  private emit(event: McpManagerEvent): void {
+    try {
+      this.deps.onEvent?.(event);
+    } catch (err) {
+      this.deps.logger.warn('MCP event listener failed', { error: String(err) });
+    }
+  }
+}

@@ -1,0 +1,42 @@
+// Server-initiated elicitation goes to the call that is running on that server (the newest one), or
+// to the host's handler when no call is waiting; with neither, it is declined.
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import type { HandlerContext } from '../mcp-client/index.js';
+
+export interface CallElicitation {
+  server: string;
+  /** The JSON-RPC id of the server's elicitation request. */
+  id: string | number;
+  request: Record<string, unknown>;
+}
+
+export type CallElicitationHandler = (elicitation: CallElicitation) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }>;
+
+type HostHandler = (request: ElicitRequest['params'], ctx: HandlerContext) => Promise<ElicitResult>;
+
+export class ElicitationRouter {
+  private readonly active = new Map<string, CallElicitationHandler[]>();
+
+  /** Register a running call's handler; the returned function removes it. */
+  enter(server: string, handler: CallElicitationHandler | undefined): () => void {
+    if (!handler) return () => {};
+    const list = this.active.get(server) ?? [];
+    list.push(handler);
+    this.active.set(server, list);
+    return () => {
+      const i = list.indexOf(handler);
+      if (i >= 0) list.splice(i, 1);
+      if (list.length === 0) this.active.delete(server);
+    };
+  }
+
+  async route(server: string, request: ElicitRequest['params'], ctx: HandlerContext, host: HostHandler | undefined): Promise<ElicitResult> {
+    const handler = this.active.get(server)?.at(-1);
+    if (handler) {
+      const answer = await handler({ server, id: ctx.requestId, request: request as unknown as Record<string, unknown> });
+      return answer.action === 'accept' ? { action: 'accept', content: (answer.content ?? {}) as ElicitResult['content'] } : { action: answer.action };
+    }
+    if (host) return host(request, ctx);
+    return { action: 'decline' };
+  }
+}

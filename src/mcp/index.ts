@@ -1,0 +1,14 @@
+// McpConnectionManager: many servers -> one catalog (naming, filters, metadata policy, snapshots,
+// startup events, routing, resources and prompts). The layer's public face.
+export { McpConnectionManager } from './connection-manager.js';
+export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, ServerStatus, StartupSummary, WaitMode } from './connection-manager.js';
+export { createDefaultClientFactory, type DefaultClientFactoryOptions } from './client-factory.js';
+export type { ClientFactory, ServerPhase } from './managed-server.js';
+export type { CatalogEntry, ToolSource } from './catalog.js';
+export type { CallElicitation, CallElicitationHandler } from './elicitation-router.js';
+export { SnapshotStore, snapshotConfigHash, SNAPSHOT_SCHEMA_VERSION } from './snapshot-store.js';
+export { TrustedServers, CONNECTOR_META_KEYS, isModelVisible } from './tool-metadata.js';
+export { assignToolNames, sanitizeNamePart, DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
+export { toolFilterFor } from './tool-filter.js';
+export { startupErrorDisplay, notLoggedInText } from './startup-error.js';
+export { DEFAULT_RESTART_POLICY, type RestartPolicyOptions } from './restart-policy.js';

@@ -1,0 +1,267 @@
+// One configured server inside the manager: its lazily started, shared startup; its live or snapshot
+// tool list; background retries with backoff; crash restarts; and list_changed refreshes.
+import type { Tool } from '@modelcontextprotocol/client';
+import type { McpServerConfig } from '../config/index.js';
+import { startupTimeoutMs } from '../config/index.js';
+import type { McpClient, McpClientHandlers, McpClientState } from '../mcp-client/index.js';
+import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
+import { RestartPolicy, type RestartPolicyOptions } from './restart-policy.js';
+import { toolFilterFor, type ToolFilter } from './tool-filter.js';
+import { startupErrorDisplay, startupFailureText } from './startup-error.js';
+
+export type ServerPhase =
+  /** startup_mode = "lazy" and not used yet. */
+  | { kind: 'idle' }
+  | { kind: 'starting'; startedAt: number }
+  | { kind: 'ready'; startupMs: number }
+  /** `display` is the friendly text, `raw` Codex's `MCP startup failed: …`; `retryAt` null = given up. */
+  | { kind: 'failed'; display: string; raw: string; error: unknown; retryAt: number | null }
+  | { kind: 'cancelled' }
+  | { kind: 'closed' };
+
+export type ClientFactory = (config: McpServerConfig, handlers: McpClientHandlers) => McpClient | Promise<McpClient>;
+
+export interface ManagedServerDeps {
+  createClient: ClientFactory;
+  logger: Logger;
+  /** Handlers the host wants on every client; the managed server adds its own around them. */
+  handlers: McpClientHandlers;
+  restart?: RestartPolicyOptions;
+  /** Called on every phase change. */
+  onPhase(server: ManagedServer): void;
+  /** Called when the live tool list is replaced (startup, list_changed, recovery). */
+  onToolsChanged(server: ManagedServer): void;
+}
+
+export class ManagedServer {
+  readonly name: string;
+  /** enabled_tools / disabled_tools, applied when listing and when calling. */
+  readonly filter: ToolFilter;
+  private phaseValue: ServerPhase;
+  private client: McpClient | undefined;
+  private liveTools: Tool[] | undefined;
+  private snapshotTools: Tool[] | undefined;
+  private startup: Promise<McpClient> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+  private readonly policy: RestartPolicy;
+  private readonly closed = new AbortController();
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly deps: ManagedServerDeps,
+  ) {
+    this.name = config.name;
+    this.filter = toolFilterFor(config);
+    this.phaseValue = { kind: 'idle' };
+    this.policy = new RestartPolicy(deps.restart);
+  }
+
+  get phase(): ServerPhase {
+    return this.phaseValue;
+  }
+
+  /** The tools this server contributes now: live when ready, its snapshot while not yet started. */
+  get tools(): { tools: Tool[]; source: 'live' | 'snapshot' } | undefined {
+    const phase = this.phaseValue.kind;
+    if (phase === 'ready' && this.liveTools) return { tools: this.liveTools, source: 'live' };
+    if ((phase === 'idle' || phase === 'starting') && this.snapshotTools) return { tools: this.snapshotTools, source: 'snapshot' };
+    return undefined;
+  }
+
+  get hasSnapshot(): boolean {
+    return this.snapshotTools !== undefined;
+  }
+
+  setSnapshot(tools: Tool[]): void {
+    this.snapshotTools = tools;
+  }
+
+  /** The server's client once ready: starts it if needed, shares a startup already running. */
+  ensureStarted(): Promise<McpClient> {
+    const phase = this.phaseValue;
+    if (phase.kind === 'ready' && this.client) return Promise.resolve(this.client);
+    if (phase.kind === 'closed') return Promise.reject(this.unavailable('the connection manager is shut down'));
+    this.clearRetry();
+    this.startup ??= this.runStartup().finally(() => {
+      this.startup = undefined;
+    });
+    return this.startup;
+  }
+
+  /** Resolves when the current startup attempt (if any) has finished, whatever its outcome. */
+  async settled(): Promise<void> {
+    await this.startup?.catch(() => {});
+  }
+
+  /**
+   * The client for a call: ready → now; starting (or lazy) → wait for it; failed → fail at once
+   * with the startup error, so calls to an unavailable server never hang.
+   */
+  async clientForCall(): Promise<McpClient> {
+    const phase = this.phaseValue;
+    switch (phase.kind) {
+      case 'ready':
+        if (this.client) return this.client;
+        return this.ensureStarted();
+      case 'idle':
+      case 'starting':
+        return this.ensureStarted();
+      case 'failed':
+        throw this.unavailable(phase.display, phase.error);
+      case 'cancelled':
+      case 'closed':
+        throw this.unavailable('its startup was cancelled');
+    }
+  }
+
+  /** Re-list tools now (explicit refresh); a lazy or failed server is started. */
+  async refresh(): Promise<void> {
+    if (this.phaseValue.kind !== 'ready') {
+      await this.ensureStarted();
+      return;
+    }
+    await this.refreshTools();
+  }
+
+  async close(): Promise<void> {
+    this.closed.abort(new SwitchboardError('cancelled', 'MCP startup cancelled'));
+    this.clearRetry();
+    const wasStarting = this.phaseValue.kind === 'starting';
+    const client = this.client;
+    this.client = undefined;
+    if (wasStarting) this.setPhase({ kind: 'cancelled' });
+    await Promise.allSettled([client?.close(), this.startup]);
+    this.setPhase({ kind: 'closed' });
+  }
+
+  private unavailable(why: string, cause?: unknown): SwitchboardError {
+    return new SwitchboardError('server_unavailable', `MCP server '${this.name}' is unavailable: ${why}`, { cause });
+  }
+
+  private async runStartup(): Promise<McpClient> {
+    const startedAt = Date.now();
+    const budget = startupTimeoutMs(this.config);
+    this.setPhase({ kind: 'starting', startedAt });
+    const holder: { client?: McpClient } = {};
+    let client: McpClient | undefined;
+    try {
+      client = await this.deps.createClient(this.config, this.clientHandlers(holder));
+      holder.client = client;
+      this.client = client;
+      await client.connect({ signal: this.closed.signal, timeoutMs: budget });
+      // The startup timeout covers initialize and the first tools/list together.
+      const remaining = budget - (Date.now() - startedAt);
+      const tools = await client.listTools({ signal: this.closed.signal, timeoutMs: Math.max(remaining, 1) });
+      if (this.closed.signal.aborted) throw this.closed.signal.reason;
+      this.liveTools = tools;
+      this.policy.succeeded();
+      this.setPhase({ kind: 'ready', startupMs: Date.now() - startedAt });
+      this.deps.onToolsChanged(this);
+      return client;
+    } catch (err) {
+      this.client = undefined;
+      await client?.close().catch(() => {});
+      if (this.closed.signal.aborted) {
+        if (this.phaseValue.kind === 'starting') this.setPhase({ kind: 'cancelled' });
+        throw this.unavailable('its startup was cancelled', err);
+      }
+      this.fail(err, this.policy.nextDelayMs());
+      throw this.unavailable(startupErrorDisplay(this.config, err), err);
+    }
+  }
+
+  private fail(err: unknown, retryInMs: number | null): void {
+    const retryAt = retryInMs === null ? null : Date.now() + retryInMs;
+    this.setPhase({ kind: 'failed', display: startupErrorDisplay(this.config, err), raw: startupFailureText(err), error: err, retryAt });
+    this.deps.onToolsChanged(this);
+    if (retryInMs !== null) this.scheduleRetry(retryInMs);
+  }
+
+  private scheduleRetry(delayMs: number): void {
+    this.clearRetry();
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.deps.logger.info(`MCP server '${this.name}': retrying startup`);
+      this.ensureStarted().catch(() => {});
+    }, delayMs);
+    this.retryTimer.unref();
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  /** A ready server whose connection failed (process exited, stream died): restart or give up. */
+  private onClientState(client: McpClient, state: McpClientState): void {
+    if (client !== this.client || state.kind !== 'failed' || this.phaseValue.kind !== 'ready') return;
+    this.client = undefined;
+    void client.close().catch(() => {});
+    const again = this.policy.recordCrash();
+    this.deps.logger.warn(`MCP server '${this.name}' stopped after being ready: ${state.error.message}`);
+    if (!again) {
+      const err = new SwitchboardError('crash_limit', `gave up after ${this.policy.crashLimitText}: ${state.error.message}`, { cause: state.error });
+      this.fail(err, null);
+      return;
+    }
+    this.fail(state.error, this.policy.nextDelayMs());
+  }
+
+  /** Handlers for one client; `holder` names that client (it is created after its handlers). */
+  private clientHandlers(holder: { client?: McpClient }): McpClientHandlers {
+    const host = this.deps.handlers;
+    const handlers: McpClientHandlers = {
+      ...host,
+      onToolsListChanged: () => {
+        host.onToolsListChanged?.();
+        void this.refreshTools();
+      },
+      onSessionRecovered: (event) => {
+        host.onSessionRecovered?.(event);
+        if (event.tools && event.toolsChanged && this.phaseValue.kind === 'ready') {
+          this.liveTools = event.tools;
+          this.deps.onToolsChanged(this);
+        }
+      },
+      onStateChange: (state) => {
+        host.onStateChange?.(state);
+        if (holder.client) this.onClientState(holder.client, state);
+      },
+    };
+    return handlers;
+  }
+
+  /** Re-fetch the tool list; bursts of list_changed coalesce into at most one extra fetch. */
+  private refreshTools(): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        const client = this.client;
+        if (!client || this.phaseValue.kind !== 'ready') return;
+        try {
+          const tools = await client.listTools({ signal: this.closed.signal });
+          if (client !== this.client) return;
+          this.liveTools = tools;
+          this.deps.onToolsChanged(this);
+        } catch (err) {
+          this.deps.logger.warn(`failed to refresh tools after list-changed notification for MCP server '${this.name}': ${errorMessage(err)}`);
+        }
+      } while (this.refreshAgain);
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private setPhase(phase: ServerPhase): void {
+    if (this.phaseValue.kind === 'closed') return;
+    this.phaseValue = phase;
+    this.deps.onPhase(this);
+  }
+}

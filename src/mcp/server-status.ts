@@ -1,0 +1,48 @@
+// How a managed server's phase reads as a startup event and as a status row (`mcp status`).
+import type { McpStartupStatus } from '../protocol/index.js';
+import type { ManagedServer, ServerPhase } from './managed-server.js';
+
+export interface ServerStatus {
+  name: string;
+  state: 'idle' | 'starting' | 'ready' | 'failed' | 'cancelled' | 'closed';
+  tools: number;
+  source: 'live' | 'snapshot' | 'none';
+  error?: string;
+  startup_ms?: number;
+  required: boolean;
+  retry_at?: number | null;
+}
+
+export function startupStatus(phase: ServerPhase): McpStartupStatus | undefined {
+  switch (phase.kind) {
+    case 'starting':
+      return { state: 'starting' };
+    case 'ready':
+      return { state: 'ready' };
+    case 'failed':
+      return { state: 'failed', error: phase.display };
+    case 'cancelled':
+      return { state: 'cancelled' };
+    case 'idle':
+    case 'closed':
+      return undefined;
+  }
+}
+
+export function statusOf(s: ManagedServer): ServerStatus {
+  const phase = s.phase;
+  const tools = s.tools;
+  const base: ServerStatus = {
+    name: s.name,
+    state: phase.kind,
+    tools: tools ? tools.tools.filter((t) => s.filter.allows(t.name)).length : 0,
+    source: tools?.source ?? 'none',
+    required: s.config.required,
+  };
+  if (phase.kind === 'ready') base.startup_ms = phase.startupMs;
+  if (phase.kind === 'failed') {
+    base.error = phase.display;
+    base.retry_at = phase.retryAt;
+  }
+  return base;
+}

@@ -1,0 +1,10 @@
+// Plain value lists of the wire enums, with no dependencies: a second public entry of this layer for
+// hot paths (config loading, CLI start) that must not pay for loading zod. The schemas are built on them.
+
+export const APPROVAL_POLICIES = ['untrusted', 'on-failure', 'on-request', 'never'] as const;
+export type AskForApprovalValue = (typeof APPROVAL_POLICIES)[number];
+
+export const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
+export type SandboxModeValue = (typeof SANDBOX_MODES)[number];
+
+export const REVIEW_DECISIONS = ['approved', 'approved_for_session', 'denied', 'abort'] as const;

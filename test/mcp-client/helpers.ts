@@ -1,0 +1,61 @@
+// Shared helpers for the mcp-client integration tests: configs from real TOML-shaped tables, a
+// capturing logger, and client cleanup.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseMcpServerConfig } from '../../src/config/index.js';
+import type { McpServerConfig } from '../../src/config/index.js';
+import { createMcpClient } from '../../src/mcp-client/index.js';
+import type { McpClient, McpClientDeps, McpClientOptions } from '../../src/mcp-client/index.js';
+import { createLogger } from '../../src/util/index.js';
+import type { Logger } from '../../src/util/index.js';
+
+export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/mcp');
+export const NODE = process.execPath;
+
+export function serverConfig(name: string, raw: Record<string, unknown>): McpServerConfig {
+  return parseMcpServerConfig(name, raw).config;
+}
+
+export function fixtureStdio(name: string, file: string, extra: Record<string, unknown> = {}): McpServerConfig {
+  return serverConfig(name, { command: NODE, args: [path.join(FIXTURES, file)], ...extra });
+}
+
+export interface CapturingLogger extends Logger {
+  lines: string[];
+}
+
+export function capturingLogger(): CapturingLogger {
+  const lines: string[] = [];
+  const logger = createLogger((line) => lines.push(line), { level: 'debug' }) as CapturingLogger;
+  logger.lines = lines;
+  return logger;
+}
+
+/** Creates clients and closes every one of them after the test. */
+export function clientPool() {
+  const clients: McpClient[] = [];
+  return {
+    create(config: McpServerConfig, deps: Partial<McpClientDeps> = {}, options: McpClientOptions = {}): McpClient {
+      const client = createMcpClient(config, { logger: deps.logger ?? capturingLogger(), ...deps }, options);
+      clients.push(client);
+      return client;
+    },
+    async closeAll(): Promise<void> {
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+    },
+  };
+}
+
+export function textOf(result: { content?: unknown }): string {
+  const content = (result.content ?? []) as { type: string; text?: string }[];
+  return content.map((c) => c.text ?? '').join('');
+}
+
+/** Resolve when `predicate` holds, polling; rejects after `timeoutMs`. For observing other processes. */
+export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

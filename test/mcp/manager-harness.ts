@@ -1,0 +1,110 @@
+// Test harness for McpConnectionManager: real stdio fixture servers, recorded events, and waiting for
+// an event instead of sleeping.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
+import {
+  createDefaultClientFactory,
+  McpConnectionManager,
+  SnapshotStore,
+  TrustedServers,
+  type ClientFactory,
+  type McpManagerEvent,
+  type RestartPolicyOptions,
+} from '../../src/mcp/index.js';
+import { nullLogger } from '../../src/util/index.js';
+
+export const MANAGER_FIXTURE = fileURLToPath(new URL('../fixtures/mcp/manager-server.mjs', import.meta.url));
+
+/** A stdio server running the manager fixture with the given knobs and extra config keys. */
+export function fixtureServer(name: string, knobs: Record<string, string> = {}, extra: Record<string, unknown> = {}): McpServerConfig {
+  return parseMcpServerConfig(name, {
+    command: process.execPath,
+    args: [MANAGER_FIXTURE],
+    env: { MGR_NAME: name, ...knobs },
+    ...extra,
+  }).config;
+}
+
+export interface Harness {
+  manager: McpConnectionManager;
+  events: McpManagerEvent[];
+  home: string;
+  /** Resolves with the first recorded event (past or future) matching `pred`. */
+  waitFor<T extends McpManagerEvent>(pred: (e: McpManagerEvent) => e is T, timeoutMs?: number): Promise<T>;
+  waitFor(pred: (e: McpManagerEvent) => boolean, timeoutMs?: number): Promise<McpManagerEvent>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  home?: string;
+  snapshots?: boolean;
+  restart?: RestartPolicyOptions;
+  trusted?: string[];
+  maxToolNameBytes?: number;
+  createClient?: ClientFactory;
+}
+
+export async function makeHarness(servers: McpServerConfig[], options: HarnessOptions = {}): Promise<Harness> {
+  const home = options.home ?? (await mkdtemp(path.join(os.tmpdir(), 'sb-mgr-')));
+  const events: McpManagerEvent[] = [];
+  const waiters: { pred: (e: McpManagerEvent) => boolean; resolve: (e: McpManagerEvent) => void }[] = [];
+  const manager = new McpConnectionManager(
+    {
+      servers: Object.fromEntries(servers.map((s) => [s.name, s])),
+      restart: options.restart,
+      trusted: new TrustedServers(options.trusted ?? []),
+      maxToolNameBytes: options.maxToolNameBytes,
+    },
+    {
+      createClient: options.createClient ?? createDefaultClientFactory({ logger: nullLogger, environments: {} }),
+      logger: nullLogger,
+      snapshots: options.snapshots === false ? undefined : SnapshotStore.inHome(home, nullLogger),
+      onEvent: (e) => {
+        events.push(e);
+        for (const w of [...waiters]) {
+          if (w.pred(e)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(e);
+          }
+        }
+      },
+    },
+  );
+  const waitFor = (pred: (e: McpManagerEvent) => boolean, timeoutMs = 20_000) => {
+    const seen = events.find(pred);
+    if (seen) return Promise.resolve(seen);
+    return new Promise<McpManagerEvent>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching event within ${timeoutMs} ms; saw ${JSON.stringify(events)}`)), timeoutMs);
+      waiters.push({
+        pred,
+        resolve: (e) => {
+          clearTimeout(timer);
+          resolve(e);
+        },
+      });
+    });
+  };
+  return {
+    manager,
+    events,
+    home,
+    waitFor: waitFor as Harness['waitFor'],
+    async close() {
+      await manager.close();
+      if (!options.home) await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export const isUpdate = (server: string, state: string) => (e: McpManagerEvent) =>
+  e.type === 'mcp_startup_update' && e.server === server && e.status.state === state;
+
+export const isComplete = (e: McpManagerEvent) => e.type === 'mcp_startup_complete';
+
+export function textOf(result: { content: unknown[] }): string {
+  const first = result.content[0] as { type: string; text?: string } | undefined;
+  return first?.type === 'text' ? (first.text ?? '') : JSON.stringify(result.content);
+}
