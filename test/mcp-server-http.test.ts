@@ -27,13 +27,19 @@ afterEach(async () => {
   await model.close();
 });
 
-async function serve(opts: { token?: string | null; maxSessions?: number; maxTurns?: number } = {}): Promise<HttpHost> {
+async function serve(opts: { token?: string | null; maxSessions?: number; maxTurns?: number; idleTimeoutMs?: number } = {}): Promise<HttpHost> {
   ip = await inProcessAgent(model, { maxTurns: opts.maxTurns });
   const token = opts.token === undefined ? TOKEN : opts.token;
   host = await serveCodexHttp(
     ip.agent,
     ip.options,
-    { listen: { host: '127.0.0.1', port: 0 }, token, insecureNoAuth: token === null, ...(opts.maxSessions ? { maxSessions: opts.maxSessions } : {}) },
+    {
+      listen: { host: '127.0.0.1', port: 0 },
+      token,
+      insecureNoAuth: token === null,
+      ...(opts.maxSessions ? { maxSessions: opts.maxSessions } : {}),
+      ...(opts.idleTimeoutMs ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
+    },
     nullLogger,
   );
   return host;
@@ -125,6 +131,17 @@ describe('limits', () => {
     expect(h.sessionCount).toBe(2);
     await b.close();
     await c.close();
+  });
+
+  it('closes a session left idle; its id then gets 404', async () => {
+    const h = await serve({ idleTimeoutMs: 1000 });
+    const s = new RawHttpSession(h.url, TOKEN);
+    await s.initialize();
+    expect(h.sessionCount).toBe(1);
+    await expect.poll(() => h.sessionCount, { timeout: 15_000 }).toBe(0);
+    const res = await s.post({ jsonrpc: '2.0', id: 9, method: 'ping' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
   });
 
   it('bounds concurrent turns across sessions with an error result naming the limit', async () => {

@@ -6,13 +6,14 @@ import { mkdir } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApplyPatchTool, createShellTool, NoSandbox } from '../src/core/index.js';
 import { responsesTurn, rsp, startFakeModelServer, type FakeModelServer } from './fixtures/fake-model-server.js';
-import { createDemoServer, SdkToolSource } from './fixtures/sdk-tool-source.js';
+import { connectInProcess, createDemoServer, type InProcessMcp } from './fixtures/in-process-mcp.js';
 import { connectInMemory, inProcessAgent, type InProcess } from './helpers/in-process-server.js';
 import type { ToolResult } from './helpers/mcp-test-clients.js';
 
 let model: FakeModelServer;
 let ip: InProcess | undefined;
 let conn: Awaited<ReturnType<typeof connectInMemory>> | undefined;
+let servers: InProcessMcp | undefined;
 
 beforeEach(async () => {
   model = await startFakeModelServer();
@@ -22,6 +23,8 @@ afterEach(async () => {
   conn = undefined;
   await ip?.cleanup();
   ip = undefined;
+  await servers?.close();
+  servers = undefined;
   await model.close();
 });
 
@@ -104,6 +107,17 @@ describe('results and events', () => {
     expect(await call('codex-reply', { threadId, prompt: 'again' })).toEqual({ content: [{ type: 'text', text: 'recovered' }], structuredContent: { threadId, content: 'recovered' } });
   });
 
+  it('an idle thread is shut down to free memory and codex-reply resumes it from its rollout', async () => {
+    await setup({ threadIdleMs: 100 });
+    model.enqueue(responsesTurn({ text: 'noted' }));
+    const first = await call('codex', { prompt: 'remember 7' });
+    const threadId = first.structuredContent!.threadId;
+    await expect.poll(() => ip!.agent.manager.find(threadId), { timeout: 20_000 }).toBeUndefined();
+    model.enqueue(responsesTurn({ text: 'it was 7' }));
+    expect(await call('codex-reply', { threadId, prompt: 'what was it?' })).toEqual({ content: [{ type: 'text', text: 'it was 7' }], structuredContent: { threadId, content: 'it was 7' } });
+    expect(JSON.stringify(model.requests[1]!.body.input)).toContain('remember 7');
+  });
+
   it('heartbeat progress keeps arriving while a turn is silent', async () => {
     await setup({ options: { heartbeatMs: 50 } });
     model.enqueue({ kind: 'responses', events: [rsp.created()], hang: true });
@@ -118,8 +132,8 @@ describe('results and events', () => {
 
 describe("the agent's own MCP servers", () => {
   it('forward their elicitations to the client and return the answer', async () => {
-    const source = await SdkToolSource.connect({ demo: createDemoServer({ cancelled: 0 }) });
-    await setup({ mcp: source, tools: [createShellTool({ sandbox: new NoSandbox(process.platform) }), createApplyPatchTool()] });
+    servers = await connectInProcess({ demo: () => createDemoServer({ cancelled: 0 }) });
+    await setup({ mcp: servers.source, tools: [createShellTool({ sandbox: new NoSandbox(process.platform) }), createApplyPatchTool()] });
     const asked: Record<string, unknown>[] = [];
     conn!.client.setRequestHandler('elicitation/create', async (req) => {
       asked.push(req.params as Record<string, unknown>);
@@ -135,8 +149,8 @@ describe("the agent's own MCP servers", () => {
   });
 
   it('are answered cancel when the client cannot show a form', async () => {
-    const source = await SdkToolSource.connect({ demo: createDemoServer({ cancelled: 0 }) });
-    await setup({ mcp: source, tools: [] }, {});
+    servers = await connectInProcess({ demo: () => createDemoServer({ cancelled: 0 }) });
+    await setup({ mcp: servers.source, tools: [] }, {});
     model.enqueue(responsesTurn({ calls: [{ id: 'm1', name: 'mcp__demo__ask', args: {} }] }), responsesTurn({ text: 'no name' }));
     expect((await call('codex', { prompt: 'ask' })).content[0]!.text).toBe('no name');
     const output = (model.requests[1]!.body.input as { type: string; output?: unknown }[]).find((i) => i.type === 'function_call_output');

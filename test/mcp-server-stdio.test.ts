@@ -222,11 +222,11 @@ describe('approvals', () => {
     }
   });
 
-  it('patch approvals ask with codex_changes; accepted patches apply, declined ones do not', async () => {
+  it('patch approvals ask with codex_changes; accepted patches apply, declined or failed ones do not', async () => {
     const c = start();
     await c.initialize();
     const patch = (file: string) => `*** Begin Patch\n*** Add File: ${file}\n+hello\n*** End Patch`;
-    for (const [file, accept] of [['kept.txt', true], ['refused.txt', false]] as const) {
+    for (const [file, answer] of [['kept.txt', 'accept'], ['refused.txt', 'cancel'], ['errored.txt', 'error']] as const) {
       model.enqueue(responsesTurn({ calls: [{ id: `p-${file}`, name: 'apply_patch', args: { input: patch(file) } }] }), responsesTurn({ text: 'patched' }));
       const from = c.frames.length;
       const id = c.request('tools/call', { name: 'codex', arguments: { prompt: 'patch', cwd: sh.work } });
@@ -240,11 +240,12 @@ describe('approvals', () => {
         codex_call_id: `p-${file}`,
         codex_changes: { [path.join(sh.work, file)]: { type: 'add', content: 'hello\n' } },
       });
-      c.respond(elicit.id, accept ? { action: 'accept', content: { decision: 'approved' } } : { action: 'cancel' });
+      if (answer === 'error') c.respondError(elicit.id, -32603, 'client crashed');
+      else c.respond(elicit.id, answer === 'accept' ? { action: 'accept', content: { decision: 'approved' } } : { action: 'cancel' });
       expect(resultOf(await c.response(id)).content[0]!.text).toBe('patched');
-      expect(existsSync(path.join(sh.work, file))).toBe(accept);
+      expect(existsSync(path.join(sh.work, file))).toBe(answer === 'accept');
     }
-    if (existsSync(path.join(sh.work, 'kept.txt'))) expect(await readFile(path.join(sh.work, 'kept.txt'), 'utf8')).toBe('hello\n');
+    expect(await readFile(path.join(sh.work, 'kept.txt'), 'utf8')).toBe('hello\n');
   });
 
   it('a client without form elicitation is never asked: denied, a warning says why, the call completes', async () => {
@@ -333,6 +334,30 @@ describe('lifecycle', () => {
     c.endStdin();
     expect(await c.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - t0).toBeLessThan(12_000);
+  });
+
+  it('a broken stdout ends the server with a failure even while stdin stays open', async () => {
+    const c = start();
+    await c.initialize();
+    c.child.stdout.destroy();
+    c.request('ping');
+    c.request('tools/list');
+    const exit = await c.exited;
+    expect(exit.code).not.toBe(0);
+    expect(exit.code).not.toBeNull();
+  });
+
+  it('EOF while stdout is not being read: the exit is bounded and reports the failure', async () => {
+    const c = start();
+    await c.initialize();
+    c.child.stdout.pause();
+    // Far more than the pipe and socket buffers hold (each answer is about 3 KB).
+    for (let i = 0; i < 1000; i++) c.request('tools/list');
+    c.endStdin();
+    const t0 = Date.now();
+    const exit = await c.exited;
+    expect(exit.code).toBe(1);
+    expect(Date.now() - t0).toBeLessThan(20_000);
   });
 
   it('after a restart, codex-reply continues a thread from its rollout', async () => {

@@ -11,6 +11,7 @@ import { createLogger, errorMessage, isSwitchboardError, stderrLogWrite, type Lo
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { builtInTools } from './exec-command.js';
+import { createMcpManager } from './mcp-compose.js';
 import { UsageError } from './exit-codes.js';
 import { VERSION } from './main.js';
 
@@ -88,22 +89,38 @@ export function readToken(ctx: CliContext, flags: Pick<McpServerFlags, 'tokenFil
   return fromEnv ? fromEnv : null;
 }
 
+/** The agent behind every connection, and what must be closed after its threads. */
+export interface AgentRuntime {
+  manager: ThreadManager;
+  close(): Promise<void>;
+}
+
 /**
- * The agent every connection talks to: one ThreadManager with the built-in tools. The composition
- * point for what the agent gets (its own MCP servers join here once the connection manager lands).
+ * The agent every connection talks to: one ThreadManager with the built-in tools and, when
+ * config.toml names MCP servers, their tools through the connection manager (started in the
+ * background: a failing server is a warning in the log, never a reason not to serve).
  */
-export async function composeAgentRuntime(ctx: CliContext, config: Config): Promise<ThreadManager> {
+export async function composeAgentRuntime(ctx: CliContext, config: Config): Promise<AgentRuntime> {
   const core = await import('../core/index.js');
-  return new core.ThreadManager({
+  const mcp = Object.values(config.mcp_servers).some((s) => s.enabled)
+    ? createMcpManager(ctx, config, {
+        onEvent: (e) => {
+          if (e.type === 'mcp_startup_update' && e.status.state === 'failed') ctx.logger.warn('MCP server failed to start', { error: e.status.error });
+        },
+      })
+    : null;
+  mcp?.start();
+  const manager = new core.ThreadManager({
     home: ctx.home,
     config,
     cwd: ctx.cwd,
     tools: builtInTools(core, ctx, config),
-    mcp: null,
+    mcp: mcp ? core.mcpToolSourceFrom(mcp) : null,
     logger: ctx.logger,
     version: VERSION,
     createModelClient: (provider) => new core.OpenAIModelClient(provider, { env: ctx.env, logger: ctx.logger }),
   });
+  return { manager, close: async () => void (await mcp?.close()) };
 }
 
 export function stopSignal(): { promise: Promise<NodeJS.Signals>; dispose: () => void } {
@@ -135,8 +152,8 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   if (listen) checkAuth(mcp, listen, token, flags);
   const loaded = await ctx.loadConfig();
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
-  const manager = await composeAgentRuntime({ ...ctx, logger }, loaded.config);
-  const agent = mcp.createCodexAgent({ manager, config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides), cwd: ctx.cwd, maxTurns: flags.maxTurns });
+  const runtime = await composeAgentRuntime({ ...ctx, logger }, loaded.config);
+  const agent = mcp.createCodexAgent({ manager: runtime.manager, config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides), cwd: ctx.cwd, maxTurns: flags.maxTurns, logger });
   const options = {
     name: 'switchboard-mcp-server',
     title: 'Switchboard',
@@ -147,7 +164,13 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   };
   const stop = stopSignal();
   try {
-    if (!listen) return await mcp.serveCodexStdio(agent, options, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise }, logger);
+    if (!listen) {
+      const served = await mcp.serveCodexStdio(agent, options, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise }, logger);
+      // A client that stopped reading leaves writes pending on stdout, which would keep the process
+      // alive forever; Codex's server also exits (non-zero) in that case.
+      if (served.outputStuck) setImmediate(() => process.exit(served.exitCode));
+      return served.exitCode;
+    }
     const host = await mcp.serveCodexHttp(
       agent,
       options,
@@ -169,6 +192,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
     return 0;
   } finally {
     stop.dispose();
+    await runtime.close();
   }
 }
 
@@ -197,13 +221,15 @@ export const registerMcpServerCommand: RegisterCommand = (program: Command, cont
     .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN)'))
     .addOption(new Option('--insecure-no-auth', 'HTTP: run without a token; loopback addresses only'))
     .addOption(
-      new Option('--allowed-host <name>', 'HTTP: also accept this name in Host/Origin (repeatable)').argParser((v: string, prev: string[]) => [...prev, v]).default([]),
+      new Option('--allowed-host <name>', 'HTTP: also accept this name in Host/Origin (repeatable)')
+        .argParser((v: string, prev: string[]) => [...prev, v])
+        .default([], 'none'),
     )
     .addOption(new Option('--max-sessions <n>', 'HTTP: sessions open at once (default 16)').argParser(positiveInt('--max-sessions')))
     .addOption(new Option('--max-turns <n>', 'tool calls running at once, across sessions (default 32)').argParser(positiveInt('--max-turns')))
     .addOption(new Option('--idle-timeout <seconds>', 'HTTP: close a session idle this long (default 1800)').argParser(positiveInt('--idle-timeout')))
     .addOption(
-      new Option('--progress-interval <seconds>', 'heartbeat notifications/progress for clients that sent a progressToken (default 15)')
+      new Option('--progress-interval <seconds>', 'heartbeat notifications/progress for clients that sent a progressToken')
         .argParser(positiveInt('--progress-interval'))
         .default(15),
     )

@@ -2,10 +2,11 @@
 // at stdin EOF) or on Streamable HTTP (one server per session), with the shutdown rules of each.
 import type { Readable, Writable } from 'node:stream';
 import type { ThreadManager } from '../core/index.js';
-import { type Logger } from '../util/index.js';
+import { nullLogger, type Logger } from '../util/index.js';
 import type { ServerConfig } from './codex/call-config.js';
 import { ThreadLeases, TurnLimiter } from './codex/call-limits.js';
 import { CodexMcpServer, type CodexServerOptions } from './codex/codex-server.js';
+import { DEFAULT_THREAD_IDLE_MS, IdleThreads } from './codex/idle-threads.js';
 import type { CodexAgent } from './codex/tool-call.js';
 import { startHttpHost, type HttpHost, type HttpHostOptions } from './http/http-host.js';
 import { errorResponseFor } from './rpc/request-guard.js';
@@ -16,13 +17,25 @@ export const DEFAULT_MAX_TURNS = 32;
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
 const DRAIN_TIMEOUT_MS = 5_000;
 
-export function createCodexAgent(opts: { manager: ThreadManager; config: ServerConfig; cwd: string; maxTurns?: number }): CodexAgent {
+export interface CodexAgentOptions {
+  manager: ThreadManager;
+  config: ServerConfig;
+  cwd: string;
+  maxTurns?: number;
+  /** Threads unused this long are shut down (and resumed from disk when needed again); 0 keeps them. */
+  threadIdleMs?: number;
+  logger?: Logger;
+}
+
+export function createCodexAgent(opts: CodexAgentOptions): CodexAgent {
+  const leases = new ThreadLeases();
   return {
     manager: opts.manager,
     config: opts.config,
     cwd: opts.cwd,
-    leases: new ThreadLeases(),
+    leases,
     turns: new TurnLimiter(opts.maxTurns ?? DEFAULT_MAX_TURNS),
+    idle: new IdleThreads(opts.manager, leases, opts.threadIdleMs ?? DEFAULT_THREAD_IDLE_MS, opts.logger ?? nullLogger),
   };
 }
 
@@ -48,12 +61,21 @@ export interface StdioServeOptions {
   stop?: Promise<unknown>;
 }
 
+export interface StdioServeResult {
+  /** 0, or 1 when stdout failed or could not be flushed. */
+  exitCode: number;
+  /**
+   * Frames are still waiting for a reader that never came: only exiting the process drops them
+   * (process.stdout cannot be closed), so the caller owning the process must exit explicitly.
+   */
+  outputStuck: boolean;
+}
+
 /**
  * Serve one client on stdin/stdout until stdin ends. Then: cancel running turns and pending
- * elicitations, shut threads down within 10 s, flush stdout. Resolves with the exit code: 0, or 1
- * when stdout failed or could not be flushed.
+ * elicitations, shut threads down within 10 s, and give stdout 5 s to flush.
  */
-export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOptions, io: StdioServeOptions, logger: Logger): Promise<number> {
+export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOptions, io: StdioServeOptions, logger: Logger): Promise<StdioServeResult> {
   const transport = new StdioFrameTransport(io.stdin, io.stdout, logger);
   const codex = new CodexMcpServer(agent, options, logger);
   const closed = new Promise<void>((resolve) => codex.onClose(resolve));
@@ -63,10 +85,12 @@ export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOpt
   await closed;
   logger.info('stdio closed; shutting down', { reason: transport.closeReason, runningCalls: codex.runningCalls });
   codex.cancelAll();
+  agent.idle.stop();
   await shutdownThreads(agent.manager, logger);
   const drained = await transport.drain(DRAIN_TIMEOUT_MS);
+  if (!drained) logger.warn('stdout was not drained in time; exiting with unsent frames', { timeoutMs: DRAIN_TIMEOUT_MS });
   const failed = transport.closeReason === 'output_failed' || transport.closeReason === 'line_too_long' || !drained;
-  return failed ? 1 : 0;
+  return { exitCode: failed ? 1 : 0, outputStuck: !drained && transport.closeReason !== 'output_failed' };
 }
 
 export type HttpServeOptions = Omit<HttpHostOptions, 'openSession' | 'logger'>;
@@ -96,6 +120,7 @@ export async function serveCodexHttp(agent: CodexAgent, options: CodexServerOpti
     },
     async close() {
       await host.close();
+      agent.idle.stop();
       await shutdownThreads(agent.manager, logger);
     },
   };

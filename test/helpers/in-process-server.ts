@@ -40,7 +40,7 @@ export const SERVER_OPTIONS: CodexServerOptions = {
 
 export async function inProcessAgent(
   model: FakeModelServer,
-  opts: { raw?: Record<string, unknown>; overrides?: ConfigOverride[]; tools?: Tool[]; mcp?: McpToolSource; maxTurns?: number; options?: Partial<CodexServerOptions> } = {},
+  opts: { raw?: Record<string, unknown>; overrides?: ConfigOverride[]; tools?: Tool[]; mcp?: McpToolSource; maxTurns?: number; threadIdleMs?: number; options?: Partial<CodexServerOptions> } = {},
 ): Promise<InProcess> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'sb-mcpserver-inproc-'));
   const work = path.join(home, 'work');
@@ -63,13 +63,14 @@ export async function inProcessAgent(
     mcp: opts.mcp ?? null,
     createModelClient: (provider) => new OpenAIModelClient(provider, { env: { MOCK_KEY: 'sk-mock' }, retryBaseDelayMs: 5 }),
   });
-  const agent = createCodexAgent({ manager, config: { base: config, raw }, cwd: work, maxTurns: opts.maxTurns });
+  const agent = createCodexAgent({ manager, config: { base: config, raw }, cwd: work, maxTurns: opts.maxTurns, threadIdleMs: opts.threadIdleMs });
   return {
     home,
     work,
     agent,
     options: { ...SERVER_OPTIONS, codexEvents: config.mcp_server.codex_events, ...(opts.options ?? {}) },
     async cleanup() {
+      agent.idle.stop();
       await manager.shutdown();
       await rm(home, { recursive: true, force: true });
     },

@@ -57,11 +57,9 @@ export function progressNote(msg: EventMsg): { message: string; delta: boolean }
       return { message: `calling ${msg.invocation.server}.${msg.invocation.tool}`, delta: false };
     case 'elicitation_request':
       return { message: `waiting for an answer to ${msg.server_name}`, delta: false };
-    case 'task_complete':
-      return { message: 'turn complete', delta: false };
-    case 'turn_aborted':
-      return { message: 'turn aborted', delta: false };
     default:
+      // Nothing for the turn's end: the result follows at once, and a progress notification read in
+      // the same chunk as the response reaches SDK clients after they dropped the token.
       return null;
   }
 }
@@ -70,6 +68,7 @@ export class CallNotifier {
   private progress = 0;
   private lastProgressAt = 0;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private stopped = false;
 
   constructor(private readonly deps: CallNotifierDeps) {}
 
@@ -101,8 +100,6 @@ export class CallNotifier {
     this.heartbeat = undefined;
     this.stopped = true;
   }
-
-  private stopped = false;
 
   private async sendProgress(message: string): Promise<void> {
     if (this.deps.progressToken === undefined || this.stopped) return;

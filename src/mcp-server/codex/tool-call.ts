@@ -10,6 +10,7 @@ import { errorMessage, isSwitchboardError, type Logger } from '../../util/index.
 import { ApprovalBridge, type ClientChannel } from './approval-bridge.js';
 import { callConfig, threadOverrides, type ServerConfig } from './call-config.js';
 import type { ThreadLeases, TurnLimiter } from './call-limits.js';
+import type { IdleThreads } from './idle-threads.js';
 import type { CallNotifier } from './call-notifier.js';
 import { parseThreadId, type CodexArgs, type ReplyArgs } from './tool-args.js';
 import * as T from './texts.js';
@@ -22,6 +23,7 @@ export interface CodexAgent {
   cwd: string;
   leases: ThreadLeases;
   turns: TurnLimiter;
+  idle: IdleThreads;
 }
 
 export interface CallContext {
@@ -82,6 +84,7 @@ export async function runCodexCall(ctx: CallContext, args: CodexArgs): Promise<C
     } finally {
       void events.return?.();
       release?.();
+      agent.idle.touch(thread.id);
     }
   } finally {
     releaseTurn();
@@ -101,6 +104,11 @@ export async function runReplyCall(ctx: CallContext, args: ReplyArgs): Promise<C
     if (!releaseTurn) return toolError(T.tooManyTurns(agent.turns.limit), threadId);
     try {
       let thread = agent.manager.find(threadId);
+      if (thread && thread.status !== 'idle' && thread.status !== 'running') {
+        // Being shut down (idle, or the server stopping): wait, then continue from the rollout.
+        await thread.shutdown();
+        thread = undefined;
+      }
       if (!thread) {
         try {
           // Beyond Codex: a thread that is not in memory (e.g. after a restart) continues from its rollout.
@@ -116,6 +124,7 @@ export async function runReplyCall(ctx: CallContext, args: ReplyArgs): Promise<C
         return await driveTurn(ctx, thread, events, { turnId: randomUUID(), prompt: args.prompt, initial: false });
       } finally {
         void events.return?.();
+        agent.idle.touch(threadId);
       }
     } finally {
       releaseTurn();

@@ -122,7 +122,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     if (transport.sessionId === undefined) await handle.close();
   };
 
-  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+  const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== path) return sendJson(res, 404, rpcError(null, -32000, `Not found: the MCP endpoint is ${path}`));
     const refused = checkHostAndOrigin(req.headers.host, req.headers.origin, allowed);
@@ -164,7 +164,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   };
 
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
+    serve(req, res).catch((err: unknown) => {
       log.error('http request failed', { error: errorMessage(err) });
       if (!res.headersSent) sendJson(res, 500, rpcError(null, -32603, 'Internal error'));
       else res.destroy();

@@ -31,6 +31,7 @@ export class StdioFrameTransport implements Transport {
   private buffered = 0;
   private closed = false;
   private corked = false;
+  private drainWait: Promise<void> | null = null;
   private reason: StdioCloseReason = 'closed';
 
   constructor(
@@ -100,7 +101,9 @@ export class StdioFrameTransport implements Transport {
     this.output.write(serializeMessage(frame as unknown as JSONRPCMessage));
   }
 
-  private readonly onEnd = () => this.shutdown('eof');
+  // Deferred a turn of the event loop: requests read before EOF are dispatched and the quick ones
+  // (ping, tools/list) answered before the connection closes; running tool calls are cancelled.
+  private readonly onEnd = () => void setImmediate(() => this.shutdown('eof'));
   private readonly onInputError = (err: Error) => {
     this.onerror?.(err);
     this.shutdown('eof');
@@ -127,33 +130,37 @@ export class StdioFrameTransport implements Transport {
       });
     }
     if (this.output.write(serializeMessage(message))) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const onDrain = () => {
-        this.output.off('error', onError);
-        resolve();
-      };
-      const onError = (err: Error) => {
-        this.output.off('drain', onDrain);
-        reject(err);
-      };
-      this.output.once('drain', onDrain);
-      this.output.once('error', onError);
-    });
+    return this.waitForDrain();
   }
 
-  /** Resolves true once everything written has been flushed, false after `timeoutMs`. */
-  drain(timeoutMs: number): Promise<boolean> {
-    if (this.reason === 'output_failed') return Promise.resolve(false);
-    if (this.output.writableLength === 0) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done(false), timeoutMs);
-      const done = (ok: boolean) => {
-        clearTimeout(timer);
+  /** One waiter for every sender blocked on a full buffer. */
+  private waitForDrain(): Promise<void> {
+    this.drainWait ??= new Promise<void>((resolve, reject) => {
+      const settle = (err?: Error) => {
         this.output.off('drain', onDrain);
-        resolve(ok);
+        this.output.off('error', onError);
+        this.drainWait = null;
+        if (err) reject(err);
+        else resolve();
       };
-      const onDrain = () => done(true);
+      const onDrain = () => settle();
+      const onError = (err: Error) => settle(err);
       this.output.on('drain', onDrain);
+      this.output.on('error', onError);
+    });
+    return this.drainWait;
+  }
+
+  /** Resolves true once everything written so far has been flushed, false after `timeoutMs`. */
+  drain(timeoutMs: number): Promise<boolean> {
+    if (this.reason === 'output_failed' || this.output.destroyed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      // Write callbacks run in order, so this one fires after every earlier frame has left.
+      this.output.write('', (err) => {
+        clearTimeout(timer);
+        resolve(!err);
+      });
     });
   }
 
