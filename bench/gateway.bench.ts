@@ -1,7 +1,8 @@
 // Gateway benchmarks (issue 8): p50/p99 latency of 2,000 sequential tools/call through
 // `switchboard serve` against the same upstream called directly, over stdio (gateway and upstream
 // on stdio) and over Streamable HTTP (gateway and upstream on HTTP). The measurement runs on the built
-// CLI from a fresh process (bench/workers/gateway-worker.mjs), each side next to its baseline.
+// CLI from a fresh process (bench/workers/gateway-worker.mjs), each side next to its baseline. A third
+// measurement runs a gateway session inside the worker (no extra process hop): the gateway's own cost.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { row, type BenchContext, type BenchRow } from './bench-types.js';
@@ -17,7 +18,9 @@ interface Figures {
   base: { p50: number; p99: number };
 }
 
-function worker(wire: 'stdio' | 'http'): Promise<Figures> {
+type Wire = 'stdio' | 'http' | 'inproc';
+
+function worker(wire: Wire): Promise<Figures> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WORKER, wire, JSON.stringify({ n: CALLS })], { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
@@ -27,11 +30,18 @@ function worker(wire: 'stdio' | 'http'): Promise<Figures> {
   });
 }
 
-async function latency(ctx: BenchContext, wire: 'stdio' | 'http'): Promise<BenchRow[]> {
+async function latency(ctx: BenchContext, wire: Wire): Promise<BenchRow[]> {
   const r = await worker(wire);
   const added = r.ours.p50 - r.base.p50;
   ctx.log(`${wire}: through the gateway p50 ${r.ours.p50.toFixed(3)} ms, direct p50 ${r.base.p50.toFixed(3)} ms, added ${added.toFixed(3)} ms`);
-  const base = wire === 'stdio' ? 'SDK client → tiny server over stdio' : 'SDK client → tiny server over Streamable HTTP';
+  const base = wire === 'http' ? 'SDK client → tiny server over Streamable HTTP' : 'SDK client → tiny server over stdio';
+  if (wire === 'inproc') {
+    return [
+      row('added p50 latency, gateway session in-process', added, 'ms', {
+        notes: `in-memory client → GatewaySession → tiny server over stdio (${r.ours.p50.toFixed(3)} ms) vs ${base} (${r.base.p50.toFixed(3)} ms): the gateway's own cost, no extra process hop`,
+      }),
+    ];
+  }
   return [
     row(`tools/call p50 through serve (${wire}, ${CALLS} sequential)`, r.ours.p50, 'ms', { baseline: r.base.p50, notes: `baseline = ${base}, directly` }),
     row(`tools/call p99 through serve (${wire}, ${CALLS} sequential)`, r.ours.p99, 'ms', { baseline: r.base.p99, notes: `baseline = ${base}, directly` }),
@@ -42,5 +52,5 @@ async function latency(ctx: BenchContext, wire: 'stdio' | 'http'): Promise<Bench
 }
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
-  return [...(await latency(ctx, 'stdio')), ...(await latency(ctx, 'http'))];
+  return [...(await latency(ctx, 'stdio')), ...(await latency(ctx, 'inproc')), ...(await latency(ctx, 'http'))];
 }

@@ -2,12 +2,14 @@
 // the same upstream called directly, in one fresh process, and prints the figures as JSON.
 // bench/gateway.bench.ts drives it; running outside the bench harness keeps its module loader away
 // from the clients being timed.
-// Usage: node gateway-worker.mjs <stdio|http> '{"n": 2000}'
+// Usage: node gateway-worker.mjs <stdio|http|inproc> '{"n": 2000}'
+// `inproc` runs a gateway session inside this process (in-memory transport to the client, the
+// upstream on stdio): what the gateway's own code costs, without the extra process hop.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const [wire, argJson] = process.argv.slice(2);
@@ -82,6 +84,31 @@ try {
   if (wire === 'stdio') {
     await writeFile(path.join(home, 'config.toml'), `[mcp_servers.tiny]\ncommand = ${JSON.stringify(NODE)}\nargs = [${JSON.stringify(TINY)}]\n`);
     const ours = await client(new StdioClientTransport({ command: NODE, args: [BIN, 'serve'], env, cwd: home, stderr: 'inherit' }));
+    cleanup.push(() => ours.close());
+    const base = await client(new StdioClientTransport({ command: NODE, args: [TINY], env, stderr: 'inherit' }));
+    cleanup.push(() => base.close());
+    result = await measure(ours, 'mcp__tiny__tool_1', base);
+  } else if (wire === 'inproc') {
+    const { parseMcpServerConfig } = await import('../../dist/config/index.js');
+    const { createDefaultClientFactory, McpConnectionManager } = await import('../../dist/mcp/index.js');
+    const { GatewaySession } = await import('../../dist/mcp-server/index.js');
+    const { nullLogger } = await import('../../dist/util/index.js');
+    const tiny = parseMcpServerConfig('tiny', { command: NODE, args: [TINY] }).config;
+    const session = new GatewaySession(
+      { name: 'bench-gateway', title: 'bench', version: '0', mode: { kind: 'aggregate' } },
+      {
+        logger: nullLogger,
+        createManager: (setup) =>
+          new McpConnectionManager(
+            { servers: { tiny } },
+            { createClient: createDefaultClientFactory({ logger: nullLogger, environments: {}, env, clientOptions: setup.clientOptions }), logger: nullLogger, handlersFor: setup.handlersFor, onEvent: setup.onEvent },
+          ),
+      },
+    );
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await session.connect(serverSide);
+    const ours = await client(clientSide);
+    cleanup.push(() => session.close());
     cleanup.push(() => ours.close());
     const base = await client(new StdioClientTransport({ command: NODE, args: [TINY], env, stderr: 'inherit' }));
     cleanup.push(() => base.close());
