@@ -130,7 +130,9 @@ describe('switchboard serve --http (process)', () => {
   let home: string;
   beforeAll(async () => {
     requireBuild();
-    const made = await makeHome(`${serverToml('steady', MANAGER_FIXTURE, { MGR_NAME: 'steady' })}${serverToml('crashy', MANAGER_FIXTURE, { MGR_NAME: 'crashy' })}`);
+    const made = await makeHome(
+      `${serverToml('steady', MANAGER_FIXTURE, { MGR_NAME: 'steady' })}${serverToml('crashy', MANAGER_FIXTURE, { MGR_NAME: 'crashy' })}${serverToml('up', UPSTREAM_FIXTURE, { GW_NAME: 'up' })}`,
+    );
     home = made.home;
     await writeFile(path.join(home, 'token'), `${TOKEN}\n`, { mode: 0o600 });
     serve = await spawnServe(['--http', '127.0.0.1:0', '--token-file', path.join(home, 'token')], { env: made.env, cwd: made.work });
@@ -176,6 +178,30 @@ describe('switchboard serve --http (process)', () => {
     expect(first).toMatch(/^retry: 1000$/m);
     expect(first).toMatch(/^data: ?$/m);
     expect(res.body).toContain('steady:echo:primed');
+  });
+
+  it("relays a call's log messages and progress on that call's own SSE stream, before its result", async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const init = await rawPost(serve.url, auth, INIT);
+    const headers = { ...auth, 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-11-25' };
+    await rawPost(serve.url, headers, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'mcp__up__chatter', arguments: { steps: 2 }, _meta: { progressToken: 'p-7' } } };
+    const res = await rawPost(serve.url, headers, call);
+    const messages = res.body
+      .split('\n')
+      .filter((l) => l.startsWith('data: ') && l.length > 'data: '.length)
+      .map((l) => JSON.parse(l.slice('data: '.length)) as { id?: number; method?: string; params?: Record<string, unknown> });
+    expect(messages.map((m) => m.method ?? `result ${m.id}`)).toEqual([
+      'notifications/message',
+      'notifications/message',
+      'notifications/progress',
+      'notifications/message',
+      'notifications/message',
+      'notifications/progress',
+      'result 7',
+    ]);
+    expect(messages[2]?.params).toEqual({ progressToken: 'p-7', progress: 1, total: 2, message: 'step 1' });
+    expect(messages[0]?.params).toEqual({ level: 'info', logger: 'up/chatter', data: 'step 1' });
   });
 
   it('keeps serving when an upstream crashes: its tools leave, the others still answer', async () => {
