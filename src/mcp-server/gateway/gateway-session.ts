@@ -2,13 +2,12 @@
 // aggregated catalog of the configured MCP servers. Its upstream connections are its own, opened once
 // the client has said what it supports, so an upstream can elicit or sample only when this client can.
 import { Server, type ClientCapabilities, type LoggingLevel, type Transport } from '@modelcontextprotocol/server';
-import type { McpManagerEvent } from '../../mcp/index.js';
-import { errorMessage, type Logger } from '../../util/index.js';
+import type { McpConnectionManager, McpManagerEvent } from '../../mcp/index.js';
+import { assertNever, errorMessage, SwitchboardError, type Logger } from '../../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';
 import { ListChangedNotifier } from './list-changed.js';
 import { openUpstreams, type GatewayUpstreamSetup, type Upstreams } from './upstreams.js';
-import type { McpConnectionManager } from '../../mcp/index.js';
 
 /** 2025-era revisions only: the relay is built on server-to-client requests, which 2026-07-28 removed. */
 export const GATEWAY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
@@ -100,7 +99,9 @@ export class GatewaySession {
         return upstreams;
       }
       case 'closed':
-        throw new Error('the gateway session is closed');
+        throw new SwitchboardError('closed', 'the gateway session is closed');
+      default:
+        return assertNever(this.state, 'session state');
     }
   }
 
@@ -137,6 +138,8 @@ export class GatewaySession {
       case 'mcp_startup_complete':
         up.catalog.startupComplete();
         return;
+      default:
+        assertNever(event, 'manager event');
     }
   }
 
