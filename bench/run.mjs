@@ -85,12 +85,11 @@ async function main() {
   return results.some((r) => r.error) ? 1 : 0;
 }
 
+// Exit explicitly: a bench that failed half-way may leave a child process or socket behind.
 main().then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => process.exit(code),
   (err) => {
     process.stderr.write(`bench: ${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exitCode = 1;
+    process.exit(1);
   },
 );

@@ -8,7 +8,9 @@
 // Exit code 0 when every target matches its baseline; 1 on a new failure, a stale baseline entry,
 // a missing scenario result, or a target that is worse than the one it must match.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,10 +40,10 @@ export interface Target {
 // Processes
 
 /** Spawns a server that prints its URL on stdout and resolves once it has. */
-export async function spawnUrlPrinter(argv: string[], options: { timeoutMs?: number; cwd?: string } = {}): Promise<RunningTarget> {
+export async function spawnUrlPrinter(argv: string[], options: { timeoutMs?: number; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningTarget> {
   const [command, ...args] = argv;
   if (command === undefined) throw new Error('empty command');
-  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
   const url = await new Promise<string>((resolveUrl, reject) => {
@@ -184,11 +186,41 @@ export function judge(scenarios: string[], results: Map<string, ScenarioResult>,
   };
 }
 
+/**
+ * The fixture behind `switchboard serve --http 127.0.0.1:0 --transparent` (built CLI, a throwaway
+ * SWITCHBOARD_HOME whose config.toml names the fixture as the one upstream). The suite sends no
+ * token, so the gateway runs with --insecure-no-auth on loopback; the suite opens a session per
+ * scenario and never deletes one, hence the raised session bound.
+ */
+export async function startGateway(): Promise<RunningTarget> {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm run conformance:server builds)');
+  const fixture = await startFixture();
+  const home = await mkdtemp(join(tmpdir(), 'sb-conformance-gateway-'));
+  const stopAll = async () => {
+    await fixture.stop();
+    await rm(home, { recursive: true, force: true });
+  };
+  try {
+    await writeFile(join(home, 'config.toml'), `[mcp_servers.conformance]\nurl = ${JSON.stringify(fixture.url)}\n`);
+    const gateway = await spawnUrlPrinter(
+      [process.execPath, join(ROOT, 'bin', 'switchboard.js'), 'serve', '--http', '127.0.0.1:0', '--transparent', '--insecure-no-auth', '--max-sessions', '200'],
+      { env: { ...process.env, SWITCHBOARD_HOME: home } },
+    );
+    return {
+      url: gateway.url,
+      async stop() {
+        await gateway.stop();
+        await stopAll();
+      },
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Targets. Each starts what it needs and returns the URL the suite connects to.
-// The gateway target (issue 8) slots in here: start the fixture, then
-// `switchboard serve --http 127.0.0.1:0 --transparent` with that one upstream, and return the
-// gateway's URL; give it `notWorseThan: 'fixture'` and its own baseline file.
 
 export const TARGETS: Target[] = [
   {
@@ -196,6 +228,13 @@ export const TARGETS: Target[] = [
     description: 'test/fixtures/conformance-server.ts alone',
     baseline: 'conformance/server-expected-failures.yml',
     start: startFixture,
+  },
+  {
+    name: 'gateway',
+    description: 'switchboard serve --http --transparent in front of the fixture',
+    baseline: 'conformance/server-gateway-expected-failures.yml',
+    notWorseThan: 'fixture',
+    start: startGateway,
   },
 ];
 

@@ -143,7 +143,7 @@ describe('mcp add / list / get / remove round trip', () => {
 
   it('replaces a server of the same name in place, as Codex does', async () => {
     await writeFile(configPath, '# mine\n[mcp_servers.a]\ncommand = "old"\n\n[mcp_servers.a.env]\nK = "v"\n\n[tui]\nx = 1\n');
-    expect((await cli('mcp', 'add', 'a', '--url', 'http://127.0.0.1:1/mcp')).stdout).toBe("Added global MCP server 'a'.\n");
+    expect((await cli('mcp', 'add', 'a', '--url', 'http://127.0.0.1:1/mcp')).stdout).toBe("Added global MCP server 'a'.\nMCP server may or may not require login. Run `switchboard mcp login a` to login.\n");
     expect(await readFile(configPath, 'utf8')).toBe('# mine\n[mcp_servers.a]\nurl = "http://127.0.0.1:1/mcp"\n\n[tui]\nx = 1\n');
   });
 

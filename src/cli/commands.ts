@@ -7,6 +7,8 @@ import { registerExecServerCommand } from './exec-server-command.js';
 import { mcpConfigCommands } from './mcp-config-commands.js';
 import { registerMcpOAuthCommands } from './mcp-login-commands.js';
 import { registerMcpRuntimeCommands } from './mcp-runtime-commands.js';
+import { registerMcpServerCommand } from './mcp-server-command.js';
+import { registerServeCommand } from './serve-command.js';
 
 export type RegisterCommand = (program: Command, context: () => CliContext, result: { exitCode?: number }) => void;
 
@@ -17,4 +19,6 @@ export const COMMANDS: RegisterCommand[] = [
   registerExec,
   registerExecServerCommand,
   registerConformanceClientCommand,
+  registerMcpServerCommand,
+  registerServeCommand,
 ];

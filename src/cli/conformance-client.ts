@@ -3,9 +3,7 @@
 // OAuth provider. It never looks at the scenario name; MCP_CONFORMANCE_CONTEXT only supplies
 // credentials.
 import {
-  Client,
   CrossAppAccessProvider,
-  StreamableHTTPClientTransport,
   discoverOAuthServerInfo,
   extractWWWAuthenticateParams,
   requestJwtAuthorizationGrant,
@@ -13,7 +11,8 @@ import {
   type OAuthDiscoveryState,
   type Tool,
 } from '@modelcontextprotocol/client';
-import { MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider, discoverAuthorizationState, type OAuthGrant } from '../mcp-client/index.js';
+import { parseMcpServerConfig } from '../config/index.js';
+import { MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider, createMcpClient, discoverAuthorizationState, type OAuthGrant } from '../mcp-client/index.js';
 import { errorMessage, nullLogger } from '../util/index.js';
 
 export interface ConformanceContext {
@@ -142,36 +141,36 @@ export function sampleArguments(schema: Record<string, unknown> | undefined): Re
   return Object.fromEntries(Object.entries(properties).map(([name, prop]) => [name, sampleValue(prop)]));
 }
 
-// ---- the connection seam: switch to McpClient (src/mcp-client) once it lands ----------------
-
 interface Connection {
   listTools(): Promise<Tool[]>;
   callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
   close(): Promise<void>;
 }
 
-/** Connect with the SDK Client over Streamable HTTP, elicitation answered with schema defaults. */
+/**
+ * Connect through switchboard's own McpClient (the layer under test): its Streamable HTTP transport
+ * with the headless OAuth provider, elicitation answered with the schema's defaults.
+ */
 async function connectMcp(url: string, provider: OAuthClientProvider): Promise<Connection> {
-  const client = new Client({ name: 'switchboard', version: '0.1.0' }, { capabilities: { elicitation: { form: { applyDefaults: true } } } });
-  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: {} }));
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: provider }));
+  const config = parseMcpServerConfig('conformance', { url }).config;
+  const client = createMcpClient(config, {
+    logger: nullLogger,
+    env: {},
+    authProviderFor: () => provider,
+    handlers: { elicitation: async () => ({ action: 'accept', content: {} }) },
+  });
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
   return {
-    async listTools() {
-      const tools: Tool[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : {});
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor);
-      return tools;
-    },
-    callTool: (name, args) => client.callTool({ name, arguments: args }),
+    listTools: () => client.listTools(),
+    callTool: (name, args) => client.callTool(name, args),
     close: () => client.close(),
   };
 }
-
-// ----------------------------------------------------------------------------------------------
 
 /** Run `op` again after a headless authorization completed inside it (the SDK throws after one). */
 async function withReauthorization<T>(provider: OAuthClientProvider, op: () => Promise<T>): Promise<T> {

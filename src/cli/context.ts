@@ -34,6 +34,9 @@ export function processIO(): CliIO {
   // A reader that goes away (`switchboard mcp tools | head`) is not an error worth a stack trace.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
+      // A command that handles its own stream errors (mcp-server's stdio transport shuts down and
+      // exits 1 on a broken stdout) decides what happens.
+      if (stream.listenerCount('error') > 1) return;
       if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
       throw err;
     });

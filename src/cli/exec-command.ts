@@ -30,7 +30,7 @@ interface ExecFlags {
  * The built-in tools (shell, apply_patch, update_plan) every thread gets; the composition root is
  * where they are chosen. Empty until the built-in tools land in core.
  */
-function builtInTools(core: Core, ctx: CliContext, _config: Config): Tool[] {
+export function builtInTools(core: Core, ctx: CliContext, _config: Config): Tool[] {
   return [core.createShellTool({ sandbox: core.createPlatformSandbox(), env: core.shellEnvironment(ctx.env) }), core.createApplyPatchTool(), core.createPlanTool()];
 }
 

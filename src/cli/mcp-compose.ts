@@ -3,7 +3,7 @@
 import type { Root } from '@modelcontextprotocol/client';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../config/index.js';
-import type { OAuthRuntime } from '../mcp-client/index.js';
+import type { McpClientOptions, OAuthRuntime } from '../mcp-client/index.js';
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpConnectionManagerDeps } from '../mcp/index.js';
 import type { CliContext } from './context.js';
 
@@ -12,6 +12,8 @@ export interface ComposeMcpOptions {
   handlersFor?: McpConnectionManagerDeps['handlersFor'];
   /** Workspace roots answered to roots/list (default: the current directory). */
   roots?: Root[];
+  /** Options for every client (e.g. the capabilities a gateway advertises upstream). */
+  clientOptions?: McpClientOptions;
 }
 
 export function createMcpManager(ctx: Pick<CliContext, 'env' | 'logger' | 'cwd'>, config: Config, options: ComposeMcpOptions = {}): McpConnectionManager {
@@ -25,6 +27,7 @@ export function createMcpManager(ctx: Pick<CliContext, 'env' | 'logger' | 'cwd'>
       return (await oauth).authProviderFor(server);
     },
     roots: options.roots ?? [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],
+    clientOptions: options.clientOptions,
   });
   return new McpConnectionManager(
     { servers: config.mcp_servers, maxToolNameBytes: config.mcp_tool_name_max_length },

@@ -1,6 +1,7 @@
 // `switchboard mcp add/remove/list/get/import`: manage [mcp_servers.*] in config.toml (Codex's CLI).
 import { parseMcpServerConfig, serverTable, updateConfigFile, type ServerSpec } from '../config/index.js';
 import { authStatusResolver } from './auth-status.js';
+import { offerLoginAfterAdd } from './mcp-login-commands.js';
 import type { RegisterCommand } from './commands.js';
 import { CommandFailed, UsageError } from './exit-codes.js';
 import { configFileOf, mcpCommandGroup, validateServerName } from './mcp-command-group.js';
@@ -117,6 +118,7 @@ export function mcpConfigCommands(): RegisterCommand {
         parseMcpServerConfig(name, table);
         await updateConfigFile(configFileOf(ctx), (doc) => doc.setServer(name, table));
         ctx.stdout.write(`Added global MCP server '${name}'.\n`);
+        if (opts.url) await offerLoginAfterAdd(ctx, parseMcpServerConfig(name, table).config);
       });
 
     mcp

@@ -26,6 +26,54 @@ function failed(err: unknown): never {
   throw new CommandFailed(err instanceof SwitchboardError ? err.message : errorMessage(err), { cause: err });
 }
 
+/** The OAuth browser login for one configured server; prints Codex's texts. */
+export async function loginToServer(ctx: CliContext, name: string, scopes: string | undefined): Promise<void> {
+  const { server, runtime } = await findServer(ctx, name, `No MCP server named '${name}' found.`);
+  const { config } = await ctx.loadConfig();
+  const { LOGIN_TEXTS, parseScopesFlag, performOAuthLogin } = await oauthLayer();
+  const abort = new AbortController();
+  const onSigint = () => abort.abort(new SwitchboardError('aborted', 'login cancelled'));
+  process.once('SIGINT', onSigint);
+  try {
+    await performOAuthLogin({
+      runtime,
+      server,
+      scopes: parseScopesFlag(scopes),
+      callbackPort: config.mcp_oauth_callback_port,
+      callbackUrl: config.mcp_oauth_callback_url,
+      print: (text) => ctx.stdout.write(`${text}\n`),
+      openBrowser: (url) => openBrowser(url, ctx.env),
+      signal: abort.signal,
+    });
+  } catch (err) {
+    failed(err);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  ctx.stdout.write(`${LOGIN_TEXTS.success(name)}\n`);
+}
+
+/**
+ * After `mcp add --url` (as Codex does): discover whether the server uses OAuth. On a terminal the
+ * login starts right away; otherwise the user is told to run `mcp login`.
+ */
+export async function offerLoginAfterAdd(ctx: CliContext, server: McpServerConfig): Promise<void> {
+  const { discoverOAuth, hasStaticAuthorization } = await oauthLayer();
+  if (server.transport.type === 'stdio' || hasStaticAuthorization(server)) return;
+  const found = await discoverOAuth(server.transport.url).catch(() => null);
+  if (found === null) {
+    ctx.stdout.write(`MCP server may or may not require login. Run \`switchboard mcp login ${server.name}\` to login.\n`);
+    return;
+  }
+  if (!found) return;
+  if (!ctx.stdout.isTTY) {
+    ctx.stdout.write(`Detected OAuth support. Run \`switchboard mcp login ${server.name}\` to log in.\n`);
+    return;
+  }
+  ctx.stdout.write('Detected OAuth support. Starting OAuth flow…\n');
+  await loginToServer(ctx, server.name, undefined);
+}
+
 /** Add `login` and `logout` to an existing `mcp` command. */
 export function registerMcpLoginCommands(mcp: Command, context: () => CliContext): void {
   mcp
@@ -34,30 +82,7 @@ export function registerMcpLoginCommands(mcp: Command, context: () => CliContext
     .argument('<name>', 'server name from [mcp_servers]')
     .option('--scopes <scopes>', 'comma-separated OAuth scopes to request (default: configured, then discovered)')
     .action(async (name: string, opts: { scopes?: string }) => {
-      const ctx = context();
-      const { server, runtime } = await findServer(ctx, name, `No MCP server named '${name}' found.`);
-      const { config } = await ctx.loadConfig();
-      const { LOGIN_TEXTS, parseScopesFlag, performOAuthLogin } = await oauthLayer();
-      const abort = new AbortController();
-      const onSigint = () => abort.abort(new SwitchboardError('aborted', 'login cancelled'));
-      process.once('SIGINT', onSigint);
-      try {
-        await performOAuthLogin({
-          runtime,
-          server,
-          scopes: parseScopesFlag(opts.scopes),
-          callbackPort: config.mcp_oauth_callback_port,
-          callbackUrl: config.mcp_oauth_callback_url,
-          print: (text) => ctx.stdout.write(`${text}\n`),
-          openBrowser: (url) => openBrowser(url, ctx.env),
-          signal: abort.signal,
-        });
-      } catch (err) {
-        failed(err);
-      } finally {
-        process.off('SIGINT', onSigint);
-      }
-      ctx.stdout.write(`${LOGIN_TEXTS.success(name)}\n`);
+      await loginToServer(context(), name, opts.scopes);
     });
 
   mcp

@@ -54,6 +54,8 @@ export class McpClient extends McpServerApi {
       handlers,
       roots: options.roots,
       urlElicitation: options.urlElicitation ?? true,
+      elicitationCapability: options.elicitationCapability,
+      samplingCapability: options.samplingCapability,
       versionNegotiation: config.transport.type === 'sse' ? 'legacy' : (options.versionNegotiation ?? 'legacy'),
       logger: deps.logger,
       fetch: deps.fetch,

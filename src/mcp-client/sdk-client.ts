@@ -11,30 +11,40 @@ export interface SdkClientSetup {
   handlers: McpClientHandlers;
   roots: Root[] | undefined;
   urlElicitation: boolean;
+  /** Replaces the default elicitation capability; null advertises none. */
+  elicitationCapability?: ClientCapabilities['elicitation'] | null;
+  samplingCapability?: ClientCapabilities['sampling'];
   versionNegotiation: 'legacy' | 'auto';
   logger: Logger;
 }
 
-export function clientCapabilities(setup: Pick<SdkClientSetup, 'handlers' | 'roots' | 'urlElicitation'>): ClientCapabilities {
+export function clientCapabilities(
+  setup: Pick<SdkClientSetup, 'handlers' | 'roots' | 'urlElicitation' | 'elicitationCapability' | 'samplingCapability'>,
+): ClientCapabilities {
+  // Form elicitation with schema defaults filled in by the SDK when the user accepts.
+  const elicitation = setup.elicitationCapability === undefined ? { form: { applyDefaults: true }, ...(setup.urlElicitation ? { url: {} } : {}) } : setup.elicitationCapability;
   return {
-    // Form elicitation with schema defaults filled in by the SDK when the user accepts.
-    elicitation: { form: { applyDefaults: true }, ...(setup.urlElicitation ? { url: {} } : {}) },
+    ...(elicitation ? { elicitation } : {}),
     ...(setup.roots ? { roots: { listChanged: false } } : {}),
-    ...(setup.handlers.sampling ? { sampling: {} } : {}),
+    ...(setup.handlers.sampling ? { sampling: setup.samplingCapability ?? {} } : {}),
   };
 }
 
 export function createSdkClient(setup: SdkClientSetup): Client {
   const { handlers, serverName, logger } = setup;
+  const capabilities = clientCapabilities(setup);
   const client = new Client(setup.clientInfo, {
-    capabilities: clientCapabilities(setup),
+    capabilities,
     versionNegotiation: { mode: setup.versionNegotiation },
   });
 
-  client.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
-    if (!handlers.elicitation) return { action: 'decline' };
-    return handlers.elicitation(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id });
-  });
+  // The SDK refuses a handler for a capability not advertised.
+  if (capabilities.elicitation) {
+    client.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
+      if (!handlers.elicitation) return { action: 'decline' };
+      return handlers.elicitation(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id });
+    });
+  }
   const sampling = handlers.sampling;
   if (sampling) {
     client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }));

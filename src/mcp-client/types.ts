@@ -8,6 +8,7 @@ import type {
   Implementation,
   LoggingMessageNotification,
   AuthProvider,
+  ClientCapabilities,
   OAuthClientProvider,
   Root,
   ServerCapabilities,
@@ -87,6 +88,14 @@ export interface McpClientOptions {
   versionNegotiation?: 'legacy' | 'auto';
   /** Advertise URL-mode elicitation as well as form mode (default true). */
   urlElicitation?: boolean;
+  /**
+   * The exact elicitation capability to advertise, replacing the default (form with applyDefaults,
+   * plus url per `urlElicitation`); null advertises none, so the server never elicits. A gateway
+   * passes on what its own client declared.
+   */
+  elicitationCapability?: ClientCapabilities['elicitation'] | null;
+  /** The sampling capability advertised when a sampling handler is given (default `{}`). */
+  samplingCapability?: ClientCapabilities['sampling'];
   /** Transient retry delays (default 250 ms, 1000 ms). */
   retryDelaysMs?: readonly number[];
 }

@@ -60,8 +60,8 @@ export interface StartupSummary {
 export class McpConnectionManager {
   private readonly servers = new Map<string, ManagedServer>();
   private catalog = Catalog.empty();
-  /** Every model-visible name ever routed, so a call to a server that is down says so (not "unknown tool"). */
-  private readonly knownRoutes = new Map<string, { server: string; tool: string }>();
+  /** Names that left the catalog (their server failed or dropped the tool): a call says why. */
+  private readonly retired = new Map<string, CatalogEntry>();
   private readonly trusted: TrustedServers;
   private readonly maxNameBytes: number;
   private readonly router = new ElicitationRouter();
@@ -160,9 +160,7 @@ export class McpConnectionManager {
   async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     this.start();
     await raceSignal(this.snapshotsLoaded(), options.signal);
-    // A tool of a server that crashed or is restarting left the catalog, but it is not unknown: the
-    // call fails with that server's state instead.
-    const entry = this.catalog.get(name) ?? this.knownRoutes.get(name);
+    const entry = this.catalog.get(name) ?? this.retired.get(name);
     if (!entry) {
       const close = this.catalog.closest(name);
       throw new SwitchboardError('unknown_tool', `unknown MCP tool '${name}'${close.length ? ` (did you mean ${close.map((c) => `'${c}'`).join(', ')}?)` : ''}`);
@@ -314,8 +312,10 @@ export class McpConnectionManager {
       const t = s.tools;
       if (t) contributions.push({ server: s.name, tools: t.tools, source: t.source, filter: s.filter });
     }
+    const previous = this.catalog;
     this.catalog = Catalog.build(contributions, this.trusted, this.maxNameBytes);
-    for (const e of this.catalog.entries) this.knownRoutes.set(e.name, { server: e.server, tool: e.tool });
+    for (const e of previous.entries) if (!this.catalog.get(e.name)) this.retired.set(e.name, e);
+    for (const e of this.catalog.entries) this.retired.delete(e.name);
   }
 
   private summary(servers: ManagedServer[]): StartupSummary {

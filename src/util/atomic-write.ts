@@ -10,6 +10,8 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   const handle = await open(tmp, 'wx', options.mode ?? 0o644);
   try {
     await handle.writeFile(data);
+    // An explicit mode is the file's mode exactly, whatever the umask.
+    if (options.mode !== undefined) await handle.chmod(options.mode);
     await handle.sync();
   } catch (err) {
     await handle.close().catch(() => {});

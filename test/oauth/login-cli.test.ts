@@ -54,6 +54,15 @@ describe('switchboard mcp login / logout', { timeout: 120_000 }, () => {
     return { env: { SWITCHBOARD_HOME: h.home, BROWSER: FAKE_BROWSER }, home: h.home };
   }
 
+  it('mcp add --url detects OAuth support and says how to log in (not a terminal: no browser)', async () => {
+    const { env } = await setup();
+    const added = await run(['mcp', 'add', 'fresh', '--url', fixture!.mcpUrl], env);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toBe("Added global MCP server 'fresh'.\nDetected OAuth support. Run `switchboard mcp login fresh` to log in.\n");
+    const bearer = await run(['mcp', 'add', 'tokened', '--url', fixture!.mcpUrl, '--bearer-token-env-var', 'TOKEN'], env);
+    expect(bearer.stdout).toBe("Added global MCP server 'tokened'.\n");
+  });
+
   it('logs in through the browser, then logs out', async () => {
     const { env, home } = await setup();
     const login = await run(['mcp', 'login', 'docs'], env);

@@ -1,9 +1,8 @@
 // The credentials file: one JSON object keyed by store key, mode 0600, replaced atomically under a
 // cross-process lock so concurrent writers (several servers, several processes) never lose entries.
 import { readFile, rm } from 'node:fs/promises';
-import { writeFileAtomic } from '../../util/index.js';
+import { withFileLock, writeFileAtomic } from '../../util/index.js';
 import { parseStoredCredentials, type StoredOAuthCredentials } from './credentials.js';
-import { withLock } from './locks.js';
 import type { TokenStore } from './token-store.js';
 
 type FileContents = Record<string, unknown>;
@@ -39,7 +38,7 @@ export class FileTokenStore implements TokenStore {
   }
 
   private locked<T>(fn: () => Promise<T>): Promise<T> {
-    return withLock(this.lockPath, fn, { timeoutMs: 15_000 });
+    return withFileLock(this.lockPath, fn, { timeoutMs: 15_000 });
   }
 
   // Reads need no lock: writers replace the file with a rename, so a reader sees old or new, whole.

@@ -2,9 +2,8 @@
 // credentials, cached discovery, and the refresh gate that lets a one-time refresh token be used
 // once (in-process mutex + cross-process file lock, store re-read after the lock is taken).
 import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
-import { errorMessage, type Logger } from '../../util/index.js';
+import { AsyncMutex, acquireFileLock, errorMessage, type FileRelease, type Logger, type Release } from '../../util/index.js';
 import { accessTokenExpiring, expiresAtFrom, oauthStoreKey, type StoredOAuthCredentials } from './credentials.js';
-import { AsyncMutex, acquireFileLock, type FileRelease, type Release } from './locks.js';
 import type { TokenStore } from './token-store.js';
 
 /** Refresh when the access token expires within this window. */

@@ -1,8 +1,8 @@
 // Writes a computed patch to disk as one unit: every touched file is snapshotted first, and if any
 // write or delete fails, what was already done is rolled back, so files end as they were.
-import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readFile, realpath, rename, rm, rmdir, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readFile, realpath, rm, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../../../util/index.js';
 import { PatchApplyError } from './plan.js';
 
 type Snapshot = { path: string; existed: false } | { path: string; existed: true; content: Buffer; mode: number };
@@ -39,23 +39,6 @@ async function missingDirs(dir: string): Promise<string[]> {
   }
 }
 
-async function writeReplacing(file: string, data: string | Buffer, mode: number | undefined): Promise<void> {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.patch-tmp`);
-  const handle = await open(tmp, 'wx', mode ?? 0o666);
-  try {
-    await handle.writeFile(data);
-    if (mode !== undefined) await handle.chmod(mode);
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-}
-
 function reason(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   return e.code ? `${e.code}: ${e.message}` : String(err);
@@ -82,7 +65,7 @@ export async function commitPatch(writes: ReadonlyMap<string, string | null>): P
           throw new PatchApplyError(`Failed to create parent directories for ${file}: ${reason(err)}`);
         });
         createdDirs.push(...dirs);
-        await writeReplacing(target, content, before.existed ? before.mode : undefined).catch((err: unknown) => {
+        await writeFileAtomic(target, content, { mode: before.existed ? before.mode : undefined }).catch((err: unknown) => {
           throw new PatchApplyError(`Failed to write file ${file}: ${reason(err)}`);
         });
       }
@@ -103,7 +86,7 @@ async function rollback(done: readonly Snapshot[], createdDirs: readonly string[
   const failures: string[] = [];
   for (const s of [...done].reverse()) {
     try {
-      if (s.existed) await writeReplacing(s.path, s.content, s.mode);
+      if (s.existed) await writeFileAtomic(s.path, s.content, { mode: s.mode });
       else await rm(s.path, { force: true });
     } catch {
       failures.push(s.path);

@@ -1,0 +1,241 @@
+// `switchboard mcp-server`: the agent as an MCP server, a drop-in replacement for `codex mcp-server`.
+// stdio by default; `--http host:port` serves Streamable HTTP with a bearer token instead.
+import { readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Option, type Command } from 'commander';
+import type { Config } from '../config/index.js';
+import type { ThreadManager } from '../core/index.js';
+import type * as McpServerModule from '../mcp-server/index.js';
+import { createLogger, errorMessage, isSwitchboardError, stderrLogWrite, type Logger } from '../util/index.js';
+import type { RegisterCommand } from './commands.js';
+import type { CliContext } from './context.js';
+import { builtInTools } from './exec-command.js';
+import { createMcpManager } from './mcp-compose.js';
+import { UsageError } from './exit-codes.js';
+import { VERSION } from './main.js';
+
+interface McpServerFlags {
+  http?: string;
+  tokenFile?: string;
+  insecureNoAuth?: boolean;
+  allowedHost: string[];
+  maxSessions?: number;
+  maxTurns?: number;
+  idleTimeout?: number;
+  progressInterval: number;
+  verbose?: boolean;
+}
+
+const HELP = `
+Transports:
+  stdio (default)   One client speaks newline-delimited JSON-RPC on stdin/stdout. stdout carries
+                    protocol frames only; logs go to $SWITCHBOARD_HOME/log/switchboard.log (and to
+                    stderr with --verbose). When stdin closes, running turns are cancelled, threads
+                    shut down within 10 s, and the process exits 0.
+  --http HOST:PORT  Streamable HTTP at http://HOST:PORT/mcp with sessions (Mcp-Session-Id) and SSE
+                    resumption (Last-Event-ID). The first line on stdout is "listening on <url>".
+                    Port 0 picks a free port. SIGINT/SIGTERM shut it down.
+
+Security (HTTP):
+  Every request must carry "Authorization: Bearer <token>", compared in constant time. The token
+  comes from --token-file FILE (first line) or $SWITCHBOARD_MCP_TOKEN, at least 16 characters.
+  Without a token the server refuses to start, unless HOST is loopback and --insecure-no-auth is
+  given. The Host header (and Origin, when a browser sends one) must name this server: localhost,
+  127.0.0.1 and [::1] always, the bound address, or a name given with --allowed-host; anything else
+  gets 403 (protection against DNS rebinding). Plain HTTP: off loopback, put TLS in front of it.
+  --max-sessions and --max-turns bound what clients can start; past them a session gets HTTP 503
+  and a tool call an error result saying so.
+
+Codex compatibility:
+  Same tools as \`codex mcp-server\` (removed from Codex in 0.154.0): \`codex\` (prompt, model,
+  profile, cwd, approval-policy, sandbox, config, base-instructions, developer-instructions,
+  compact-prompt) and \`codex-reply\` (threadId, or the deprecated conversationId, and prompt), with
+  Codex's schemas, results {threadId, content}, error texts, \`codex/event\` notifications and
+  approvals as elicitation/create requests carrying the codex_* fields. -c overrides apply to every
+  session; a call's \`config\` applies on top. Beyond Codex: \`codex-reply\` also resumes threads
+  from their rollout on disk (they survive a restart); clients that send a progressToken get
+  notifications/progress while a turn runs; -c mcp_server.codex_events=false turns codex/event off.
+
+Examples:
+  claude mcp add switchboard -- switchboard mcp-server
+  head -c 32 /dev/urandom | base64 > ~/.switchboard/mcp-token && chmod 600 ~/.switchboard/mcp-token
+  switchboard mcp-server --http 127.0.0.1:8765 --token-file ~/.switchboard/mcp-token
+`;
+
+export function positiveInt(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+export function readToken(ctx: CliContext, flags: Pick<McpServerFlags, 'tokenFile'>): string | null {
+  if (flags.tokenFile !== undefined) {
+    const file = path.resolve(ctx.cwd, flags.tokenFile);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read --token-file ${file}: ${errorMessage(err)}`);
+    }
+    const token = (text.split('\n')[0] ?? '').trim();
+    if (token === '') throw new UsageError(`--token-file ${file} is empty`);
+    if ((statSync(file).mode & 0o077) !== 0) ctx.stderr.write(`warning: ${file} is readable by other users; chmod 600 it\n`);
+    return token;
+  }
+  const fromEnv = ctx.env.SWITCHBOARD_MCP_TOKEN?.trim();
+  return fromEnv ? fromEnv : null;
+}
+
+/** The agent behind every connection, and what must be closed after its threads. */
+export interface AgentRuntime {
+  manager: ThreadManager;
+  close(): Promise<void>;
+}
+
+/**
+ * The agent every connection talks to: one ThreadManager with the built-in tools and, when
+ * config.toml names MCP servers, their tools through the connection manager (started in the
+ * background: a failing server is a warning in the log, never a reason not to serve).
+ */
+export async function composeAgentRuntime(ctx: CliContext, config: Config): Promise<AgentRuntime> {
+  const core = await import('../core/index.js');
+  const mcp = Object.values(config.mcp_servers).some((s) => s.enabled)
+    ? createMcpManager(ctx, config, {
+        onEvent: (e) => {
+          if (e.type === 'mcp_startup_update' && e.status.state === 'failed') ctx.logger.warn('MCP server failed to start', { error: e.status.error });
+        },
+      })
+    : null;
+  mcp?.start();
+  const manager = new core.ThreadManager({
+    home: ctx.home,
+    config,
+    cwd: ctx.cwd,
+    tools: builtInTools(core, ctx, config),
+    mcp: mcp ? core.mcpToolSourceFrom(mcp) : null,
+    logger: ctx.logger,
+    version: VERSION,
+    createModelClient: (provider) => new core.OpenAIModelClient(provider, { env: ctx.env, logger: ctx.logger }),
+  });
+  return { manager, close: async () => void (await mcp?.close()) };
+}
+
+export function stopSignal(): { promise: Promise<NodeJS.Signals>; dispose: () => void } {
+  let onSignal: (s: NodeJS.Signals) => void = () => {};
+  const promise = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = resolve;
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+  return { promise, dispose: () => (process.off('SIGINT', onSignal), process.off('SIGTERM', onSignal)) };
+}
+
+export function teeLogger(fileLogger: Logger): Logger {
+  const stderr = createLogger(stderrLogWrite(), { level: 'debug' });
+  const both = (a: Logger, b: Logger): Logger => ({
+    debug: (m, f) => (a.debug(m, f), b.debug(m, f)),
+    info: (m, f) => (a.info(m, f), b.info(m, f)),
+    warn: (m, f) => (a.warn(m, f), b.warn(m, f)),
+    error: (m, f) => (a.error(m, f), b.error(m, f)),
+    child: (fields) => both(a.child(fields), b.child(fields)),
+  });
+  return both(fileLogger, stderr);
+}
+
+async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<number> {
+  const mcp: typeof McpServerModule = await import('../mcp-server/index.js');
+  const listen = flags.http === undefined ? null : parseListenFlag(mcp, flags.http);
+  const token = listen ? readToken(ctx, flags) : null;
+  if (listen) checkAuth(mcp, listen, token, flags);
+  const loaded = await ctx.loadConfig();
+  const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
+  const runtime = await composeAgentRuntime({ ...ctx, logger }, loaded.config);
+  const agent = mcp.createCodexAgent({ manager: runtime.manager, config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides), cwd: ctx.cwd, maxTurns: flags.maxTurns, logger });
+  const options = {
+    name: 'switchboard-mcp-server',
+    title: 'Switchboard',
+    version: VERSION,
+    userAgent: `switchboard/${VERSION} (${os.type()} ${os.release()}; ${os.arch()})`,
+    codexEvents: loaded.config.mcp_server.codex_events,
+    heartbeatMs: flags.progressInterval * 1000,
+  };
+  const stop = stopSignal();
+  try {
+    if (!listen) {
+      const served = await mcp.serveCodexStdio(agent, options, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise }, logger);
+      // A client that stopped reading leaves writes pending on stdout, which would keep the process
+      // alive forever; Codex's server also exits (non-zero) in that case.
+      if (served.outputStuck) setImmediate(() => process.exit(served.exitCode));
+      return served.exitCode;
+    }
+    const host = await mcp.serveCodexHttp(
+      agent,
+      options,
+      {
+        listen,
+        token,
+        insecureNoAuth: flags.insecureNoAuth === true,
+        allowedHosts: flags.allowedHost,
+        ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
+        ...(flags.idleTimeout !== undefined ? { idleTimeoutMs: flags.idleTimeout * 1000 } : {}),
+      },
+      logger,
+    );
+    ctx.stdout.write(`listening on ${host.url}\n`);
+    if (token === null) ctx.stderr.write('warning: authentication is disabled (--insecure-no-auth); any local process can run the agent as you\n');
+    const signal = await stop.promise;
+    ctx.stderr.write(`received ${signal}; shutting down\n`);
+    await host.close();
+    return 0;
+  } finally {
+    stop.dispose();
+    await runtime.close();
+  }
+}
+
+export function parseListenFlag(mcp: typeof McpServerModule, value: string) {
+  try {
+    return mcp.parseListenAddress(value);
+  } catch (err) {
+    throw new UsageError(`--http: ${errorMessage(err)}`);
+  }
+}
+
+export function checkAuth(mcp: typeof McpServerModule, listen: McpServerModule.ListenAddress, token: string | null, flags: Pick<McpServerFlags, 'insecureNoAuth'>): void {
+  try {
+    mcp.checkAuthConfig(listen, token, flags.insecureNoAuth === true);
+  } catch (err) {
+    if (isSwitchboardError(err, 'http_auth_config')) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+export const registerMcpServerCommand: RegisterCommand = (program: Command, context: () => CliContext, result) => {
+  program
+    .command('mcp-server')
+    .description('run the agent as an MCP server (tools `codex` and `codex-reply`), a drop-in replacement for `codex mcp-server`')
+    .addOption(new Option('--http <host:port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio'))
+    .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN)'))
+    .addOption(new Option('--insecure-no-auth', 'HTTP: run without a token; loopback addresses only'))
+    .addOption(
+      new Option('--allowed-host <name>', 'HTTP: also accept this name in Host/Origin (repeatable)')
+        .argParser((v: string, prev: string[]) => [...prev, v])
+        .default([], 'none'),
+    )
+    .addOption(new Option('--max-sessions <n>', 'HTTP: sessions open at once (default 16)').argParser(positiveInt('--max-sessions')))
+    .addOption(new Option('--max-turns <n>', 'tool calls running at once, across sessions (default 32)').argParser(positiveInt('--max-turns')))
+    .addOption(new Option('--idle-timeout <seconds>', 'HTTP: close a session idle this long (default 1800)').argParser(positiveInt('--idle-timeout')))
+    .addOption(
+      new Option('--progress-interval <seconds>', 'heartbeat notifications/progress for clients that sent a progressToken')
+        .argParser(positiveInt('--progress-interval'))
+        .default(15),
+    )
+    .addOption(new Option('--verbose', 'also write log lines to stderr'))
+    .addHelpText('after', HELP)
+    .action(async (flags: McpServerFlags) => {
+      result.exitCode = await runMcpServer(context(), flags);
+    });
+};

@@ -1,0 +1,139 @@
+// `switchboard serve`: every configured MCP server behind one MCP endpoint (stdio, or Streamable HTTP
+// with the same token, loopback and Host/Origin rules as `mcp-server --http`); `--transparent` turns
+// the gateway into a pure proxy for a single upstream.
+import { Option, type Command } from 'commander';
+import type { Config } from '../config/index.js';
+import type * as McpServerModule from '../mcp-server/index.js';
+import type { RegisterCommand } from './commands.js';
+import type { CliContext } from './context.js';
+import { UsageError } from './exit-codes.js';
+import { VERSION } from './main.js';
+import { createMcpManager } from './mcp-compose.js';
+import { checkAuth, parseListenFlag, positiveInt, readToken, stopSignal, teeLogger } from './mcp-server-command.js';
+
+interface ServeFlags {
+  http?: string;
+  tokenFile?: string;
+  insecureNoAuth?: boolean;
+  allowedHost: string[];
+  maxSessions?: number;
+  idleTimeout?: number;
+  transparent?: boolean;
+  verbose?: boolean;
+}
+
+/** SSE `retry:` announced on resumable HTTP streams: how soon a cut stream's client comes back. */
+const SSE_RETRY_MS = 1_000;
+
+const HELP = `
+What it serves:
+  Every enabled [mcp_servers.*] entry of config.toml, as one MCP server:
+  - tools under their model-visible names (mcp__<server>__<tool>, as \`switchboard mcp tools\`
+    shows them), with inputSchema, outputSchema, annotations and _meta as the servers give them;
+  - resources and resource templates under their original URIs (_meta["switchboard/server"] says
+    which server serves each; a URI offered twice goes to the first server in config order);
+  - prompts as <server>__<prompt>; completion/complete for prompts and resource templates;
+  - logging/setLevel, passed on to every server that supports logging.
+  tools/list answers at once from startup snapshots while servers start; a call to a tool whose
+  server is still starting waits for it. A server that fails drops out of the catalog (with
+  notifications/tools/list_changed) and comes back when it recovers; the gateway keeps running.
+
+Relayed both ways, tied to the request that caused them:
+  elicitation/create and sampling/createMessage from a server (only when this client declared
+  elicitation or sampling: the servers are told exactly what the client supports), its log
+  messages and progress; the client's notifications/cancelled; resources/updated for
+  subscriptions; list_changed for tools, prompts and resources whenever the catalog changes.
+
+--transparent:
+  Exactly one enabled server, names unchanged (raw tool and prompt names, no _meta added): a pure
+  proxy with switchboard's restarts, session recovery, OAuth and timeouts in between.
+
+Transports:
+  stdio (default)   One client on stdin/stdout; stdout carries protocol frames only. Logs go to
+                    $SWITCHBOARD_HOME/log/switchboard.log (and stderr with --verbose). When stdin
+                    closes, every server connection is closed and the process exits 0.
+  --http HOST:PORT  Streamable HTTP at http://HOST:PORT/mcp; the first stdout line is
+                    "listening on <url>". Each HTTP session has its own server connections,
+                    declared with that session's capabilities. SIGINT/SIGTERM shut it down.
+
+Security (HTTP), as for \`switchboard mcp-server --http\`:
+  Every request must carry "Authorization: Bearer <token>": --token-file FILE (first line) or
+  $SWITCHBOARD_MCP_TOKEN, at least 16 characters. Without one the gateway refuses to start unless
+  HOST is loopback and --insecure-no-auth is given. Host (and Origin) must name this server:
+  localhost, 127.0.0.1, [::1], the bound address or an --allowed-host name; else 403.
+
+Examples:
+  claude mcp add switchboard -- switchboard serve
+  switchboard serve --http 127.0.0.1:8766 --token-file ~/.switchboard/mcp-token
+  switchboard serve --http 127.0.0.1:0 --insecure-no-auth --transparent
+`;
+
+function gatewayMode(config: Config, transparent: boolean): McpServerModule.GatewayMode {
+  if (!transparent) return { kind: 'aggregate' };
+  const enabled = Object.values(config.mcp_servers).filter((s) => s.enabled);
+  if (enabled.length !== 1) {
+    const names = enabled.length === 0 ? 'none' : enabled.map((s) => s.name).join(', ');
+    throw new UsageError(
+      `--transparent needs exactly one enabled MCP server, but ${enabled.length} are enabled (${names}); disable the others (enabled = false) or drop --transparent to aggregate them`,
+    );
+  }
+  return { kind: 'transparent', server: enabled[0]!.name };
+}
+
+async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
+  const mcp: typeof McpServerModule = await import('../mcp-server/index.js');
+  const listen = flags.http === undefined ? null : parseListenFlag(mcp, flags.http);
+  const token = listen ? readToken(ctx, flags) : null;
+  if (listen) checkAuth(mcp, listen, token, flags);
+  const { config } = await ctx.loadConfig();
+  const mode = gatewayMode(config, flags.transparent === true);
+  const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
+  if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
+  const options: McpServerModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode };
+  const deps: McpServerModule.GatewayDeps = {
+    logger,
+    createManager: (setup) =>
+      createMcpManager({ ...ctx, logger }, config, { onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),
+  };
+  const stop = stopSignal();
+  try {
+    if (!listen) return await mcp.serveGatewayStdio(options, deps, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise });
+    const host = await mcp.serveGatewayHttp(options, deps, {
+      listen,
+      token,
+      insecureNoAuth: flags.insecureNoAuth === true,
+      allowedHosts: flags.allowedHost,
+      retryIntervalMs: SSE_RETRY_MS,
+      ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
+      ...(flags.idleTimeout !== undefined ? { idleTimeoutMs: flags.idleTimeout * 1000 } : {}),
+    });
+    ctx.stdout.write(`listening on ${host.url}\n`);
+    if (token === null) ctx.stderr.write('warning: authentication is disabled (--insecure-no-auth); any local process can use your MCP servers through this gateway\n');
+    const signal = await stop.promise;
+    ctx.stderr.write(`received ${signal}; shutting down\n`);
+    await host.close();
+    return 0;
+  } finally {
+    stop.dispose();
+  }
+}
+
+export const registerServeCommand: RegisterCommand = (program: Command, context: () => CliContext, result) => {
+  program
+    .command('serve')
+    .description('serve every configured MCP server as one MCP server (a gateway), over stdio or Streamable HTTP')
+    .addOption(new Option('--http <host:port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio'))
+    .addOption(new Option('--transparent', 'pure proxy for exactly one enabled server: raw tool and prompt names'))
+    .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN)'))
+    .addOption(new Option('--insecure-no-auth', 'HTTP: run without a token; loopback addresses only'))
+    .addOption(
+      new Option('--allowed-host <name>', 'HTTP: also accept this name in Host/Origin (repeatable)').argParser((v: string, prev: string[]) => [...prev, v]).default([]),
+    )
+    .addOption(new Option('--max-sessions <n>', 'HTTP: sessions open at once (default 16)').argParser(positiveInt('--max-sessions')))
+    .addOption(new Option('--idle-timeout <seconds>', 'HTTP: close a session idle this long (default 1800)').argParser(positiveInt('--idle-timeout')))
+    .addOption(new Option('--verbose', 'also write log lines to stderr'))
+    .addHelpText('after', HELP)
+    .action(async (flags: ServeFlags) => {
+      result.exitCode = await runServe(context(), flags);
+    });
+};

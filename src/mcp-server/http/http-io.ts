@@ -1,0 +1,68 @@
+// Small HTTP helpers for the MCP host: JSON-RPC error bodies, JSON responses, and reading a POST
+// body with a size bound, answering unparsable or malformed JSON-RPC before any transport sees it.
+import type http from 'node:http';
+import { parseJSONRPCMessage, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/server';
+
+export function rpcError(id: RequestId | null, code: number, message: string): Record<string, unknown> {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function idOf(value: unknown): RequestId | null {
+  const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/**
+ * The parsed body and its JSON-RPC messages, or null once an error response has been sent
+ * (413 over the size bound, 400 -32700 for bad JSON, 400 -32600 for a malformed message).
+ */
+export async function readJsonBody(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  maxBytes: number,
+): Promise<{ body: unknown; messages: JSONRPCMessage[] } | null> {
+  // Over the bound, the rest of the body is read and dropped so the 413 reaches the client.
+  const raw = await new Promise<Buffer | null>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        chunks.length = 0;
+        resolve(null);
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    req.on('end', () => resolve(size > maxBytes ? null : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+  if (raw === null) {
+    sendJson(res, 413, rpcError(null, -32000, `Payload too large: the body exceeds ${maxBytes} bytes`), { connection: 'close' });
+    return null;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    sendJson(res, 400, rpcError(null, -32700, 'Parse error: Invalid JSON'));
+    return null;
+  }
+  const items = Array.isArray(body) ? body : [body];
+  const messages: JSONRPCMessage[] = [];
+  for (const item of items) {
+    try {
+      messages.push(parseJSONRPCMessage(item));
+    } catch {
+      sendJson(res, 400, rpcError(idOf(item), -32600, 'Invalid Request: not a valid JSON-RPC 2.0 message'));
+      return null;
+    }
+  }
+  return { body, messages };
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { allowedHostnames, bearerMatches, checkAuthConfig, checkHostAndOrigin, parseListenAddress } from './http-security.js';
+import { MemoryEventStore } from './memory-event-store.js';
+
+const TOKEN = 'a-token-of-sixteen+';
+
+describe('listen address', () => {
+  it('parses host:port, [v6]:port and a bare port', () => {
+    expect(parseListenAddress('127.0.0.1:8765')).toEqual({ host: '127.0.0.1', port: 8765 });
+    expect(parseListenAddress('[::1]:0')).toEqual({ host: '::1', port: 0 });
+    expect(parseListenAddress('localhost:1')).toEqual({ host: 'localhost', port: 1 });
+    expect(parseListenAddress(':9000')).toEqual({ host: '127.0.0.1', port: 9000 });
+    expect(() => parseListenAddress('nope')).toThrow(/expected host:port/);
+    expect(() => parseListenAddress('h:70000')).toThrow(/expected host:port/);
+  });
+});
+
+describe('auth configuration', () => {
+  it('requires a token unless loopback with --insecure-no-auth', () => {
+    expect(() => checkAuthConfig({ host: '127.0.0.1', port: 0 }, null, false)).toThrow(/no token/);
+    expect(() => checkAuthConfig({ host: '127.0.0.1', port: 0 }, null, true)).not.toThrow();
+    expect(() => checkAuthConfig({ host: '0.0.0.0', port: 0 }, null, true)).toThrow(/only allowed on a loopback address/);
+    expect(() => checkAuthConfig({ host: '0.0.0.0', port: 0 }, TOKEN, false)).not.toThrow();
+    expect(() => checkAuthConfig({ host: '127.0.0.1', port: 0 }, 'short', false)).toThrow(/too short/);
+    expect(() => checkAuthConfig({ host: '127.0.0.1', port: 0 }, TOKEN, true)).toThrow(/cannot be combined/);
+  });
+
+  it('compares bearer tokens exactly', () => {
+    expect(bearerMatches(`Bearer ${TOKEN}`, TOKEN)).toBe(true);
+    expect(bearerMatches(`Bearer ${TOKEN}x`, TOKEN)).toBe(false);
+    expect(bearerMatches(TOKEN, TOKEN)).toBe(false);
+    expect(bearerMatches(undefined, TOKEN)).toBe(false);
+    expect(bearerMatches('Bearer ', TOKEN)).toBe(false);
+  });
+});
+
+describe('Host and Origin', () => {
+  const loopback = allowedHostnames('127.0.0.1');
+
+  it('loopback binds accept the loopback names on any port, nothing else', () => {
+    expect(checkHostAndOrigin('127.0.0.1:8765', undefined, loopback)).toBeNull();
+    expect(checkHostAndOrigin('localhost:1', 'http://localhost:3000', loopback)).toBeNull();
+    expect(checkHostAndOrigin('[::1]:8765', undefined, loopback)).toBeNull();
+    expect(checkHostAndOrigin('evil.example:8765', undefined, loopback)?.status).toBe(403);
+    expect(checkHostAndOrigin(undefined, undefined, loopback)?.status).toBe(403);
+    expect(checkHostAndOrigin('127.0.0.1:8765', 'http://evil.example', loopback)?.status).toBe(403);
+    expect(checkHostAndOrigin('127.0.0.1:8765', 'null', loopback)?.status).toBe(403);
+  });
+
+  it('a specific bind adds its address, --allowed-host adds names', () => {
+    const names = allowedHostnames('10.1.2.3', ['agent.example']);
+    expect(checkHostAndOrigin('10.1.2.3:80', undefined, names)).toBeNull();
+    expect(checkHostAndOrigin('agent.example', 'https://agent.example', names)).toBeNull();
+    expect(checkHostAndOrigin('other.example', undefined, names)?.status).toBe(403);
+  });
+});
+
+describe('MemoryEventStore', () => {
+  const msg = (n: number) => ({ jsonrpc: '2.0' as const, method: 'n', params: { n } });
+
+  it('replays what followed an event on the same stream only', async () => {
+    const store = new MemoryEventStore(100);
+    const a1 = await store.storeEvent('A', msg(1));
+    await store.storeEvent('B', msg(2));
+    await store.storeEvent('A', msg(3));
+    await store.storeEvent('A', msg(4));
+    const seen: unknown[] = [];
+    const stream = await store.replayEventsAfter(a1, { send: async (_id, m) => void seen.push(m) });
+    expect(stream).toBe('A');
+    expect(seen).toEqual([msg(3), msg(4)]);
+    expect(await store.getStreamIdForEventId(a1)).toBe('A');
+  });
+
+  it('keeps at most `limit` events, oldest dropped first', async () => {
+    const store = new MemoryEventStore(2);
+    const first = await store.storeEvent('A', msg(1));
+    await store.storeEvent('A', msg(2));
+    await store.storeEvent('A', msg(3));
+    expect(store.size).toBe(2);
+    expect(await store.getStreamIdForEventId(first)).toBeUndefined();
+    await expect(store.replayEventsAfter(first, { send: async () => {} })).rejects.toThrow(/no longer kept/);
+  });
+});

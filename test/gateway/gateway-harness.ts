@@ -1,0 +1,133 @@
+// Test harness for the gateway in-process: a GatewaySession on an in-memory transport, an SDK v2
+// client in front of it, real upstream servers (child processes) behind it through the real
+// connection manager, and recorded notifications to wait on instead of sleeping.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
+import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent, type RestartPolicyOptions } from '../../src/mcp/index.js';
+import { GatewaySession, type GatewayMode } from '../../src/mcp-server/index.js';
+import { nullLogger, type Logger } from '../../src/util/index.js';
+
+export const UPSTREAM_FIXTURE = fileURLToPath(new URL('../fixtures/gateway-upstream.mjs', import.meta.url));
+
+/** A stdio server running the gateway upstream fixture under `name`. */
+export function upstream(name: string, extra: Record<string, unknown> = {}): McpServerConfig {
+  return parseMcpServerConfig(name, { command: process.execPath, args: [UPSTREAM_FIXTURE], env: { GW_NAME: name }, ...extra }).config;
+}
+
+export interface Note {
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface GatewayHarness {
+  client: Client;
+  session: GatewaySession;
+  /** Notifications the client received, in order. */
+  notes: Note[];
+  /** Manager events of the session's upstream side. */
+  events: McpManagerEvent[];
+  home: string;
+  /** Resolves with the first notification (past or future) matching `pred`; `after` skips earlier ones. */
+  waitForNote(pred: (n: Note) => boolean, options?: { after?: number; timeoutMs?: number }): Promise<Note>;
+  waitForEvent(pred: (e: McpManagerEvent) => boolean, timeoutMs?: number): Promise<McpManagerEvent>;
+  /** How many notifications the client had received when `event` happened. */
+  notesAt(event: McpManagerEvent): number;
+  close(): Promise<void>;
+}
+
+export interface GatewayHarnessOptions {
+  mode?: GatewayMode;
+  capabilities?: ClientCapabilities;
+  /** Reuse a home (and so its startup snapshots) across harnesses. */
+  home?: string;
+  logger?: Logger;
+  /** Set request handlers (elicitation, sampling) on the client before it connects. */
+  setup?: (client: Client) => void;
+  /** Restart policy of the upstreams (default: retries after 200 ms, at most 1 s apart). */
+  restart?: RestartPolicyOptions;
+}
+
+export async function startGateway(servers: McpServerConfig[], options: GatewayHarnessOptions = {}): Promise<GatewayHarness> {
+  const home = options.home ?? (await mkdtemp(path.join(os.tmpdir(), 'sb-gw-')));
+  const logger = options.logger ?? nullLogger;
+  const notes: Note[] = [];
+  const events: McpManagerEvent[] = [];
+  const noteCounts = new Map<McpManagerEvent, number>();
+  const waiters = new Set<() => void>();
+  const wake = () => {
+    for (const w of [...waiters]) w();
+  };
+  const session = new GatewaySession(
+    { name: 'gateway-under-test', title: 'Gateway under test', version: '0.0.0', mode: options.mode ?? { kind: 'aggregate' } },
+    {
+      logger,
+      createManager: (setup) =>
+        new McpConnectionManager(
+          { servers: Object.fromEntries(servers.map((s) => [s.name, s])), restart: options.restart ?? { initialDelayMs: 200, maxDelayMs: 1000 } },
+          {
+            createClient: createDefaultClientFactory({ logger, environments: {}, clientOptions: setup.clientOptions }),
+            logger,
+            snapshots: SnapshotStore.inHome(home, logger),
+            handlersFor: setup.handlersFor,
+            onEvent: (e) => {
+              events.push(e);
+              noteCounts.set(e, notes.length);
+              setup.onEvent(e);
+              wake();
+            },
+          },
+        ),
+    },
+  );
+  const client = new Client({ name: 'gateway-test-client', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
+  client.fallbackNotificationHandler = async (n) => {
+    notes.push({ method: n.method, params: n.params as Record<string, unknown> | undefined });
+    wake();
+  };
+  options.setup?.(client);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await session.connect(serverSide);
+  await client.connect(clientSide);
+
+  const waitUntil = <T>(find: () => T | undefined, what: string, timeoutMs: number): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const found = find();
+        if (found === undefined) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no ${what} within ${timeoutMs} ms; notes: ${JSON.stringify(notes)}; events: ${JSON.stringify(events)}`));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
+
+  return {
+    client,
+    session,
+    notes,
+    events,
+    home,
+    waitForNote: (pred, o = {}) => waitUntil(() => notes.slice(o.after ?? 0).find(pred), 'matching notification', o.timeoutMs ?? 20_000),
+    waitForEvent: (pred, timeoutMs = 20_000) => waitUntil(() => events.find(pred), 'matching manager event', timeoutMs),
+    notesAt: (event) => noteCounts.get(event) ?? 0,
+    async close() {
+      await client.close().catch(() => {});
+      await session.close();
+      if (!options.home) await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export function textOf(result: unknown): string {
+  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
+  return content.map((c) => (c.type === 'text' ? (c.text ?? '') : `[${c.type}]`)).join('\n');
+}
