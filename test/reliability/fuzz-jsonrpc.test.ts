@@ -1,7 +1,9 @@
-// JSON-RPC fuzzing: at least 10,000 seeded random frames per target (well-formed requests with random
-// params, notifications, stray responses, broken messages, garbage, batches, pathological JSON),
-// batched through one long-running server process. Never a crash or hang: every well-formed request is
-// answered (result or JSON-RPC error), stdout carries only JSON-RPC, and ping is answered after every batch.
+// JSON-RPC fuzzing: at least 10,000 seeded random frames per target — `switchboard mcp-server`,
+// `switchboard serve` and an SDK server as a baseline (test/fuzz/targets.ts) — well-formed requests
+// with random params, notifications, stray responses, broken messages, garbage, batches, pathological
+// JSON, batched through one long-running server process. Never a crash or hang: every well-formed
+// request is answered (result or JSON-RPC error), stdout carries only JSON-RPC, and ping is answered
+// after every batch.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,14 +1,15 @@
-// Security: every network listener switchboard opens refuses a missing or wrong token and requests a
-// browser could be tricked into sending (a foreign Origin, or a Host that is not the listener's own:
-// DNS rebinding), before doing anything. Listeners are a list: `mcp-server --http` and `serve --http`
-// join it when they land, with an HTTP probe instead of a WebSocket upgrade.
+// Security: every network listener switchboard opens — the exec-server (WebSocket), `mcp-server --http`
+// and `serve --http` (Streamable HTTP) — refuses a missing or wrong token and requests a browser could
+// be tricked into sending (a foreign Origin, or a Host that is not the listener's own: DNS rebinding),
+// before doing anything. A new listener joins the LISTENERS list with a start function and a probe.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExecServerProcess, type ExecServerProcess } from '../helpers/exec-processes.js';
+import { CLI, startExecServerProcess, type ExecServerProcess } from '../helpers/exec-processes.js';
 
 export interface Probe {
   /** Extra headers (Authorization, Host, Origin). */
@@ -17,6 +18,8 @@ export interface Probe {
 
 export interface ListenerUnderTest {
   name: string;
+  /** The status of an accepted probe (101 for a WebSocket upgrade, 200 for an HTTP initialize). */
+  accepted: number;
   /** Starts the listener; `token` null means it runs without one (where allowed: loopback, insecure flag). */
   start(token: string | null): Promise<{ url: string; stop(): Promise<unknown> }>;
   /** Sends one request as a client would; resolves with the HTTP status (101 = WebSocket accepted). */
@@ -46,6 +49,56 @@ function upgrade(url: string, headers: Record<string, string>): Promise<number> 
   });
 }
 
+/** An MCP `initialize` POST by hand, so any Host and Origin can be sent. */
+function initializePost(url: string, headers: Record<string, string>): Promise<number> {
+  const u = new URL(url);
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } });
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      res.destroy(); // the status is all we need (an accepted initialize may keep an SSE stream open)
+      resolve(res.statusCode ?? 0);
+    });
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+/** `switchboard <args>` (the built CLI) until it prints `listening on <url>`. */
+function startCli(args: string[]): Promise<{ url: string; stop(): Promise<unknown> }> {
+  const home = mkdtempSync(path.join(dir, 'home-'));
+  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')}: no "listening on" line within 30 s; stderr: ${err}`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before listening; stderr: ${err}`)));
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const url = /listening on (\S+)/.exec(out)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      resolve({
+        url,
+        stop: async () => {
+          child.kill('SIGTERM');
+          const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          await exited;
+          clearTimeout(kill);
+        },
+      });
+    });
+  });
+}
+
+function tokenArgs(token: string | null): string[] {
+  if (token === null) return ['--insecure-no-auth'];
+  const file = path.join(dir, `token-${randomBytes(4).toString('hex')}`);
+  writeFileSync(file, token, { mode: 0o600 });
+  return ['--token-file', file];
+}
+
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'sb-listeners-'));
@@ -55,23 +108,31 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const LISTENERS: ListenerUnderTest[] = [
   {
     name: 'exec-server',
+    accepted: 101,
     async start(token) {
-      let args = ['--insecure-no-auth'];
-      if (token !== null) {
-        const file = path.join(dir, `token-${randomBytes(4).toString('hex')}`);
-        writeFileSync(file, token, { mode: 0o600 });
-        args = ['--token-file', file];
-      }
-      const server: ExecServerProcess = await startExecServerProcess(['--listen', '127.0.0.1:0', ...args]);
+      const server: ExecServerProcess = await startExecServerProcess(['--listen', '127.0.0.1:0', ...tokenArgs(token)]);
       return { url: server.url, stop: () => server.stop() };
     },
     probe: (url, p) => upgrade(url, p.headers),
+  },
+  {
+    name: 'mcp-server --http',
+    accepted: 200,
+    start: (token) => startCli(['mcp-server', '--http', '127.0.0.1:0', ...tokenArgs(token)]),
+    probe: (url, p) => initializePost(url, p.headers),
+  },
+  {
+    name: 'serve --http',
+    accepted: 200,
+    start: (token) => startCli(['serve', '--http', '127.0.0.1:0', ...tokenArgs(token)]),
+    probe: (url, p) => initializePost(url, p.headers),
   },
 ];
 
 const TOKEN = randomBytes(24).toString('base64url');
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 const hostOf = (url: string) => new URL(url.replace(/^ws/, 'http')).host;
+const portOf = (url: string) => new URL(url.replace(/^ws/, 'http')).port;
 
 describe.each(LISTENERS)('security: the $name listener', (listener) => {
   let withToken: { url: string; stop(): Promise<unknown> };
@@ -86,7 +147,7 @@ describe.each(LISTENERS)('security: the $name listener', (listener) => {
   });
 
   it('accepts the right token, and refuses a missing, wrong or malformed one with 401', async () => {
-    expect(await listener.probe(withToken.url, { headers: bearer(TOKEN) })).toBe(101);
+    expect(await listener.probe(withToken.url, { headers: bearer(TOKEN) })).toBe(listener.accepted);
     expect(await listener.probe(withToken.url, { headers: {} })).toBe(401);
     expect(await listener.probe(withToken.url, { headers: bearer(`${TOKEN}x`) })).toBe(401);
     expect(await listener.probe(withToken.url, { headers: bearer(TOKEN.slice(0, -1)) })).toBe(401);
@@ -103,12 +164,12 @@ describe.each(LISTENERS)('security: the $name listener', (listener) => {
   });
 
   it('on loopback, refuses a Host that is not a loopback name (DNS rebinding), and accepts its own', async () => {
-    for (const host of ['evil.example', `evil.example:${new URL(noToken.url.replace(/^ws/, 'http')).port}`, '10.0.0.1']) {
+    for (const host of ['evil.example', `evil.example:${portOf(noToken.url)}`, '10.0.0.1']) {
       expect(await listener.probe(noToken.url, { headers: { host } }), host).toBe(403);
       expect(await listener.probe(withToken.url, { headers: { ...bearer(TOKEN), host } }), host).toBe(403);
     }
-    expect(await listener.probe(noToken.url, { headers: { host: hostOf(noToken.url) } })).toBe(101);
-    expect(await listener.probe(noToken.url, { headers: { host: `localhost:${new URL(noToken.url.replace(/^ws/, 'http')).port}` } })).toBe(101);
-    expect(await listener.probe(noToken.url, { headers: { host: hostOf(noToken.url), origin: `http://${hostOf(noToken.url)}` } })).toBe(101);
+    expect(await listener.probe(noToken.url, { headers: { host: hostOf(noToken.url) } })).toBe(listener.accepted);
+    expect(await listener.probe(noToken.url, { headers: { host: `localhost:${portOf(noToken.url)}` } })).toBe(listener.accepted);
+    expect(await listener.probe(noToken.url, { headers: { host: hostOf(noToken.url), origin: `http://${hostOf(noToken.url)}` } })).toBe(listener.accepted);
   });
 });
