@@ -36,6 +36,8 @@ export class McpClient extends McpServerApi {
   private keeper: ConnectionKeeper | undefined;
   private connecting: Promise<ReadyInfo> | undefined;
   private lastTools: Tool[] | undefined;
+  /** Call-time definitions by name (outputSchema dropped), rebuilt whenever the list is fetched. */
+  private callDefinitions = new Map<string, Tool>();
   private readonly closeController = new AbortController();
   private readonly background = new Set<Promise<void>>();
   private readonly setup: ConnectionSetup;
@@ -95,10 +97,9 @@ export class McpClient extends McpServerApi {
   }
 
   async callTool(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions = {}): Promise<CallToolResult> {
-    const known = this.lastTools?.find((t) => t.name === name);
     // The definition lets the SDK mirror parameters into headers (2026-07-28 HTTP); without its
     // outputSchema the SDK does not reject results that stray from it (Codex does not validate).
-    const toolDefinition = known ? { ...known, outputSchema: undefined } : undefined;
+    const toolDefinition = this.callDefinitions.get(name);
     const params = { name, ...(args ? { arguments: args } : {}), ...(options.meta ? { _meta: options.meta } : {}) };
     return this.run('tools/call', { ...options, progress: true }, (c, a) => c.client.callTool(params, { ...a, ...(toolDefinition ? { toolDefinition } : {}) }));
   }
@@ -231,6 +232,7 @@ export class McpClient extends McpServerApi {
     );
     const changed = this.lastTools !== undefined && JSON.stringify(this.lastTools) !== JSON.stringify(tools);
     this.lastTools = tools;
+    this.callDefinitions = new Map(tools.map((t) => [t.name, { ...t, outputSchema: undefined }]));
     if (recovered) this.reportRecovery(tools, changed);
     return { tools, changed };
   }
