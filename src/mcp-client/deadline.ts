@@ -13,22 +13,26 @@ export class Deadline {
    * @param timeoutMs how long the operation may stay silent
    * @param maxTotalMs the hard limit progress can never extend past
    * @param reason the error the signal aborts with (and the operation fails with)
-   * @param parent the caller's signal; its abort aborts this signal with the caller's reason
+   * @param parents the caller's signals; the first to abort aborts this signal with its reason
    */
   constructor(
     readonly timeoutMs: number,
     private readonly maxTotalMs: number,
     private readonly reason: () => Error,
-    private readonly parent?: AbortSignal,
+    parents: readonly (AbortSignal | undefined)[] = [],
   ) {
     this.expiresAt = this.startedAt + timeoutMs;
-    if (parent?.aborted) this.controller.abort(parent.reason);
-    else parent?.addEventListener('abort', this.onParentAbort, { once: true });
+    this.parents = parents.filter((p): p is AbortSignal => p !== undefined);
+    const gone = this.parents.find((p) => p.aborted);
+    if (gone) this.controller.abort(gone.reason);
+    else for (const p of this.parents) p.addEventListener('abort', this.onParentAbort, { once: true });
     this.schedule();
   }
 
-  private readonly onParentAbort = (): void => {
-    this.controller.abort(this.parent!.reason);
+  private readonly parents: readonly AbortSignal[];
+
+  private readonly onParentAbort = (event: Event): void => {
+    this.controller.abort((event.target as AbortSignal).reason);
   };
 
   get signal(): AbortSignal {
@@ -53,7 +57,7 @@ export class Deadline {
   dispose(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    this.parent?.removeEventListener('abort', this.onParentAbort);
+    for (const p of this.parents) p.removeEventListener('abort', this.onParentAbort);
   }
 
   private schedule(): void {

@@ -4,7 +4,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs as configStartupMs, toolTimeoutMs as configToolMs } from '../config/index.js';
-import { anySignal, errorMessage } from '../util/index.js';
+import { errorMessage } from '../util/index.js';
 import { classifyError } from './classify-error.js';
 import type { Connection, ConnectionSetup } from './connection.js';
 import { ConnectionKeeper } from './connection-keeper.js';
@@ -128,7 +128,7 @@ export class McpClient extends McpServerApi {
       kind: 'request',
       timeoutMs: options.timeoutMs ?? this.toolTimeoutMs(),
       maxTotalTimeoutMs: this.options.maxTotalTimeoutMs,
-      signal: anySignal(options.signal, this.closeController.signal),
+      signals: [options.signal, this.closeController.signal],
       retryTransient: label === 'tools/list' && this.isHttp(),
       retryDelaysMs: this.options.retryDelaysMs,
       onProgress: options.onProgress,
@@ -159,7 +159,7 @@ export class McpClient extends McpServerApi {
           label: 'initialize',
           kind: 'handshake',
           timeoutMs: options.timeoutMs ?? this.startupTimeoutMs(),
-          signal: anySignal(options.signal, this.closeController.signal),
+          signals: [options.signal, this.closeController.signal],
           retryTransient: this.isHttp(),
           retryDelaysMs: this.options.retryDelaysMs,
         },

@@ -121,7 +121,7 @@ describe('runOperation', () => {
 
   it('reports a caller abort as cancelled', async () => {
     const controller = new AbortController();
-    const run = runOperation(spec({ signal: controller.signal }), { classify: classifyError }, (a) => new Promise((_, reject) => a.signal.addEventListener('abort', () => reject(a.signal.reason))));
+    const run = runOperation(spec({ signals: [controller.signal] }), { classify: classifyError }, (a) => new Promise((_, reject) => a.signal.addEventListener('abort', () => reject(a.signal.reason))));
     controller.abort();
     await expect(run).rejects.toMatchObject({ code: 'cancelled' });
   });

@@ -23,7 +23,8 @@ export interface OperationSpec {
   kind: 'handshake' | 'request';
   timeoutMs: number;
   maxTotalTimeoutMs?: number;
-  signal?: AbortSignal;
+  /** The caller's signals (its own, the client's close signal); any of them aborting aborts the operation. */
+  signals?: readonly (AbortSignal | undefined)[];
   /** Retry transient failures after 250 ms and 1000 ms (initialize and tools/list over HTTP). */
   retryTransient: boolean;
   /** Ask for progress: the deadline resets on each notification, which is handed on here. */
@@ -75,7 +76,7 @@ export async function runOperation<T>(
 ): Promise<OperationOutcome<T>> {
   const maxTotal = Math.max(spec.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS, spec.timeoutMs);
   const timeoutText = spec.kind === 'handshake' ? handshakeTimeoutMessage(spec.timeoutMs) : operationTimeoutMessage(spec.label, spec.timeoutMs);
-  const deadline = new Deadline(spec.timeoutMs, maxTotal, () => new McpClientError('timeout', timeoutText), spec.signal);
+  const deadline = new Deadline(spec.timeoutMs, maxTotal, () => new McpClientError('timeout', timeoutText), spec.signals);
   const signal = deadline.signal;
   const delays = spec.retryDelaysMs ?? HTTP_RETRY_DELAYS_MS;
   const wantsProgress = spec.progress === true || spec.onProgress !== undefined;
@@ -87,9 +88,10 @@ export async function runOperation<T>(
   // Timeouts and aborts win over whatever error the SDK produced while unwinding them.
   const settle = (err: unknown): McpClientError => {
     if (deadline.expired) return new McpClientError('timeout', timeoutText, { cause: err });
-    if (spec.signal?.aborted) {
+    const aborted = spec.signals?.find((s) => s?.aborted);
+    if (aborted) {
       // A typed reason (the client closing) says more than "cancelled".
-      const reason: unknown = spec.signal.reason;
+      const reason: unknown = aborted.reason;
       return reason instanceof McpClientError ? reason : new McpClientError('cancelled', `${spec.label} was cancelled`, { cause: reason ?? err });
     }
     return hooks.classify(err);
