@@ -11,7 +11,8 @@ import { nullLogger } from '../../src/util/index.js';
 
 export async function tempHome(): Promise<{ home: string; cleanup: () => Promise<void> }> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'sb-oauth-'));
-  return { home, cleanup: () => rm(home, { recursive: true, force: true }) };
+  // A lock release still finishing in the background may briefly repopulate the directory.
+  return { home, cleanup: () => rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }) };
 }
 
 export function httpServer(name: string, url: string, extra: Record<string, unknown> = {}): McpServerConfig {
