@@ -1,68 +1,24 @@
 // McpConnectionManager: many servers, one catalog. Parallel non-blocking startup with snapshots,
 // startup events, routing by model-visible name, and per-server failure isolation.
 import type { CallToolResult, ElicitResult, GetPromptResult, ReadResourceResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
-import type { McpServerConfig } from '../config/index.js';
 import type { McpClient, McpClientHandlers } from '../mcp-client/index.js';
-import type { EventMsgOf } from '../protocol/index.js';
-import { raceSignal, SwitchboardError, type Logger } from '../util/index.js';
-import { Catalog, diffServerTools, type CatalogEntry, type ServerTools } from './catalog.js';
-import { ManagedServer, type ClientFactory } from './managed-server.js';
-import type { RestartPolicyOptions } from './restart-policy.js';
-import type { SnapshotStore } from './snapshot-store.js';
-import { toolDisabledError } from './tool-filter.js';
+import { raceSignal, SwitchboardError } from '../util/index.js';
+import { listAllPrompts, listAllResources, listAllResourceTemplates, type AggregateDeps, type QualifiedPrompt } from './aggregate.js';
+import type { CatalogEntry, ServerTools } from './catalog.js';
+import { CatalogState } from './catalog-state.js';
+import { ElicitationRouter } from './elicitation-router.js';
+import { ManagedServer } from './managed-server.js';
+import type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, StartupSummary, WaitMode } from './manager-types.js';
 import { startupStatus, statusOf, type ServerStatus } from './server-status.js';
+import { toolDisabledError } from './tool-filter.js';
 import { TrustedServers } from './tool-metadata.js';
 import { DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
-import { ElicitationRouter, type CallElicitationHandler } from './elicitation-router.js';
-import { listAllPrompts, listAllResources, listAllResourceTemplates, type AggregateDeps, type QualifiedPrompt } from './aggregate.js';
 
-export type McpManagerEvent = EventMsgOf<'mcp_startup_update'> | EventMsgOf<'mcp_startup_complete'> | EventMsgOf<'mcp_tools_changed'>;
-
-export interface McpConnectionManagerOptions {
-  /** Enabled and disabled servers in config order; disabled ones are invisible. */
-  servers: Record<string, McpServerConfig>;
-  maxToolNameBytes?: number;
-  /** Servers whose connector metadata survives; granted in code only. */
-  trusted?: TrustedServers;
-  restart?: RestartPolicyOptions;
-}
-
-export interface McpConnectionManagerDeps {
-  createClient: ClientFactory;
-  logger: Logger;
-  /** Startup snapshots; without a store nothing is cached. */
-  snapshots?: SnapshotStore;
-  onEvent?: (event: McpManagerEvent) => void;
-  /** Host handlers for one server (logging, sampling, resource updates, elicitation outside calls). */
-  handlersFor?: (server: string) => McpClientHandlers;
-}
-
-export type { ServerStatus };
-
-export type WaitMode = 'none' | 'unsnapshotted' | 'all';
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-  /** Answers elicitations the server raises while this call runs. */
-  onElicitation?: CallElicitationHandler;
-  meta?: Record<string, unknown>;
-}
-
-
-export interface StartupSummary {
-  ready: string[];
-  failed: { server: string; error: string }[];
-  cancelled: string[];
-}
+export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, ServerStatus, StartupSummary, WaitMode };
 
 export class McpConnectionManager {
   private readonly servers = new Map<string, ManagedServer>();
-  private catalog = Catalog.empty();
-  /** Names that left the catalog (their server failed or dropped the tool): a call says why. */
-  private readonly retired = new Map<string, CatalogEntry>();
-  private readonly trusted: TrustedServers;
+  private readonly catalog: CatalogState;
   private readonly maxNameBytes: number;
   private readonly router = new ElicitationRouter();
   private snapshots: Promise<void> | undefined;
@@ -73,8 +29,8 @@ export class McpConnectionManager {
     options: McpConnectionManagerOptions,
     private readonly deps: McpConnectionManagerDeps,
   ) {
-    this.trusted = options.trusted ?? new TrustedServers();
     this.maxNameBytes = options.maxToolNameBytes ?? DEFAULT_MAX_TOOL_NAME_BYTES;
+    this.catalog = new CatalogState(options.trusted ?? new TrustedServers(), this.maxNameBytes);
     for (const config of Object.values(options.servers)) {
       if (!config.enabled) continue;
       const server: ManagedServer = new ManagedServer(config, {
@@ -160,7 +116,7 @@ export class McpConnectionManager {
   async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     this.start();
     await raceSignal(this.snapshotsLoaded(), options.signal);
-    const entry = this.catalog.get(name) ?? this.retired.get(name);
+    const entry = this.catalog.forCall(name);
     if (!entry) {
       const close = this.catalog.closest(name);
       throw new SwitchboardError('unknown_tool', `unknown MCP tool '${name}'${close.length ? ` (did you mean ${close.map((c) => `'${c}'`).join(', ')}?)` : ''}`);
@@ -277,7 +233,7 @@ export class McpConnectionManager {
         if (snap) s.setSnapshot(snap.tools);
       }),
     );
-    this.rebuildCatalog();
+    this.catalog.rebuild(this.contributions(), '');
   }
 
   private handlersFor(name: string): McpClientHandlers {
@@ -291,14 +247,12 @@ export class McpConnectionManager {
   private onPhase(server: ManagedServer): void {
     const status = startupStatus(server.phase);
     if (status && !this.closing) this.emit({ type: 'mcp_startup_update', server: server.name, status });
-    if (server.phase.kind === 'ready' || server.phase.kind === 'failed') this.onServerToolsChanged(server);
+    this.onServerToolsChanged(server);
   }
 
+  /** Rebuild the catalog after `server`'s contribution may have changed; say what changed; save the live list. */
   private onServerToolsChanged(server: ManagedServer): void {
-    const before = this.catalog.forServer(server.name);
-    this.rebuildCatalog();
-    const after = this.catalog.forServer(server.name);
-    const diff = diffServerTools(server.name, before, after);
+    const diff = this.catalog.rebuild(this.contributions(), server.name);
     if (diff.added.length + diff.removed.length + diff.changed.length > 0 && !this.closing) {
       this.emit({ type: 'mcp_tools_changed', ...diff });
     }
@@ -306,16 +260,13 @@ export class McpConnectionManager {
     if (live?.source === 'live' && server.phase.kind === 'ready') void this.deps.snapshots?.save(server.config, live.tools);
   }
 
-  private rebuildCatalog(): void {
-    const contributions: ServerTools[] = [];
+  private contributions(): ServerTools[] {
+    const out: ServerTools[] = [];
     for (const s of this.servers.values()) {
       const t = s.tools;
-      if (t) contributions.push({ server: s.name, tools: t.tools, source: t.source, filter: s.filter });
+      if (t) out.push({ server: s.name, tools: t.tools, source: t.source, filter: s.filter });
     }
-    const previous = this.catalog;
-    this.catalog = Catalog.build(contributions, this.trusted, this.maxNameBytes);
-    for (const e of previous.entries) if (!this.catalog.get(e.name)) this.retired.set(e.name, e);
-    for (const e of this.catalog.entries) this.retired.delete(e.name);
+    return out;
   }
 
   private summary(servers: ManagedServer[]): StartupSummary {

@@ -27,9 +27,9 @@ export interface ManagedServerDeps {
   /** Handlers the host wants on every client; the managed server adds its own around them. */
   handlers: McpClientHandlers;
   restart?: RestartPolicyOptions;
-  /** Called on every phase change. */
+  /** Called on every phase change (what the server contributes to the catalog may change with it). */
   onPhase(server: ManagedServer): void;
-  /** Called when the live tool list is replaced (startup, list_changed, recovery). */
+  /** Called when a ready server's live tool list is replaced (list_changed, session recovery). */
   onToolsChanged(server: ManagedServer): void;
 }
 
@@ -158,7 +158,6 @@ export class ManagedServer {
       this.liveTools = tools;
       this.policy.succeeded();
       this.setPhase({ kind: 'ready', startupMs: Date.now() - startedAt });
-      this.deps.onToolsChanged(this);
       return client;
     } catch (err) {
       this.client = undefined;
@@ -176,7 +175,6 @@ export class ManagedServer {
   private fail(err: unknown, retryInMs: number | null, display = startupErrorDisplay(this.config, err)): void {
     const retryAt = retryInMs === null ? null : Date.now() + retryInMs;
     this.setPhase({ kind: 'failed', display, raw: startupFailureText(err), error: err, retryAt });
-    this.deps.onToolsChanged(this);
     if (retryInMs !== null) this.scheduleRetry(retryInMs);
   }
 

@@ -1,0 +1,42 @@
+// The manager's current catalog and the names that left it: rebuilt from every server's
+// contribution whenever one changes, with a diff per server for mcp_tools_changed.
+import type { McpToolsChangedEvent } from '../protocol/index.js';
+import { Catalog, diffServerTools, type CatalogEntry, type ServerTools } from './catalog.js';
+import type { TrustedServers } from './tool-metadata.js';
+
+export class CatalogState {
+  private current = Catalog.empty();
+  /** Names that left the catalog (their server failed or dropped the tool): a call says why. */
+  private readonly retired = new Map<string, CatalogEntry>();
+
+  constructor(
+    private readonly trusted: TrustedServers,
+    private readonly maxNameBytes: number,
+  ) {}
+
+  get entries(): readonly CatalogEntry[] {
+    return this.current.entries;
+  }
+
+  get(name: string): CatalogEntry | undefined {
+    return this.current.get(name);
+  }
+
+  /** The entry a call by `name` goes to: current, or the last one that had the name. */
+  forCall(name: string): CatalogEntry | undefined {
+    return this.current.get(name) ?? this.retired.get(name);
+  }
+
+  closest(name: string): string[] {
+    return this.current.closest(name);
+  }
+
+  /** Swap in a catalog built from `contributions`; returns what changed for `server`. */
+  rebuild(contributions: readonly ServerTools[], server: string): McpToolsChangedEvent {
+    const previous = this.current;
+    this.current = Catalog.build(contributions, this.trusted, this.maxNameBytes);
+    for (const e of previous.entries) if (!this.current.get(e.name)) this.retired.set(e.name, e);
+    for (const e of this.current.entries) this.retired.delete(e.name);
+    return diffServerTools(server, previous.forServer(server), this.current.forServer(server));
+  }
+}
