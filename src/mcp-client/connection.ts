@@ -8,6 +8,7 @@ import { classifyError } from './classify-error.js';
 import { McpClientError } from './errors.js';
 import { buildHttpTransport } from './http-transport.js';
 import type { TransportRecipe } from './recipe.js';
+import { deliverResponsesAfterNotifications } from './response-order.js';
 import type { SdkClientSetup } from './sdk-client.js';
 import { createSdkClient } from './sdk-client.js';
 import type { ReadyInfo } from './types.js';
@@ -71,6 +72,7 @@ export class Connection {
       await connection.close({ terminateSession: false });
       throw failure.withStderrTail(connection.stderrTail());
     }
+    deliverResponsesAfterNotifications(transport);
     return connection;
   }
 
