@@ -45,6 +45,12 @@ export function createSdkClient(setup: SdkClientSetup): Client {
       return handlers.elicitation(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id });
     });
   }
+  if (capabilities.elicitation?.url) {
+    client.setNotificationHandler('notifications/elicitation/complete', (n) => {
+      if (handlers.onElicitationComplete) handlers.onElicitationComplete(n.params);
+      else logger.debug(`MCP server '${serverName}' completed URL elicitation ${n.params.elicitationId}`);
+    });
+  }
   const sampling = handlers.sampling;
   if (sampling) {
     client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }));

@@ -34,6 +34,8 @@ export interface McpClientHandlers {
   sampling?: (request: CreateMessageRequest['params'], ctx: HandlerContext) => Promise<CreateMessageResult>;
   /** notifications/message; without a handler, messages go to the logger. */
   onLog?: (params: LoggingMessageNotification['params']) => void;
+  /** notifications/elicitation/complete: the URL-mode elicitation with this id has finished. */
+  onElicitationComplete?: (params: { elicitationId: string }) => void;
   onToolsListChanged?: () => void;
   onResourcesListChanged?: () => void;
   onPromptsListChanged?: () => void;

@@ -202,6 +202,32 @@ describe('gateway relay for a client without sampling or elicitation', () => {
   });
 });
 
+describe('gateway relay of URL elicitation', () => {
+  let gw: GatewayHarness;
+  const asked: Record<string, unknown>[] = [];
+  beforeAll(async () => {
+    gw = await startGateway([upstream('web')], {
+      capabilities: { elicitation: { url: {} } },
+      setup: (client: Client) => {
+        client.setRequestHandler('elicitation/create', async (req) => {
+          asked.push(req.params as Record<string, unknown>);
+          return { action: 'accept' };
+        });
+      },
+    });
+  }, 60_000);
+  afterAll(async () => gw?.close());
+
+  it('passes the URL elicitation on unchanged, and then its notifications/elicitation/complete', async () => {
+    const before = gw.notes.length;
+    const r = await gw.client.callTool({ name: 'mcp__web__ask_url', arguments: { id: 'el-42' } }, CALL);
+    expect(JSON.parse(textOf(r))).toEqual({ action: 'accept' });
+    expect(asked).toEqual([{ mode: 'url', message: 'Sign in to continue', url: 'https://auth.example/el-42', elicitationId: 'el-42' }]);
+    const complete = await gw.waitForNote((n) => n.method === 'notifications/elicitation/complete', { after: before });
+    expect(complete.params).toEqual({ elicitationId: 'el-42' });
+  });
+});
+
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {

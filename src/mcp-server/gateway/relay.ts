@@ -91,7 +91,7 @@ export class Relay {
   }
 
   /** The upstream-facing handlers for one server. */
-  handlersFor(upstream: string): Pick<McpClientHandlers, 'elicitation' | 'sampling' | 'onLog'> {
+  handlersFor(upstream: string): Pick<McpClientHandlers, 'elicitation' | 'sampling' | 'onLog' | 'onElicitationComplete'> {
     return {
       elicitation: (params, hctx) => this.request(upstream, 'elicitation/create', params, hctx) as Promise<ElicitResult>,
       ...(this.options.sampling ? { sampling: (params, hctx) => this.request(upstream, 'sampling/createMessage', params, hctx) as SamplingAnswer } : {}),
@@ -100,6 +100,8 @@ export class Relay {
         const logger = this.options.attributeLogs ? (params.logger ? `${upstream}/${params.logger}` : upstream) : params.logger;
         this.notify(upstream, { method: 'notifications/message', params: { ...params, ...(logger !== undefined ? { logger } : {}) } });
       },
+      // The elicitation id was passed through unchanged with the elicitation/create it belongs to.
+      onElicitationComplete: (params) => this.notify(upstream, { method: 'notifications/elicitation/complete', params }),
     };
   }
 
