@@ -25,7 +25,7 @@ export function clientCapabilities(
   const elicitation = setup.elicitationCapability === undefined ? { form: { applyDefaults: true }, ...(setup.urlElicitation ? { url: {} } : {}) } : setup.elicitationCapability;
   return {
     ...(elicitation ? { elicitation } : {}),
-    ...(setup.roots ? { roots: { listChanged: false } } : {}),
+    ...(setup.handlers.listRoots ? { roots: { listChanged: true } } : setup.roots ? { roots: { listChanged: false } } : {}),
     ...(setup.handlers.sampling ? { sampling: setup.samplingCapability ?? {} } : {}),
   };
 }
@@ -55,8 +55,13 @@ export function createSdkClient(setup: SdkClientSetup): Client {
   if (sampling) {
     client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }));
   }
+  const { listRoots } = handlers;
   const roots = setup.roots;
-  if (roots) client.setRequestHandler('roots/list', () => ({ roots }));
+  if (listRoots) {
+    client.setRequestHandler('roots/list', async (_request, ctx) => ({ roots: await listRoots({ serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }) }));
+  } else if (roots) {
+    client.setRequestHandler('roots/list', () => ({ roots }));
+  }
 
   client.setNotificationHandler('notifications/message', (n) => {
     if (handlers.onLog) handlers.onLog(n.params);

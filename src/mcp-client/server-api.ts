@@ -86,6 +86,11 @@ export abstract class McpServerApi {
     await this.run('logging/setLevel', options, (c, a) => c.client.request({ method: 'logging/setLevel', params: { level } }, a));
   }
 
+  /** notifications/roots/list_changed: the host's roots changed (only with a `listRoots` handler). */
+  async sendRootsListChanged(options: RequestOptions = {}): Promise<void> {
+    await this.run('notifications/roots/list_changed', options, (c) => c.client.sendRootsListChanged());
+  }
+
   async ping(options: RequestOptions = {}): Promise<void> {
     await this.run('ping', options, (c, a) => c.client.request({ method: 'ping' }, a));
   }

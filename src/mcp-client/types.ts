@@ -32,6 +32,11 @@ export interface McpClientHandlers {
   elicitation?: (request: ElicitRequest['params'], ctx: HandlerContext) => Promise<ElicitResult>;
   /** sampling/createMessage; the capability is advertised only when this is given. */
   sampling?: (request: CreateMessageRequest['params'], ctx: HandlerContext) => Promise<CreateMessageResult>;
+  /**
+   * roots/list answered by the host each time (a gateway asks its own client), replacing the fixed
+   * `roots` option; the roots capability is then advertised with `listChanged`.
+   */
+  listRoots?: (ctx: HandlerContext) => Promise<Root[]>;
   /** notifications/message; without a handler, messages go to the logger. */
   onLog?: (params: LoggingMessageNotification['params']) => void;
   /** notifications/elicitation/complete: the URL-mode elicitation with this id has finished. */

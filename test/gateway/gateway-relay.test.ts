@@ -192,6 +192,7 @@ describe('gateway relay for a client without sampling or elicitation', () => {
     const seen = JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__solo__seen', arguments: {} }, CALL))) as { clientCapabilities: Record<string, unknown> };
     expect(seen.clientCapabilities.elicitation).toBeUndefined();
     expect(seen.clientCapabilities.sampling).toBeUndefined();
+    expect(seen.clientCapabilities.roots).toBeUndefined();
     const ask = await gw.client.callTool({ name: 'mcp__solo__ask', arguments: { message: 'anyone?' } }, CALL);
     expect(ask.isError).toBe(true);
     expect(textOf(ask)).toMatch(/elicitation failed: .*does not support/i);
@@ -225,6 +226,31 @@ describe('gateway relay of URL elicitation', () => {
     expect(asked).toEqual([{ mode: 'url', message: 'Sign in to continue', url: 'https://auth.example/el-42', elicitationId: 'el-42' }]);
     const complete = await gw.waitForNote((n) => n.method === 'notifications/elicitation/complete', { after: before });
     expect(complete.params).toEqual({ elicitationId: 'el-42' });
+  });
+});
+
+describe("gateway relay of the client's roots", () => {
+  let gw: GatewayHarness;
+  let roots = [{ uri: 'file:///work/project', name: 'project' }];
+  beforeAll(async () => {
+    gw = await startGateway([upstream('fs')], {
+      capabilities: { roots: { listChanged: true } },
+      setup: (client: Client) => client.setRequestHandler('roots/list', async () => ({ roots })),
+    });
+  }, 60_000);
+  afterAll(async () => gw?.close());
+
+  it("answers an upstream's roots/list with the client's roots, and passes roots list_changed on", async () => {
+    const seen = JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__fs__seen', arguments: {} }, CALL))) as { clientCapabilities: Record<string, unknown> };
+    expect(seen.clientCapabilities.roots).toEqual({ listChanged: true });
+    expect(JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__fs__roots', arguments: {} }, CALL)))).toEqual(roots);
+    roots = [{ uri: 'file:///work/other', name: 'other' }];
+    await gw.client.sendRootsListChanged();
+    await waitFor(async () => {
+      const now = JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__fs__seen', arguments: {} }, CALL))) as { rootsChanged: number };
+      return now.rootsChanged === 1;
+    });
+    expect(JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__fs__roots', arguments: {} }, CALL)))).toEqual(roots);
   });
 });
 

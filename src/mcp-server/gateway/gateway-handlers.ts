@@ -121,6 +121,20 @@ export function registerGatewayHandlers(session: GatewaySession): void {
     );
   });
 
+  // The client's roots changed: servers asking it for roots are told to ask again.
+  server.setNotificationHandler('notifications/roots/list_changed', async () => {
+    const up = session.upstreams();
+    await Promise.all(
+      up.manager.readyServers().map(async (name) => {
+        try {
+          await (await up.manager.clientFor(name)).sendRootsListChanged();
+        } catch (err) {
+          session.logger.warn(`gateway: notifications/roots/list_changed to MCP server '${name}' failed: ${errorMessage(err)}`);
+        }
+      }),
+    );
+  });
+
   server.setRequestHandler('logging/setLevel', async (request, ctx) => {
     const { level } = request.params;
     session.setLoggingLevel(level);

@@ -1,7 +1,7 @@
-// Traffic an upstream server starts (elicitation, sampling, log messages) travels to the gateway's
+// Traffic an upstream server starts (elicitation, sampling, roots, log messages) travels to the gateway's
 // client tied to the downstream request that is running on that server: over HTTP it rides that
 // request's SSE stream. Progress and cancellation are tied per request by token and signal.
-import type { ElicitResult, LoggingLevel, Server, ServerContext } from '@modelcontextprotocol/server';
+import type { ElicitResult, ListRootsResult, LoggingLevel, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { HandlerContext, McpClientHandlers } from '../../mcp-client/index.js';
 import { errorMessage, type Logger } from '../../util/index.js';
 
@@ -48,6 +48,8 @@ export interface RelayOptions {
   /** Attribute log messages to their server (aggregating mode); a transparent gateway passes them as is. */
   attributeLogs: boolean;
   sampling: boolean;
+  /** The client has roots: upstreams' roots/list is passed on to it. */
+  roots: boolean;
 }
 
 export class Relay {
@@ -91,10 +93,11 @@ export class Relay {
   }
 
   /** The upstream-facing handlers for one server. */
-  handlersFor(upstream: string): Pick<McpClientHandlers, 'elicitation' | 'sampling' | 'onLog' | 'onElicitationComplete'> {
+  handlersFor(upstream: string): Pick<McpClientHandlers, 'elicitation' | 'sampling' | 'listRoots' | 'onLog' | 'onElicitationComplete'> {
     return {
       elicitation: (params, hctx) => this.request(upstream, 'elicitation/create', params, hctx) as Promise<ElicitResult>,
       ...(this.options.sampling ? { sampling: (params, hctx) => this.request(upstream, 'sampling/createMessage', params, hctx) as SamplingAnswer } : {}),
+      ...(this.options.roots ? { listRoots: async (hctx) => ((await this.request(upstream, 'roots/list', undefined, hctx)) as ListRootsResult).roots } : {}),
       onLog: (params) => {
         if (this.level !== undefined && LEVELS.indexOf(params.level) < LEVELS.indexOf(this.level)) return;
         const logger = this.options.attributeLogs ? (params.logger ? `${upstream}/${params.logger}` : upstream) : params.logger;
@@ -117,8 +120,8 @@ export class Relay {
   }
 
   /** A server-to-client request, passed on; the upstream cancelling it cancels it downstream too. */
-  private async request(upstream: string, method: 'elicitation/create' | 'sampling/createMessage', params: unknown, hctx: HandlerContext): Promise<unknown> {
-    const request = { method, params: params as Record<string, unknown> };
+  private async request(upstream: string, method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list', params: unknown, hctx: HandlerContext): Promise<unknown> {
+    const request = params === undefined ? { method } : { method, params: params as Record<string, unknown> };
     const options = { signal: hctx.signal, timeout: NO_TIMEOUT_MS };
     const target = this.target(upstream);
     return target ? target.ctx.mcpReq.send(request, options) : this.server.request(request, options);

@@ -32,7 +32,7 @@ export function openUpstreams(
   createManager: (setup: GatewayUpstreamSetup) => McpConnectionManager,
 ): Upstreams {
   const caps = upstreamCapabilities(downstream);
-  const relay = new Relay(session.server, session.logger, { attributeLogs: session.mode.kind === 'aggregate', sampling: caps.sampling });
+  const relay = new Relay(session.server, session.logger, { attributeLogs: session.mode.kind === 'aggregate', sampling: caps.sampling, roots: caps.roots });
   if (session.loggingLevel !== undefined) relay.setLevel(session.loggingLevel);
   const manager = createManager({
     clientOptions: caps.clientOptions,
