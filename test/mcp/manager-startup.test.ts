@@ -10,15 +10,16 @@ afterEach(async () => {
 });
 
 describe('McpConnectionManager startup', () => {
-  it('starts servers in parallel: five servers of 1 s each are ready in well under 5 s', async () => {
-    const servers = ['a', 'b', 'c', 'd', 'e'].map((n) => fixtureServer(n, { MGR_DELAY_MS: '1000' }));
+  it('starts servers in parallel: five servers of 2 s each are ready well before 10 s', async () => {
+    // In series this takes over 10 s; in parallel 2 s plus process start-up, which a loaded machine stretches.
+    const servers = ['a', 'b', 'c', 'd', 'e'].map((n) => fixtureServer(n, { MGR_DELAY_MS: '2000' }));
     h = await makeHarness(servers);
     const started = performance.now();
     h.manager.start();
     const summary = await h.manager.waitForStartup();
     const elapsed = performance.now() - started;
     expect(summary.ready.sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
-    expect(elapsed).toBeLessThan(4_000);
+    expect(elapsed).toBeLessThan(8_000);
     const tools = await h.manager.listAllTools({ wait: 'none' });
     expect(tools.filter((t) => t.tool === 'echo').map((t) => t.name).sort()).toEqual(servers.map((s) => `mcp__${s.name}__echo`));
   });
@@ -27,7 +28,7 @@ describe('McpConnectionManager startup', () => {
     h = await makeHarness([fixtureServer('ok'), fixtureServer('slow', { MGR_DELAY_MS: '300' })]);
     const before = performance.now();
     h.manager.start();
-    expect(performance.now() - before).toBeLessThan(50);
+    expect(performance.now() - before).toBeLessThan(250); // the slow server alone takes 300 ms
     await h.waitFor(isComplete);
     const updates = h.events.filter((e) => e.type === 'mcp_startup_update');
     for (const name of ['ok', 'slow']) {
