@@ -45,11 +45,13 @@ function startHttpEverything(port) {
   });
 }
 
+// Run as a user would, from the project folder: switchboard offers its working directory as the
+// workspace root, and server-filesystem serves the client's roots in place of its arguments.
 function run(args, env, { quiet = false } = {}) {
   process.stdout.write(`\n${bold(`$ switchboard ${args.map((a) => (/[\s"{]/.test(a) ? `'${a}'` : a)).join(' ')}`)}${quiet ? ' > /dev/null' : ''}\n`);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [bin, ...args], { env, stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'] });
+    const child = spawn(node, [bin, ...args], { env, cwd: files, stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'] });
     child.once('error', reject);
     child.once('exit', (code) => {
       const ms = Math.round(performance.now() - started);
