@@ -24,7 +24,9 @@ const { values: flags } = parseArgs({
     'crash-after': { type: 'string' },
     json: { type: 'string' },
     seed: { type: 'string', default: '1' },
+    'trace-gc': { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
 const SUBJECT = flags.subject;
 if (SUBJECT !== 'gateway' && SUBJECT !== 'manager') throw new Error('--subject must be gateway or manager');
@@ -33,14 +35,17 @@ const CLIENTS = Number(flags.clients ?? flags.callers ?? '8');
 const IN_FLIGHT = Number(flags['in-flight']);
 const SEED = Number(flags.seed);
 // Over the gateway each session has its own crashy server, seeing about 1/(10 × clients) of the calls:
-// a lower threshold keeps it crashing (and being restarted) every minute or so.
-const CRASH_AFTER = Number(flags['crash-after'] ?? (SUBJECT === 'gateway' ? '300' : '2000'));
+// a lower threshold keeps it crashing (and being restarted) every few minutes in each session.
+const CRASH_AFTER = Number(flags['crash-after'] ?? (SUBJECT === 'gateway' ? '100' : '2000'));
 if (![MINUTES, CLIENTS, IN_FLIGHT, CRASH_AFTER].every((n) => n > 0)) throw new Error('--minutes, --clients, --in-flight and --crash-after must be positive numbers');
 const DURATION_MS = MINUTES * 60_000;
 const MARKER = `soak-${process.pid}-${Date.now()}`;
 const RSS_GROWTH_LIMIT = 0.2;
-/** The "start" sample is taken once the load has run this long (JIT, pools and buffers warm up first). */
-const WARMUP_MS = Math.min(Math.max(DURATION_MS * 0.1, 10_000), 120_000);
+/**
+ * The "start" sample is taken once the load has run this long: a quarter of the run, at most 5 min.
+ * By then the JIT, pools and bounded buffers (each session's 4 MiB SSE event store) are warm.
+ */
+const WARMUP_MS = Math.min(Math.max(DURATION_MS * 0.25, 10_000), 300_000);
 const UPSTREAMS = soakUpstreams({ crashAfter: CRASH_AFTER });
 
 async function until(check, timeoutMs) {
@@ -65,9 +70,13 @@ process.once('SIGINT', () => {
 try {
   http = await startHttpUpstreams(UPSTREAMS, { marker: MARKER, seed: String(SEED) });
   const httpPids = [...http.values()].map((h) => h.child.pid);
-  const options = { home, upstreams: UPSTREAMS, http, marker: MARKER };
+  const options = { home, upstreams: UPSTREAMS, http, marker: MARKER, traceGc: flags['trace-gc'] };
   subject = SUBJECT === 'gateway' ? await startGatewaySubject(options) : await startManagerSubject(options);
-  const sample = (label) => sampleTree(label, subject.pid, { exclude: subject.exclude, since: started });
+  const sample = async (label) => {
+    const s = await sampleTree(label, subject.pid, { exclude: subject.exclude, since: started });
+    const heap = subject.heap?.();
+    return heap ? { ...s, liveHeapMiB: heap.liveMiB, committedHeapMiB: heap.committedMiB } : s;
+  };
   process.stdout.write(
     `soak: ${subject.name}${subject.url ? ` at ${subject.url} (pid ${subject.pid})` : ''} with ${UPSTREAMS.length} upstreams, ${CLIENTS} clients × ${IN_FLIGHT} calls in flight, ${MINUTES} min (node ${process.version}, ${os.cpus().length} CPUs)\n`,
   );
@@ -113,7 +122,7 @@ try {
     const s = await sample('progress');
     const snap = stats.snapshot();
     process.stdout.write(
-      `  ${Math.round(elapsed / 1000)}s: ${snap.calls} calls (${Math.round(snap.calls / (elapsed / 1000))}/s), ${snap.failed} failed; ${subject.name} RSS ${s.rssMiB} MiB, ${s.fds} fds, ${s.childProcesses} children (${s.childrenRssMiB} MiB)\n`,
+      `  ${Math.round(elapsed / 1000)}s: ${snap.calls} calls (${Math.round(snap.calls / (elapsed / 1000))}/s), ${snap.failed} failed; ${subject.name} RSS ${s.rssMiB} MiB${s.liveHeapMiB ? ` (live heap ${s.liveHeapMiB})` : ''}, ${s.fds} fds, ${s.childProcesses} children (${s.childrenRssMiB} MiB)\n`,
     );
   }
   await Promise.all(clients);
@@ -135,6 +144,7 @@ try {
   const afterClients = await sample('after clients closed');
   const exit = await subject.close();
   const stderrTail = subject.stderrTail?.() ?? '';
+  const heapAtEnd = subject.heap?.();
   subject = undefined;
   const leftAfterClose = await until(async () => {
     const n = (await processesWithMarker(MARKER)).filter((p) => !httpPids.includes(p)).length;
@@ -158,6 +168,7 @@ try {
     rss: { startMiB: start.rssMiB, middleMiB: middle.rssMiB, endMiB: end.rssMiB, growthPercent: Math.round(growth * 1000) / 10, flagged: growth > RSS_GROWTH_LIMIT },
     rssMiB: pick('rssMiB'),
     ...(SUBJECT === 'manager' ? { heapUsedMiB: pick('heapMiB') } : {}),
+    ...(heapAtEnd ? { liveHeapAfterLastFullGcMiB: pick('liveHeapMiB'), committedHeapMiB: pick('committedHeapMiB'), fullGcs: heapAtEnd.fullGcs } : {}),
     openFds: pick('fds'),
     fdKinds: pick('fdKinds'),
     childProcesses: { ...pick('childProcesses'), afterClose: leftAfterClose },

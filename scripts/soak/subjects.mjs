@@ -3,7 +3,6 @@
 // each client its own MCP session over Streamable HTTP. The manager: an in-process connection manager.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -19,38 +18,43 @@ function resultText(result) {
   return text;
 }
 
-export async function startGatewaySubject({ home, upstreams, http, marker }) {
+/** `--trace-gc` line of a full GC: "Mark-Compact 72.7 (195.8) -> 36.0 (195.8) MB" (live after it, committed). */
+const FULL_GC = /Mark-Compact (?:\(reduce\) )?[\d.]+ \([\d.]+\) -> ([\d.]+) \(([\d.]+)\) MB/;
+
+export async function startGatewaySubject({ home, upstreams, http, marker, traceGc }) {
   await writeFile(path.join(home, 'config.toml'), configToml(upstreams, { http, marker }));
   const token = randomBytes(24).toString('hex');
   const tokenFile = path.join(home, 'token');
   await writeFile(tokenFile, `${token}\n`, { mode: 0o600 });
   const work = path.join(home, 'work');
   await mkdir(work, { recursive: true });
-  // Diagnostics: SOAK_GATEWAY_NODE_ARGS="--trace-gc ..." runs the gateway's node with those flags, and
-  // SOAK_GATEWAY_STDOUT=FILE keeps what it prints after the "listening on" line.
-  const nodeArgs = (process.env.SOAK_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(NODE, [...nodeArgs, BIN, 'serve', '--http', '127.0.0.1:0', '--token-file', tokenFile], {
+  // With --trace-gc the gateway's node reports every GC on stdout (after the "listening on" line):
+  // the heap left after each full GC is its live heap, what RSS alone cannot tell from lazy GC.
+  const child = spawn(NODE, [...(traceGc ? ['--trace-gc'] : []), BIN, 'serve', '--http', '127.0.0.1:0', '--token-file', tokenFile], {
     env: { ...process.env, SWITCHBOARD_HOME: home },
     cwd: work,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let heap = { liveMiB: null, committedMiB: null, fullGcs: 0 };
   child.stderr.setEncoding('utf8').on('data', (d) => (stderr = (stderr + d).slice(-STDERR_KEEP)));
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const url = await new Promise((resolve, reject) => {
-    let out = '';
+    let partial = '';
+    let found;
     const timer = setTimeout(() => reject(new Error(`serve printed no "listening on" line in 60 s; stderr: ${stderr}`)), 60_000);
-    const onData = (d) => {
-      out += d;
-      const found = /^listening on (\S+)$/m.exec(out)?.[1];
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      const lines = (partial + d).split('\n');
+      partial = lines.pop().slice(-STDERR_KEEP);
+      for (const line of lines) {
+        const gc = FULL_GC.exec(line);
+        if (gc) heap = { liveMiB: Number(gc[1]), committedMiB: Number(gc[2]), fullGcs: heap.fullGcs + 1 };
+        found ??= /^listening on (\S+)$/.exec(line)?.[1];
+      }
       if (!found) return;
       clearTimeout(timer);
-      child.stdout.off('data', onData);
-      if (process.env.SOAK_GATEWAY_STDOUT) child.stdout.pipe(createWriteStream(process.env.SOAK_GATEWAY_STDOUT));
-      else child.stdout.resume();
       resolve(found);
-    };
-    child.stdout.setEncoding('utf8').on('data', onData);
+    });
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
       reject(new Error(`serve exited (${code ?? signal}) before listening; stderr: ${stderr}`));
@@ -64,6 +68,7 @@ export async function startGatewaySubject({ home, upstreams, http, marker }) {
     exclude: [],
     exited,
     stderrTail: () => stderr,
+    heap: () => (traceGc ? heap : undefined),
     async connect(id) {
       let client;
       let transport;
