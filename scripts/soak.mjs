@@ -99,15 +99,9 @@ try {
   let middleTaken = false;
   const PRINT_EVERY_MS = Math.min(60_000, Math.max(5_000, DURATION_MS / 10));
   let nextPrint = PRINT_EVERY_MS;
-  let sampling = false;
-  const ticker = setInterval(async () => {
-    if (sampling) return;
-    sampling = true;
-    try {
-      await tick();
-    } finally {
-      sampling = false;
-    }
+  let ticking = null;
+  const ticker = setInterval(() => {
+    ticking ??= tick().finally(() => (ticking = null));
   }, 5_000);
   ticker.unref();
   async function tick() {
@@ -128,6 +122,7 @@ try {
   await Promise.all(clients);
   const loadSeconds = (performance.now() - loadStart) / 1000;
   clearInterval(ticker);
+  await ticking;
   if (samples.length === 0) samples.push(await sample('start'));
   if (samples.length === 1) samples.push(await sample('middle'));
   samples.push(await sample('end'));
