@@ -9,7 +9,7 @@ import { isInitializeRequest, type JSONRPCErrorResponse, type JSONRPCMessage, ty
 import { errorMessage, type Logger } from '../../util/index.js';
 import { allowedHostnames, bearerMatches, checkAuthConfig, checkHostAndOrigin, httpUrl, type ListenAddress } from './http-security.js';
 import { readJsonBody, sendJson, rpcError } from './http-io.js';
-import { DEFAULT_EVENT_STORE_LIMIT, MemoryEventStore } from './memory-event-store.js';
+import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, MemoryEventStore } from './memory-event-store.js';
 
 export interface HttpSessionHandle {
   /** An answer for a message the transport must not see (e.g. a request id still running), or null. */
@@ -40,6 +40,8 @@ export interface HttpHostOptions {
   maxBodyBytes?: number;
   /** Messages kept per session for Last-Event-ID resumption. */
   eventStoreLimit?: number;
+  /** Serialized bytes of those messages kept per session (the newest is always kept). */
+  eventStoreBytes?: number;
   /** SSE `retry:` hint for clients that reconnect. */
   retryIntervalMs?: number;
   logger: Logger;
@@ -103,7 +105,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     let handle: HttpSessionHandle | undefined;
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      eventStore: new MemoryEventStore(options.eventStoreLimit ?? DEFAULT_EVENT_STORE_LIMIT),
+      eventStore: new MemoryEventStore(options.eventStoreLimit ?? DEFAULT_EVENT_STORE_LIMIT, options.eventStoreBytes ?? DEFAULT_EVENT_STORE_BYTES),
       ...(options.retryIntervalMs !== undefined ? { retryInterval: options.retryIntervalMs } : {}),
       onsessioninitialized: (id) => {
         const session: Session = { transport, handle: handle!, openResponses: 0, lastActive: Date.now() };

@@ -80,4 +80,23 @@ describe('MemoryEventStore', () => {
     expect(await store.getStreamIdForEventId(first)).toBeUndefined();
     await expect(store.replayEventsAfter(first, { send: async () => {} })).rejects.toThrow(/no longer kept/);
   });
+
+  it('keeps at most `maxBytes` of serialized events, oldest dropped first, the newest always', async () => {
+    const big = (n: number, size: number) => ({ jsonrpc: '2.0' as const, method: 'n', params: { n, text: 'x'.repeat(size) } });
+    const one = JSON.stringify(big(1, 1000)).length;
+    const store = new MemoryEventStore(100, one * 3);
+    const ids = [];
+    for (let n = 1; n <= 5; n++) ids.push(await store.storeEvent('A', big(n, 1000)));
+    expect(store.size).toBe(3);
+    expect(store.bytes).toBe(one * 3);
+    expect(await store.getStreamIdForEventId(ids[1]!)).toBeUndefined();
+    const seen: unknown[] = [];
+    await store.replayEventsAfter(ids[2]!, { send: async (_id, m) => void seen.push(m) });
+    expect(seen).toEqual([big(4, 1000), big(5, 1000)]);
+    // One event larger than the whole budget still stays (it is the newest); everything older goes.
+    const huge = await store.storeEvent('B', big(6, one * 10));
+    expect(store.size).toBe(1);
+    expect(await store.getStreamIdForEventId(huge)).toBe('B');
+    expect(store.bytes).toBe(JSON.stringify(big(6, one * 10)).length);
+  });
 });
