@@ -1,13 +1,15 @@
-// JSON-RPC fuzzing: at least 10,000 seeded random frames per target — `switchboard mcp-server`,
-// `switchboard serve` and an SDK server as a baseline (test/fuzz/targets.ts) — well-formed requests
-// with random params, notifications, stray responses, broken messages, garbage, batches, pathological
-// JSON, batched through one long-running server process. Never a crash or hang: every well-formed
-// request is answered (result or JSON-RPC error), stdout carries only JSON-RPC, and ping is answered
-// after every batch.
+// JSON-RPC fuzzing: at least 10,000 seeded random frames per target — `switchboard mcp-server` and
+// `switchboard serve` over stdio and Streamable HTTP, and an SDK server as a baseline
+// (test/fuzz/targets.ts) — well-formed requests with random params, notifications, stray responses,
+// broken messages, garbage, batches, pathological JSON, batched through one long-running server
+// process (over HTTP: one POST per frame, plus HTTP-level probes). Never a crash, hang or 5xx: every
+// well-formed request is answered (result or JSON-RPC error), everything else gets a clean rejection,
+// stdout carries only JSON-RPC (over HTTP: only the listening line), and ping is answered after every batch.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killProcessesByMarker } from '../helpers/fixture-processes.js';
+import { probesArbitrary, type HttpProbe } from '../fuzz/http-probes.js';
 import { batchArbitrary, type FrameKind } from '../fuzz/jsonrpc-frames.js';
 import type { FuzzTarget } from '../fuzz/fuzz-target.js';
 import { FUZZ_TARGETS } from '../fuzz/targets.js';
@@ -33,12 +35,15 @@ describe('JSON-RPC frame fuzzing', () => {
       let answered = 0;
       let errors = 0;
       let exchangeMs = 0;
+      const probeKinds = new Map<HttpProbe['kind'], number>();
+      const probes = entry.transport === 'http' ? probesArbitrary : fc.constant<HttpProbe[]>([]);
       const started = performance.now();
       await fc.assert(
-        fc.asyncProperty(batchArbitrary({ safeTools: t.safeTools }, JSONRPC_FUZZ.batchSize), async (batch) => {
+        fc.asyncProperty(batchArbitrary({ safeTools: t.safeTools }, JSONRPC_FUZZ.batchSize), probes, async (batch, httpProbes) => {
           for (const f of batch) kinds.set(f.kind, (kinds.get(f.kind) ?? 0) + 1);
+          for (const p of httpProbes) probeKinds.set(p.kind, (probeKinds.get(p.kind) ?? 0) + 1);
           const t0 = performance.now();
-          const report = await t.exchange(batch);
+          const report = await t.exchange(batch, httpProbes);
           exchangeMs += performance.now() - t0;
           frames += report.frames;
           answered += report.answered;
@@ -48,7 +53,7 @@ describe('JSON-RPC frame fuzzing', () => {
         { seed: JSONRPC_FUZZ.seed, numRuns: JSONRPC_FUZZ.batches, endOnFailure: true },
       );
       const seconds = (performance.now() - started) / 1000;
-      console.log(`${entry.name}: ${frames} frames in ${seconds.toFixed(1)} s (${(exchangeMs / 1000).toFixed(1)} s exchanging); ${answered} requests answered, ${errors} error replies; ${JSON.stringify(Object.fromEntries(kinds))}`);
+      console.log(`${entry.name}: ${frames} frames in ${seconds.toFixed(1)} s (${(exchangeMs / 1000).toFixed(1)} s exchanging); ${answered} requests answered, ${errors} error replies; ${JSON.stringify(Object.fromEntries(kinds))}${probeKinds.size > 0 ? `; HTTP probes ${JSON.stringify(Object.fromEntries(probeKinds))}` : ''}`);
       expect(frames).toBeGreaterThanOrEqual(JSONRPC_FUZZ.minFrames);
       expect(answered).toBeGreaterThan(frames / 4);
     });
