@@ -11,6 +11,8 @@ export interface BatchReport {
   /** Answers received to well-formed requests (results and errors). */
   answered: number;
   errors: number;
+  /** HTTP only: how many frames got each status. */
+  statuses?: Record<number, number>;
 }
 
 export interface FuzzTarget {

@@ -1,7 +1,8 @@
 // fast-check generators of HTTP-level garbage for a Streamable HTTP MCP endpoint, mixed into each
 // batch of JSON-RPC frames: wrong Content-Type or Accept, missing/unknown session, bad protocol
 // version, bodies around the 4 MiB bound, non-UTF-8 bytes, empty bodies, wrong methods, paths and
-// tokens, and raw bytes that are not HTTP at all. Each says what a clean answer is.
+// tokens, a request reusing the id of one still running, and raw bytes that are not HTTP at all.
+// Each says what a clean answer is.
 import fc from 'fast-check';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -23,6 +24,7 @@ export type HttpProbe =
   | { kind: 'path'; path: string }
   | { kind: 'token'; authorization: string | null }
   | { kind: 'second-initialize' }
+  | { kind: 'reused-id'; id: string | number }
   | { kind: 'raw'; bytes: Uint8Array };
 
 /** What a clean answer to `probe` is. */
@@ -57,6 +59,9 @@ export function expectationOf(probe: HttpProbe): ProbeExpectation {
       return { kind: 'reject', status: 400 };
     case 'raw':
       return { kind: 'reject', status: 400 };
+    case 'reused-id':
+      // Judged by the driver: the first request answered once, the second refused (or answered once).
+      return { kind: 'answer-or-reject' };
   }
 }
 
@@ -89,6 +94,7 @@ export const probeArbitrary: fc.Arbitrary<HttpProbe> = fc.oneof(
   fc.record({ kind: fc.constant('path' as const), path: fc.constantFrom('/', '/mcp/', '/MCP', '/mcp/x', '/sse', '/..%2fmcp') }),
   fc.record({ kind: fc.constant('token' as const), authorization: fc.constantFrom(null, 'Bearer', 'Bearer wrong-token-0123456789', 'Basic Zm9vOmJhcg==', 'bearer') }),
   fc.constant({ kind: 'second-initialize' as const }),
+  fc.record({ kind: fc.constant('reused-id' as const), id: fc.oneof(fc.integer({ min: -5, max: 5 }), fc.constantFrom('fz:reuse', '0', '')) }),
   fc.record({ kind: fc.constant('raw' as const), bytes: notHttp }),
 );
 
@@ -112,8 +118,8 @@ function paddedNotification(bytes: number): string {
   return `${head}${'x'.repeat(Math.max(0, bytes - head.length - tail.length))}${tail}`;
 }
 
-/** The request that carries `probe` (all but `raw`, which is not HTTP). */
-export function probeRequest(probe: Exclude<HttpProbe, { kind: 'raw' }>, url: string): ProbeRequest {
+/** The request that carries `probe` (all but `raw`, which is not HTTP, and `reused-id`, which is two). */
+export function probeRequest(probe: Exclude<HttpProbe, { kind: 'raw' | 'reused-id' }>, url: string): ProbeRequest {
   switch (probe.kind) {
     case 'content-type':
       return { headers: { 'content-type': probe.contentType }, body: PING };

@@ -22,6 +22,8 @@ export interface HttpTargetSpec {
   safeTools: readonly string[];
   /** POSTs in flight at once. */
   concurrency: number;
+  /** A request that takes a while (method and params), to hold an id running; without it, `ping`. */
+  slowRequest?: { method: string; params?: Record<string, unknown> };
   /** How long one POST may take to be fully answered. */
   requestTimeoutMs?: number;
 }
@@ -136,12 +138,14 @@ export class HttpTarget implements FuzzTarget {
     const problems: string[] = [];
     let answered = 0;
     let errors = 0;
+    const statuses: Record<number, number> = {};
     const work: (() => Promise<void>)[] = frames.map((frame) => async () => {
       const id = `${REPLY_ID_PREFIX}${++this.nextId}`;
       const text = withReplyId(frame, id);
       const answer = await this.read(await this.post(text)).catch((err: unknown) => `no answer: ${String(err)}`);
       if (typeof answer === 'string') return void problems.push(`[${frame.kind}] ${answer}: ${preview(text)}`);
       errors += answer.messages.filter((m) => 'error' in m).length;
+      statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
       const problem = judgeFrame(frame, id, answer);
       if (problem) problems.push(`[${frame.kind}] ${problem}: ${preview(text)}`);
       else if (frame.expectsReply) answered++;
@@ -161,13 +165,14 @@ export class HttpTarget implements FuzzTarget {
     const child = this.child!;
     if (child.exitCode !== null || child.signalCode !== null) problems.push(`the server exited (code ${child.exitCode}, signal ${child.signalCode})`);
     if (problems.length > 0) throw new Error(this.report(problems.slice(0, 10).join('\n'), frames));
-    return { frames: frames.length, answered, errors };
+    return { frames: frames.length, answered, errors, statuses };
   }
 
   /** Sends one probe; returns what was wrong with the answer, or undefined. */
   private async probe(probe: HttpProbe): Promise<string | undefined> {
     const expected = expectationOf(probe);
     if (probe.kind === 'raw') return rawExchange(this.url, probe.bytes, this.spec.requestTimeoutMs ?? 30_000);
+    if (probe.kind === 'reused-id') return this.reuseId(probe.id);
     const request = probeRequest(probe, this.url);
     const answer = await this.read(await this.post(request.body, request.headers, request));
     if (answer.status >= 500) return `HTTP ${answer.status}: ${JSON.stringify(answer.messages)}`;
@@ -181,6 +186,25 @@ export class HttpTarget implements FuzzTarget {
       case 'answer-or-reject':
         return rejected || (answer.status === 200 && answer.messages.some((m) => 'result' in m || 'error' in m)) ? undefined : `expected an answer or a 4xx JSON-RPC error, got ${answer.status} ${JSON.stringify(answer.messages)}`;
     }
+  }
+
+  /**
+   * A request, then (once its stream is open, so it has reached the server) another with the same id:
+   * the first gets exactly one answer, the second one answer too — a -32600 refusal while the first
+   * runs. An id may also be in use by a concurrent frame: then the first is the one refused.
+   */
+  private async reuseId(id: string | number): Promise<string | undefined> {
+    const slow = this.spec.slowRequest ?? { method: 'ping' };
+    const first = await this.post(JSON.stringify({ jsonrpc: '2.0', id, ...slow }));
+    const second = await this.read(await this.post(JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })));
+    const answers = (a: HttpAnswer) => a.messages.filter((m) => m.id === id && !('method' in m));
+    const firstAnswer = await this.read(first);
+    if (firstAnswer.status !== 200 || answers(firstAnswer).length !== 1) return `id ${JSON.stringify(id)}: the first request got HTTP ${firstAnswer.status} ${JSON.stringify(firstAnswer.messages)}`;
+    const refused = answers(second)[0]?.error as { code?: number } | undefined;
+    if (second.status !== 200 || answers(second).length !== 1) return `id ${JSON.stringify(id)}: the request reusing it got HTTP ${second.status} ${JSON.stringify(second.messages)}`;
+    const firstRefused = (answers(firstAnswer)[0]?.error as { code?: number } | undefined)?.code === -32600;
+    if (this.spec.slowRequest && !firstRefused && refused?.code !== -32600) return `id ${JSON.stringify(id)}: reused while running, yet not refused: ${JSON.stringify(second.messages)}`;
+    return undefined;
   }
 
   async close(): Promise<void> {

@@ -85,6 +85,6 @@ export const FUZZ_TARGETS: readonly TargetEntry[] = [
   {
     name: 'switchboard serve --http (one upstream)',
     transport: 'http',
-    start: (marker) => startHttpTarget({ name: 'serve http', command: CLI, args: ['serve'], config: upstream(marker), safeTools: ['mcp__up__echo', 'mcp__up__add'], concurrency: HTTP_CONCURRENCY }),
+    start: (marker) => startHttpTarget({ name: 'serve http', command: CLI, args: ['serve'], config: upstream(marker), safeTools: ['mcp__up__echo', 'mcp__up__add'], concurrency: HTTP_CONCURRENCY, slowRequest: { method: 'tools/call', params: { name: 'mcp__up__slow', arguments: { ms: 100, steps: 1 } } } }),
   },
 ];

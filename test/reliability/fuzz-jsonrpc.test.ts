@@ -34,6 +34,7 @@ describe('JSON-RPC frame fuzzing', () => {
       let frames = 0;
       let answered = 0;
       let errors = 0;
+      const statuses = new Map<number, number>();
       let exchangeMs = 0;
       const probeKinds = new Map<HttpProbe['kind'], number>();
       const probes = entry.transport === 'http' ? probesArbitrary : fc.constant<HttpProbe[]>([]);
@@ -48,12 +49,13 @@ describe('JSON-RPC frame fuzzing', () => {
           frames += report.frames;
           answered += report.answered;
           errors += report.errors;
+          for (const [status, n] of Object.entries(report.statuses ?? {})) statuses.set(Number(status), (statuses.get(Number(status)) ?? 0) + n);
         }),
         // One long-running process: a failing batch is reported whole (shrinking would replay on a broken process).
         { seed: JSONRPC_FUZZ.seed, numRuns: JSONRPC_FUZZ.batches, endOnFailure: true },
       );
       const seconds = (performance.now() - started) / 1000;
-      console.log(`${entry.name}: ${frames} frames in ${seconds.toFixed(1)} s (${(exchangeMs / 1000).toFixed(1)} s exchanging); ${answered} requests answered, ${errors} error replies; ${JSON.stringify(Object.fromEntries(kinds))}${probeKinds.size > 0 ? `; HTTP probes ${JSON.stringify(Object.fromEntries(probeKinds))}` : ''}`);
+      console.log(`${entry.name}: ${frames} frames in ${seconds.toFixed(1)} s (${(exchangeMs / 1000).toFixed(1)} s exchanging); ${answered} requests answered, ${errors} error replies; ${JSON.stringify(Object.fromEntries(kinds))}${statuses.size > 0 ? `; HTTP statuses of frames ${JSON.stringify(Object.fromEntries(statuses))}` : ''}${probeKinds.size > 0 ? `; HTTP probes ${JSON.stringify(Object.fromEntries(probeKinds))}` : ''}`);
       expect(frames).toBeGreaterThanOrEqual(JSONRPC_FUZZ.minFrames);
       expect(answered).toBeGreaterThan(frames / 4);
     });
