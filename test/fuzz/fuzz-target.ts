@@ -13,6 +13,8 @@ export interface BatchReport {
   errors: number;
   /** HTTP only: how many frames got each status. */
   statuses?: Record<number, number>;
+  /** HTTP only: reused-id probes whose second request was refused (-32600) while the first ran. */
+  reusedIdRefused?: number;
 }
 
 export interface FuzzTarget {
