@@ -45,10 +45,8 @@ export function expectationOf(probe: HttpProbe): ProbeExpectation {
       return probe.bytes > MAX_BODY_BYTES ? { kind: 'reject', status: 413 } : { kind: 'accepted' };
     case 'bytes':
     case 'empty':
-      return { kind: 'reject', status: 400 };
     case 'bad-utf8-in-json':
-      // Invalid sequences inside a JSON string decode to U+FFFD: the request may be answered.
-      return { kind: 'answer-or-reject' };
+      return { kind: 'reject', status: 400 };
     case 'method':
       return { kind: 'reject', status: 405 };
     case 'path':
