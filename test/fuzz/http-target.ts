@@ -239,7 +239,7 @@ export function judgeFrame(frame: Frame, id: string, answer: HttpAnswer): string
   if (status === 202) return frame.expectsReply ? 'a request got 202 and no answer' : messages.length === 0 ? undefined : 'a 202 with a body';
   if (status >= 400 && status < 500) {
     if (messages.length !== 1 || !('error' in messages[0]!)) return `HTTP ${status} without one JSON-RPC error: ${JSON.stringify(messages)}`;
-    if (frame.expectsReply && !/"method":"initialize"/.test(frame.text)) return `a well-formed request refused with HTTP ${status}: ${JSON.stringify(messages)}`;
+    if (frame.expectsReply && (JSON.parse(frame.text) as { method?: unknown }).method !== 'initialize') return `a well-formed request refused with HTTP ${status}: ${JSON.stringify(messages)}`;
     return undefined;
   }
   if (status !== 200) return `unexpected HTTP ${status}`;
