@@ -1,9 +1,9 @@
 // A fuzz target: an MCP server reached over one transport, fed batches of frames. The stdio driver
 // keeps one long-running process, sends each batch then a ping, and checks what comes back: every
 // line on stdout is valid JSON-RPC, every well-formed request is answered exactly once, the ping is
-// answered, the process is alive. An HTTP driver (for `serve --http` / `mcp-server --http`) implements
-// the same interface with one POST per frame.
+// answered, the process is alive. The HTTP driver (http-target.ts) implements the same interface.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { HttpProbe } from './http-probes.js';
 import { invalidReply, withReplyId, REPLY_ID_PREFIX, type Frame } from './jsonrpc-frames.js';
 
 export interface BatchReport {
@@ -11,14 +11,21 @@ export interface BatchReport {
   /** Answers received to well-formed requests (results and errors). */
   answered: number;
   errors: number;
+  /** HTTP only: how many frames got each status. */
+  statuses?: Record<number, number>;
+  /** HTTP only: reused-id probes whose second request was refused (-32600) while the first ran. */
+  reusedIdRefused?: number;
 }
 
 export interface FuzzTarget {
   readonly name: string;
   /** Tools a random tools/call may name. */
   readonly safeTools: readonly string[];
-  /** Sends the frames and a ping; rejects with a description of whatever went wrong. */
-  exchange(frames: readonly Frame[]): Promise<BatchReport>;
+  /**
+   * Sends the frames (and, over HTTP, the HTTP-level probes) and a ping; rejects with a description
+   * of whatever went wrong. Transports without an HTTP layer ignore the probes.
+   */
+  exchange(frames: readonly Frame[], probes?: readonly HttpProbe[]): Promise<BatchReport>;
   close(): Promise<void>;
 }
 

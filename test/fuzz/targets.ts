@@ -1,19 +1,26 @@
-// The servers the JSON-RPC fuzzer runs against, each a long-running process over stdio: the chaos
-// fixture's healthy mode (an SDK v2 server, as a baseline), `switchboard mcp-server` and
-// `switchboard serve` (the built CLI, each with its own temporary home). Their --http forms plug in
-// through an HTTP driver implementing FuzzTarget.
+// The servers the JSON-RPC fuzzer runs against, each a long-running process: the chaos fixture's
+// healthy mode (an SDK v2 server, as a baseline), `switchboard mcp-server` and `switchboard serve`
+// (the built CLI, each with its own temporary home) over stdio, and the two CLI forms again over
+// Streamable HTTP (`--http`, one session, several POSTs in flight, HTTP-level probes mixed in).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStdioTarget, type FuzzTarget } from './fuzz-target.js';
+import { startHttpTarget } from './http-target.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHAOS = path.join(REPO, 'test/fixtures/chaos-server.ts');
 const CLI = path.join(REPO, 'bin/switchboard.js');
+/** POSTs in flight at once on the HTTP targets' one session. */
+export const HTTP_CONCURRENCY = 4;
+
+const upstream = (marker: string) => ['[mcp_servers.up]', `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(CHAOS)}, "--marker", "${marker}"]`];
 
 export interface TargetEntry {
   name: string;
+  /** HTTP targets are also sent HTTP-level probes with each batch. */
+  transport: 'stdio' | 'http';
   start(marker: string): Promise<FuzzTarget>;
 }
 
@@ -48,6 +55,7 @@ async function cliTarget(name: string, args: string[], config: string[], safeToo
 export const FUZZ_TARGETS: readonly TargetEntry[] = [
   {
     name: 'chaos-server (SDK v2 server, stdio; baseline)',
+    transport: 'stdio',
     start: (marker) =>
       startStdioTarget({
         name: 'chaos-server stdio',
@@ -59,12 +67,24 @@ export const FUZZ_TARGETS: readonly TargetEntry[] = [
   },
   {
     name: 'switchboard mcp-server (stdio)',
+    transport: 'stdio',
     // codex and codex-reply start agent turns: random calls name tools that do not exist.
     start: () => cliTarget('mcp-server stdio', ['mcp-server'], [], ['fz_no_such_tool']),
   },
   {
     name: 'switchboard serve (stdio, one upstream)',
+    transport: 'stdio',
     start: (marker) =>
-      cliTarget('serve stdio', ['serve'], ['[mcp_servers.up]', `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(CHAOS)}, "--marker", "${marker}"]`], ['mcp__up__echo', 'mcp__up__add']),
+      cliTarget('serve stdio', ['serve'], upstream(marker), ['mcp__up__echo', 'mcp__up__add']),
+  },
+  {
+    name: 'switchboard mcp-server --http',
+    transport: 'http',
+    start: () => startHttpTarget({ name: 'mcp-server http', command: CLI, args: ['mcp-server'], config: [], safeTools: ['fz_no_such_tool'], concurrency: HTTP_CONCURRENCY }),
+  },
+  {
+    name: 'switchboard serve --http (one upstream)',
+    transport: 'http',
+    start: (marker) => startHttpTarget({ name: 'serve http', command: CLI, args: ['serve'], config: upstream(marker), safeTools: ['mcp__up__echo', 'mcp__up__add'], concurrency: HTTP_CONCURRENCY, slowRequest: { method: 'tools/call', params: { name: 'mcp__up__slow', arguments: { ms: 100, steps: 1 } } } }),
   },
 ];

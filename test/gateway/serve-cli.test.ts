@@ -230,4 +230,35 @@ describe('switchboard serve --http (process)', () => {
       await client.close();
     }
   }, 60_000);
+
+  // Found by the HTTP fuzzer: the SDK transport routes a response by id alone, so a second POST
+  // reusing a running id took over the first one's stream, and the first client waited forever.
+  it('refuses a request reusing the id of one still running in the session (-32600) instead of re-routing its stream', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const init = await rawPost(serve.url, auth, INIT);
+    const headers = { ...auth, 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-11-25' };
+    await rawPost(serve.url, headers, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const first = new AbortController();
+    // The response headers come once the request has reached the server.
+    const running = await fetch(serve.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'mcp__up__wait_for_cancel', arguments: {} } }),
+      signal: first.signal,
+    });
+    try {
+      expect(running.status).toBe(200);
+      const reused = await rawPost(serve.url, headers, { jsonrpc: '2.0', id: 9, method: 'ping' });
+      expect(reused.status).toBe(200);
+      expect(JSON.parse(reused.body)).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32600, message: expect.stringMatching(/still running/) } });
+      const twice = await rawPost(serve.url, headers, [{ jsonrpc: '2.0', id: 10, method: 'ping' }, { jsonrpc: '2.0', id: 10, method: 'ping' }]);
+      expect(JSON.parse(twice.body)).toMatchObject({ id: 10, error: { code: -32600 } });
+      // Cancelling frees the id (no response follows a cancellation); so does an answer.
+      expect((await rawPost(serve.url, headers, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } })).status).toBe(202);
+      expect((await rawPost(serve.url, headers, { jsonrpc: '2.0', id: 9, method: 'ping' })).body).toContain('"result":{}');
+      expect((await rawPost(serve.url, headers, { jsonrpc: '2.0', id: 9, method: 'ping' })).body).toContain('"result":{}');
+    } finally {
+      first.abort();
+    }
+  }, 60_000);
 });

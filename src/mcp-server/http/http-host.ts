@@ -1,5 +1,6 @@
 // Hosts an MCP server over Streamable HTTP: binding, bearer auth, Host/Origin checks, one SDK
-// transport (with SSE resumption) per session, and bounds on sessions, body size and idle time.
+// transport (with SSE resumption) per session, a refusal for reused running request ids, and bounds
+// on sessions, body size and idle time.
 // Server-agnostic: the caller opens one MCP server per session on the transport it is handed.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -10,6 +11,7 @@ import { errorMessage, type Logger } from '../../util/index.js';
 import { allowedHostnames, bearerMatches, checkAuthConfig, checkHostAndOrigin, httpUrl, type ListenAddress } from './http-security.js';
 import { readJsonBody, sendJson, rpcError } from './http-io.js';
 import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, MemoryEventStore } from './memory-event-store.js';
+import { RunningRequests } from './running-requests.js';
 
 export interface HttpSessionHandle {
   /** An answer for a message the transport must not see (e.g. a request id still running), or null. */
@@ -45,7 +47,7 @@ export interface HttpHostOptions {
   /** SSE `retry:` hint for clients that reconnect. */
   retryIntervalMs?: number;
   logger: Logger;
-  /** Connect an MCP server to a new session's transport. */
+  /** Connect an MCP server to a new session's transport (a decorator over the SDK's). */
   openSession(transport: Transport): Promise<HttpSessionHandle>;
 }
 
@@ -61,6 +63,7 @@ export interface HttpHost {
 
 interface Session {
   transport: NodeStreamableHTTPServerTransport;
+  running: RunningRequests;
   handle: HttpSessionHandle;
   openResponses: number;
   lastActive: number;
@@ -94,7 +97,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     });
   };
 
-  const openNew = async (req: http.IncomingMessage, res: http.ServerResponse, body: unknown, initId: JSONRPCMessage) => {
+  const openNew = async (req: http.IncomingMessage, res: http.ServerResponse, body: unknown, messages: JSONRPCMessage[], initId: JSONRPCMessage) => {
     if (sessions.size + opening >= maxSessions) {
       const id = 'id' in initId ? initId.id : null;
       const message = `Too many sessions: this server keeps at most ${maxSessions} at once (--max-sessions). Close one (HTTP DELETE with its Mcp-Session-Id) or retry after an idle one expires.`;
@@ -108,15 +111,19 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       eventStore: new MemoryEventStore(options.eventStoreLimit ?? DEFAULT_EVENT_STORE_LIMIT, options.eventStoreBytes ?? DEFAULT_EVENT_STORE_BYTES),
       ...(options.retryIntervalMs !== undefined ? { retryInterval: options.retryIntervalMs } : {}),
       onsessioninitialized: (id) => {
-        const session: Session = { transport, handle: handle!, openResponses: 0, lastActive: Date.now() };
+        const session: Session = { transport, running, handle: handle!, openResponses: 0, lastActive: Date.now() };
         sessions.set(id, session);
         track(session, res);
         log.info('mcp http session opened', { session: id });
       },
       onsessionclosed: (id) => void closeSession(id, 'deleted by the client'),
     });
+    const running = new RunningRequests(transport);
     try {
-      handle = await options.openSession(transport);
+      handle = await options.openSession(running);
+      // The initialize request's id is claimed like any other (its response frees it).
+      running.claim(messages, res);
+      res.on('close', () => running.release(res));
       await transport.handleRequest(req, res, body);
     } finally {
       opening -= 1;
@@ -148,16 +155,19 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     }
     if (sessionId === undefined) {
       const init = messages.find((m) => isInitializeRequest(m));
-      if (req.method === 'POST' && init) return openNew(req, res, body, init);
+      if (req.method === 'POST' && init) return openNew(req, res, body, messages, init);
       return sendJson(res, 400, rpcError(null, -32000, 'Bad Request: Mcp-Session-Id header is required'));
     }
     const session = sessions.get(sessionId);
     if (!session) return sendJson(res, 404, rpcError(null, -32001, 'Session not found'));
+    // A JSON-RPC error in a JSON response: clients treat it as the request's answer.
     for (const m of messages) {
       const refusal = session.handle.refusal?.(m);
-      // A JSON-RPC error in a JSON response: clients treat it as the request's answer.
       if (refusal) return sendJson(res, 200, refusal, { 'mcp-session-id': sessionId });
     }
+    const reused = session.running.claim(messages, res);
+    if (reused) return sendJson(res, 200, reused, { 'mcp-session-id': sessionId });
+    res.on('close', () => session.running.release(res));
     const negotiated = session.handle.protocolVersion?.();
     const claimed = req.headers['mcp-protocol-version'];
     if (negotiated !== undefined && typeof claimed === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(claimed) && claimed < negotiated) req.headers['mcp-protocol-version'] = negotiated;

@@ -20,7 +20,8 @@ function idOf(value: unknown): RequestId | null {
 
 /**
  * The parsed body and its JSON-RPC messages, or null once an error response has been sent
- * (413 over the size bound, 400 -32700 for bad JSON, 400 -32600 for a malformed message).
+ * (413 over the size bound, 400 -32700 for bytes that are not UTF-8 or not JSON, 400 -32600 for a
+ * malformed message).
  */
 export async function readJsonBody(
   req: http.IncomingMessage,
@@ -49,7 +50,8 @@ export async function readJsonBody(
   }
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
+    // JSON between systems is UTF-8 (RFC 8259); a lenient decode would turn bad bytes into U+FFFD.
+    body = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(raw));
   } catch {
     sendJson(res, 400, rpcError(null, -32700, 'Parse error: Invalid JSON'));
     return null;

@@ -1,0 +1,96 @@
+// Which request ids of one HTTP session are still unanswered, so a request reusing one is refused:
+// the SDK transport routes a response by id alone, and a second POST with a running id would take
+// over the first one's stream, leaving the first client waiting forever.
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+
+export const REQUEST_ID_IN_USE = 'Invalid Request: a request with this id is still running in this session; use a new id';
+
+/** JSON-RPC ids 1 and "1" are different requests. */
+const keyOf = (id: RequestId) => `${typeof id}:${String(id)}`;
+
+/** The POST that claimed an id: its claim lapses with its response unless the server took the request. */
+export type Claimant = object;
+
+/**
+ * A decorator over the session's transport (the server is connected to it). An id is claimed when a
+ * POST carrying it is admitted, taken when the transport hands the request to the server, and freed
+ * by the server's response or the client's `notifications/cancelled` (after which no response comes).
+ */
+export class RunningRequests implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  private readonly claims = new Map<string, { by: Claimant; taken: boolean }>();
+
+  constructor(private readonly inner: Transport) {}
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
+
+  setProtocolVersion = (version: string): void => this.inner.setProtocolVersion?.(version);
+  setSupportedProtocolVersions = (versions: string[]): void => this.inner.setSupportedProtocolVersions?.(versions);
+
+  async start(): Promise<void> {
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (err) => this.onerror?.(err);
+    this.inner.onmessage = (message, extra) => {
+      if (isJSONRPCRequest(message)) {
+        const claim = this.claims.get(keyOf(message.id));
+        if (claim) claim.taken = true;
+      } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+        const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+        if (typeof id === 'string' || typeof id === 'number') this.claims.delete(keyOf(id));
+      }
+      this.onmessage?.(message, extra);
+    };
+    await this.inner.start();
+  }
+
+  /**
+   * Claims the request ids of one POST for `by`, or returns the refusal for the first id that is
+   * running (or repeated within the POST); nothing is claimed then.
+   */
+  claim(messages: readonly JSONRPCMessage[], by: Claimant): JSONRPCErrorResponse | null {
+    const keys = new Set<string>();
+    for (const m of messages) {
+      if (!isJSONRPCRequest(m)) continue;
+      const key = keyOf(m.id);
+      if (this.claims.has(key) || keys.has(key)) return { jsonrpc: '2.0', id: m.id, error: { code: -32600, message: REQUEST_ID_IN_USE } };
+      keys.add(key);
+    }
+    for (const key of keys) this.claims.set(key, { by, taken: false });
+    return null;
+  }
+
+  /** The POST is over: ids it claimed that never reached the server (the transport refused it) are free. */
+  release(by: Claimant): void {
+    for (const [key, claim] of this.claims) if (claim.by === by && !claim.taken) this.claims.delete(key);
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      if (message.id !== undefined) this.claims.delete(keyOf(message.id));
+    }
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
