@@ -81,7 +81,7 @@ async function runCase(subjectKind: FaultSubject, c: FaultCase): Promise<MatrixR
     },
     { restartDelayMs: c.restartDelayMs },
   );
-  const run: CaseRun = { startup: { state: 'cancelled' }, calls: [], notes: [], failureLines: [] };
+  const run: CaseRun = { subject: subjectKind.name, startup: { state: 'cancelled' }, calls: [], notes: [], failureLines: [] };
   let healthy: { ok: boolean; detail: string }[];
   try {
     // Before: the healthy server answers.
