@@ -321,3 +321,33 @@ export const HTTP_CASES: FaultCase[] = [
 ];
 
 export const FAULT_CASES: readonly FaultCase[] = [...STDIO_CASES, ...HTTP_CASES];
+
+/**
+ * The modes where the gateway adds behaviour of its own: status lines for a failed start, a timeout,
+ * a crash and a restart; calls failing as error results (a dying server, a timeout, a 401); relaying
+ * concurrent answers, a 5,003-tool catalog and a 50 MiB result over its one stdio pipe; and its
+ * process tree. The other modes exercise the connection manager underneath, which the manager rows
+ * cover; FAULT_MATRIX_ALL_ROWS=1 runs every mode for the gateway too.
+ */
+export const GATEWAY_ROWS: readonly string[] = [
+  'stdio/healthy',
+  'stdio/no-initialize (startup_timeout_sec 3)',
+  'stdio/exit-on-initialize',
+  'stdio/exit-mid-call',
+  'stdio/exit-after-calls 3 (restart after 300 ms)',
+  'stdio/half-frame (tool_timeout_sec 4)',
+  'stdio/out-of-order',
+  'stdio/many-tools 5,000',
+  'stdio/grandchildren ignoring SIGTERM',
+  'http/exit-mid-call',
+  'http/huge-result 50 MiB',
+  'http/http-401 always',
+  'http/http-401 0.3 seed 14',
+];
+
+/** The rows a subject runs: every mode for the manager, GATEWAY_ROWS for the gateway. */
+export function casesFor(subject: string, all = process.env.FAULT_MATRIX_ALL_ROWS === '1'): FaultCase[] {
+  const unknown = GATEWAY_ROWS.filter((id) => !FAULT_CASES.some((c) => c.id === id));
+  if (unknown.length > 0) throw new Error(`GATEWAY_ROWS names modes the matrix does not have: ${unknown.join(', ')}`);
+  return subject === 'gateway' && !all ? FAULT_CASES.filter((c) => GATEWAY_ROWS.includes(c.id)) : [...FAULT_CASES];
+}
