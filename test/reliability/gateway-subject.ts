@@ -218,7 +218,8 @@ export const gatewaySubject: FaultSubject = {
             // gone meanwhile
           }
         }
-        if (options.home === undefined) await rm(home, { recursive: true, force: true });
+        // The snapshot store may still be writing its cache in the background (ENOTEMPTY).
+        if (options.home === undefined) await rm(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
         if (!exited) throw new Error(`switchboard serve did not exit within ${EXIT_GRACE_MS} ms of its stdin ending; stderr: ${stderr}`);
         if (child.exitCode !== 0) throw new Error(`switchboard serve exited with ${child.exitCode ?? child.signalCode}; stderr: ${stderr}`);
         if (left.length > 0) throw new Error(`left running after switchboard serve exited: ${left.map((p) => `${p.pid} ${p.command}`).join('; ')}`);

@@ -107,7 +107,8 @@ export const managerSubject: FaultSubject = {
       },
       async close() {
         await manager.close();
-        if (options.home === undefined) await rm(home, { recursive: true, force: true });
+        // The snapshot store may still be writing its cache in the background (ENOTEMPTY).
+        if (options.home === undefined) await rm(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
       },
     };
   },
