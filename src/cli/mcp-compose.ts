@@ -30,7 +30,11 @@ export function createMcpManager(ctx: Pick<CliContext, 'env' | 'logger' | 'cwd'>
     clientOptions: options.clientOptions,
   });
   return new McpConnectionManager(
-    { servers: config.mcp_servers, maxToolNameBytes: config.mcp_tool_name_max_length },
+    {
+      servers: config.mcp_servers,
+      maxToolNameBytes: config.mcp_tool_name_max_length,
+      restart: { initialDelayMs: config.mcp_restart_initial_delay_ms, maxDelayMs: config.mcp_restart_max_delay_ms },
+    },
     {
       createClient,
       logger: ctx.logger,

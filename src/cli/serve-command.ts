@@ -37,6 +37,8 @@ What it serves:
   tools/list answers at once from startup snapshots while servers start; a call to a tool whose
   server is still starting waits for it. A server that fails drops out of the catalog (with
   notifications/tools/list_changed) and comes back when it recovers; the gateway keeps running.
+  Each failure reaches the client once as notifications/message (level error, logger
+  "switchboard") with the text \`switchboard mcp status\` shows.
 
 Relayed both ways, tied to the request that caused them:
   elicitation/create and sampling/createMessage from a server (only when this client declared

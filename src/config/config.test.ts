@@ -191,7 +191,17 @@ describe('top-level keys', () => {
     expect(load('').config).toMatchObject({ mcp_oauth_credentials_store: 'auto', mcp_oauth_callback_port: null, mcp_tool_name_max_length: 64 });
   });
 
+  it('reads the background-retry delays of failed MCP servers (default 1 s doubling to 30 s)', () => {
+    expect(load('').config).toMatchObject({ mcp_restart_initial_delay_ms: 1_000, mcp_restart_max_delay_ms: 30_000 });
+    expect(load('mcp_restart_initial_delay_ms = 300\n').config).toMatchObject({ mcp_restart_initial_delay_ms: 300, mcp_restart_max_delay_ms: 30_000 });
+    expect(load('mcp_restart_initial_delay_ms = 60000\n').config).toMatchObject({ mcp_restart_initial_delay_ms: 60_000, mcp_restart_max_delay_ms: 60_000 });
+    expect(load('mcp_restart_initial_delay_ms = 200\nmcp_restart_max_delay_ms = 400\n').warnings).toEqual([]);
+  });
+
   it.each([
+    ['mcp_restart_initial_delay_ms = 0', 'mcp_restart_initial_delay_ms must be a whole number of milliseconds between 1 and 86400000'],
+    ['mcp_restart_max_delay_ms = 1.5', 'mcp_restart_max_delay_ms must be a whole number of milliseconds'],
+    ['mcp_restart_initial_delay_ms = 500\nmcp_restart_max_delay_ms = 100', 'mcp_restart_max_delay_ms must not be less than mcp_restart_initial_delay_ms'],
     ['mcp_oauth_credentials_store = "vault"', 'mcp_oauth_credentials_store must be "auto", "file" or "keyring"'],
     ['mcp_oauth_callback_port = 0', 'invalid MCP OAuth callback port `0`: port must be between 1 and 65535'],
     ['mcp_oauth_callback_port = 65536', 'invalid MCP OAuth callback port `65536`: port must be between 1 and 65535'],

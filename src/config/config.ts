@@ -32,6 +32,9 @@ export interface Config {
   /** Client ID Metadata Document URL used as the OAuth client_id where the server supports it (https, with a path). */
   mcp_oauth_client_metadata_url: string | null;
   mcp_tool_name_max_length: number;
+  /** Background retries of a failed MCP server: the first delay, doubling up to the max (ms). */
+  mcp_restart_initial_delay_ms: number;
+  mcp_restart_max_delay_ms: number;
   environments: Record<string, EnvironmentConfig>;
   model: string | null;
   model_provider: string;
@@ -81,7 +84,7 @@ const CODEX_TOP_LEVEL_KEYS = new Set([
 
 const OWN_TOP_LEVEL_KEYS = new Set([
   'mcp_servers', 'mcp_oauth_credentials_store', 'mcp_oauth_callback_port', 'mcp_oauth_callback_url', 'mcp_oauth_client_metadata_url',
-  'mcp_tool_name_max_length', 'environments', 'model', 'model_provider', 'model_providers', 'approval_policy',
+  'mcp_tool_name_max_length', 'mcp_restart_initial_delay_ms', 'mcp_restart_max_delay_ms', 'environments', 'model', 'model_provider', 'model_providers', 'approval_policy',
   'sandbox_mode', 'sandbox_workspace_write', 'profile', 'profiles', 'base_instructions', 'developer_instructions',
   'mcp_server',
 ]);
@@ -100,6 +103,17 @@ function optString(raw: Raw, key: string): string | null {
   if (v === undefined) return null;
   if (typeof v !== 'string') throw new ConfigError(`${key} must be a string`, { keyPath: [key] });
   return v;
+}
+
+/** A whole number of milliseconds, 1 ms to one day. */
+function msValue(raw: Raw, key: string, fallback: number): number {
+  const v = raw[key];
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (typeof v === 'boolean' || !Number.isInteger(n) || n < 1 || n > 86_400_000) {
+    throw new ConfigError(`${key} must be a whole number of milliseconds between 1 and 86400000`, { keyPath: [key] });
+  }
+  return n;
 }
 
 function enumValue<T extends string>(raw: Raw, key: string, allowed: readonly T[]): T | null {
@@ -179,6 +193,12 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
     throw new ConfigError('mcp_tool_name_max_length must be an integer between 32 and 1024', { keyPath: ['mcp_tool_name_max_length'] });
   }
 
+  const restartInitial = msValue(effective, 'mcp_restart_initial_delay_ms', 1_000);
+  const restartMax = msValue(effective, 'mcp_restart_max_delay_ms', Math.max(30_000, restartInitial));
+  if (restartMax < restartInitial) {
+    throw new ConfigError('mcp_restart_max_delay_ms must not be less than mcp_restart_initial_delay_ms', { keyPath: ['mcp_restart_max_delay_ms'] });
+  }
+
   const environments: Record<string, EnvironmentConfig> = {};
   for (const [id, value] of Object.entries(table(effective, 'environments'))) environments[id] = parseEnvironment(id, value);
 
@@ -205,6 +225,8 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
     mcp_oauth_callback_url: optString(effective, 'mcp_oauth_callback_url'),
     mcp_oauth_client_metadata_url: clientMetadataUrl,
     mcp_tool_name_max_length: maxLen,
+    mcp_restart_initial_delay_ms: restartInitial,
+    mcp_restart_max_delay_ms: restartMax,
     environments,
     model: optString(effective, 'model'),
     model_provider: providerId,

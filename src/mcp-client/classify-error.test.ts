@@ -2,6 +2,7 @@ import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError 
 import { describe, expect, it } from 'vitest';
 import { bodyPreview, classifyError } from './classify-error.js';
 import { McpClientError } from './errors.js';
+import { OAuthAuthRequiredError } from './oauth/errors.js';
 
 describe('classifyError', () => {
   it('maps SDK HTTP errors by status', () => {
@@ -22,6 +23,11 @@ describe('classifyError', () => {
     expect(classifyError(new UnauthorizedError()).code).toBe('auth_required');
     expect(classifyError(new SdkHttpError(SdkErrorCode.ClientHttpAuthentication, 'again', { status: 401 })).message).toContain('Auth required');
     expect(classifyError(new SdkHttpError(SdkErrorCode.ClientHttpForbidden, 'limit', { status: 403 })).code).toBe('insufficient_scope');
+  });
+
+  it("keeps the OAuth layer's not-logged-in error as auth_required, with its text", () => {
+    const e = classifyError(new OAuthAuthRequiredError('chaos'));
+    expect(e).toMatchObject({ code: 'auth_required', message: 'The chaos MCP server is not logged in. Run `switchboard mcp login chaos`.' });
   });
 
   it('prefers the transport close reason over a bare "connection closed"', () => {

@@ -11,7 +11,7 @@ import {
   SseError,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
-import { errorMessage } from '../util/index.js';
+import { errorMessage, isSwitchboardError } from '../util/index.js';
 import { HTTP_BODY_PREVIEW_BYTES } from './defaults.js';
 import { McpClientError } from './errors.js';
 
@@ -31,6 +31,8 @@ export interface ClassifyContext {
 
 export function classifyError(err: unknown, ctx: ClassifyContext = {}): McpClientError {
   if (err instanceof McpClientError) return err;
+  // The OAuth layer's own "not logged in" (no usable token): its code is shared with the client.
+  if (isSwitchboardError(err, 'auth_required')) return new McpClientError('auth_required', err.message, { status: 401, challenge: ctx.http?.challenge, cause: err });
   if (err instanceof SdkHttpError) return fromHttpError(err, ctx);
   if (err instanceof UnauthorizedError) return authRequired(401, ctx.http?.challenge, err);
   if (err instanceof InsufficientScopeError) {

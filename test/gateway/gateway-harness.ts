@@ -122,7 +122,8 @@ export async function startGateway(servers: McpServerConfig[], options: GatewayH
     async close() {
       await client.close().catch(() => {});
       await session.close();
-      if (!options.home) await rm(home, { recursive: true, force: true });
+      // The snapshot store may still be writing its cache in the background (ENOTEMPTY).
+      if (!options.home) await rm(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
     },
   };
 }

@@ -9,6 +9,8 @@ export const CHAOS = fileURLToPath(new URL('../fixtures/chaos-server.ts', import
 export const NODE = process.execPath;
 
 export interface CaseRun {
+  /** The subject's name: where the gateway legitimately differs from the manager, rows say how. */
+  subject: string;
   startup: StartupOutcome;
   calls: CallOutcome[];
   /** Observations an exercise records (tool counts, restarts). */
@@ -78,6 +80,17 @@ function works(transport: 'stdio' | 'http', mode: string, chaosArgs: string[], o
   };
 }
 
+/**
+ * A call to the chaos server while it is down. The manager answers that it is unavailable, quoting
+ * its status line; the gateway has already sent its client that line and dropped the server's tools
+ * from its catalog, so there the name is unknown (a JSON-RPC -32602 naming the close match).
+ */
+const UNKNOWN_CHAOS_ECHO = 'Unknown tool: mcp__chaos__echo (did you mean mcp__good__echo?)';
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function downCall(run: CaseRun, why: RegExp): ReturnType<typeof fails> {
+  return run.subject === 'gateway' ? fails(new RegExp(`^${literal(UNKNOWN_CHAOS_ECHO)}$`)) : fails(why);
+}
+
 /** Never ready: one failed status line with this text; a call fails at once, quoting it. */
 function neverReady(transport: 'stdio' | 'http', mode: string, chaosArgs: string[], line: RegExp, outcome: string, config?: Record<string, unknown>): FaultCase {
   return {
@@ -92,9 +105,10 @@ function neverReady(transport: 'stdio' | 'http', mode: string, chaosArgs: string
     verify(run) {
       expect(run.startup).toEqual(failedStart(line));
       expect(run.failureLines).toHaveLength(1);
-      expect(run.calls).toEqual([fails(/^MCP server 'chaos' is unavailable: /)]);
+      expect(run.failureLines[0]).toBe(run.startup.state === 'failed' ? run.startup.error : undefined);
+      expect(run.calls).toEqual([downCall(run, /^MCP server 'chaos' is unavailable: /)]);
       const shown = run.calls[0]!.ok ? '' : run.calls[0]!.error;
-      expect(shown).toBe(`MCP server 'chaos' is unavailable: ${run.failureLines[0]}`);
+      expect(shown).toBe(run.subject === 'gateway' ? UNKNOWN_CHAOS_ECHO : `MCP server 'chaos' is unavailable: ${run.failureLines[0]}`);
       expect(msOf(run.calls[0])).toBeLessThan(1_000); // no waiting on a server known to be down
     },
   };
@@ -119,7 +133,7 @@ function diesServing(mode: string, chaosArgs: string[], tool: string, args: Reco
     },
     verify(run) {
       ready(run);
-      expect(run.calls).toEqual([fails(new RegExp(`^MCP server ${PROGRAM} ${cause}`)), fails(/^MCP server 'chaos' is unavailable: MCP server `chaos` stopped after being ready/)]);
+      expect(run.calls).toEqual([fails(new RegExp(`^MCP server ${PROGRAM} ${cause}`)), downCall(run, /^MCP server 'chaos' is unavailable: MCP server `chaos` stopped after being ready/)]);
       expect(run.failureLines).toEqual([expect.stringMatching(STOPPED(`MCP server ${PROGRAM} ${cause}`))]);
     },
   };
@@ -208,7 +222,7 @@ export const STDIO_CASES: FaultCase[] = [
 ];
 
 /** A seeded random fault: which calls fail is fixed by the seed (POSTs draw in order). */
-function seededCalls(mode: string, rate: string, seed: string, pattern: boolean[], error: RegExp, outcome: string): FaultCase {
+function seededCalls(mode: string, rate: string, seed: string, pattern: boolean[], error: RegExp, outcome: string, gatewayError?: RegExp): FaultCase {
   return {
     id: `http/${mode} ${rate} seed ${seed}`,
     transport: 'http',
@@ -219,12 +233,14 @@ function seededCalls(mode: string, rate: string, seed: string, pattern: boolean[
     },
     verify(run) {
       ready(run);
-      expect(run.calls).toEqual(pattern.map((good, i) => (good ? ok(`ping ${i}`) : fails(error))));
+      const failure = run.subject === 'gateway' && gatewayError ? gatewayError : error;
+      expect(run.calls).toEqual(pattern.map((good, i) => (good ? ok(`ping ${i}`) : fails(failure))));
       expect(run.failureLines).toEqual([]);
     },
   };
 }
 
+const NOT_LOGGED_IN = /^The chaos MCP server is not logged in\. Run `switchboard mcp login chaos`\.$/;
 const SENDING = (cause: string) => new RegExp(`^error sending request for url \\(http://127\\.0\\.0\\.1:\\d+/mcp\\): ${cause}`);
 
 export const HTTP_CASES: FaultCase[] = [
@@ -297,11 +313,43 @@ export const HTTP_CASES: FaultCase[] = [
     },
   },
   works('http', 'http-expire-session every 3 requests', ['--mode', 'http-expire-session', '--expire-every', '3'], 'ready; six concurrent calls all succeed across the expiries', 6),
-  neverReady('http', 'http-401 always', ['--mode', 'http-401', '--rate-401', '1'], /^The chaos MCP server is not logged in\. Run `switchboard mcp login chaos`\.$/, 'failed: "The chaos MCP server is not logged in. Run `switchboard mcp login chaos`."'),
-  seededCalls('http-401', '0.3', '14', [true, false, true, true, false, true], /^Auth required: the MCP server answered HTTP 401 \(WWW-Authenticate: Bearer error="invalid_token"/, 'calls answered 401 fail: "Auth required: the MCP server answered HTTP 401 (WWW-Authenticate: …)"; the others work'),
+  neverReady('http', 'http-401 always', ['--mode', 'http-401', '--rate-401', '1'], NOT_LOGGED_IN, 'failed: "The chaos MCP server is not logged in. Run `switchboard mcp login chaos`."'),
+  seededCalls('http-401', '0.3', '14', [true, false, true, true, false, true], /^Auth required: the MCP server answered HTTP 401 \(WWW-Authenticate: Bearer error="invalid_token"/, 'calls answered 401 fail: "Auth required: the MCP server answered HTTP 401 (WWW-Authenticate: …)" (gateway: "The chaos MCP server is not logged in. Run `switchboard mcp login chaos`."); the others work',
+    // The CLI's composition has an OAuth runtime, which turns the 401 into the login hint.
+    NOT_LOGGED_IN),
   neverReady('http', 'http-500 always', ['--mode', 'http-500', '--rate-500', '1'], FAILED_TO_START('HTTP 500: \\{"jsonrpc":"2\\.0","error":\\{"code":-32000,"message":"Internal Server Error \\(chaos\\)"\\},"id":null\\}$'), 'failed: "HTTP 500: <body>" after the transient retries'),
   seededCalls('http-500', '0.3', '14', [true, false, true, true, false, true], /^HTTP 500: \{"jsonrpc":"2\.0","error":\{"code":-32000,"message":"Internal Server Error \(chaos\)"\},"id":null\}$/, 'calls answered 500 fail: "HTTP 500: <body>" (a call is never replayed); the others work'),
   works('http', 'http-drop-sse 0.3', ['--mode', 'http-drop-sse', '--rate-drop', '0.3'], 'ready; cut streams are resumed; six concurrent calls all succeed', 6),
 ];
 
 export const FAULT_CASES: readonly FaultCase[] = [...STDIO_CASES, ...HTTP_CASES];
+
+/**
+ * The modes where the gateway adds behaviour of its own: status lines for a failed start, a timeout,
+ * a crash and a restart; calls failing as error results (a dying server, a timeout, a 401); relaying
+ * concurrent answers, a 5,003-tool catalog and a 50 MiB result over its one stdio pipe; and its
+ * process tree. The other modes exercise the connection manager underneath, which the manager rows
+ * cover; FAULT_MATRIX_ALL_ROWS=1 runs every mode for the gateway too.
+ */
+export const GATEWAY_ROWS: readonly string[] = [
+  'stdio/healthy',
+  'stdio/no-initialize (startup_timeout_sec 3)',
+  'stdio/exit-on-initialize',
+  'stdio/exit-mid-call',
+  'stdio/exit-after-calls 3 (restart after 300 ms)',
+  'stdio/half-frame (tool_timeout_sec 4)',
+  'stdio/out-of-order',
+  'stdio/many-tools 5,000',
+  'stdio/grandchildren ignoring SIGTERM',
+  'http/exit-mid-call',
+  'http/huge-result 50 MiB',
+  'http/http-401 always',
+  'http/http-401 0.3 seed 14',
+];
+
+/** The rows a subject runs: every mode for the manager, GATEWAY_ROWS for the gateway. */
+export function casesFor(subject: string, all = process.env.FAULT_MATRIX_ALL_ROWS === '1'): FaultCase[] {
+  const unknown = GATEWAY_ROWS.filter((id) => !FAULT_CASES.some((c) => c.id === id));
+  if (unknown.length > 0) throw new Error(`GATEWAY_ROWS names modes the matrix does not have: ${unknown.join(', ')}`);
+  return subject === 'gateway' && !all ? FAULT_CASES.filter((c) => GATEWAY_ROWS.includes(c.id)) : [...FAULT_CASES];
+}

@@ -17,6 +17,8 @@ export interface MatrixRow {
   /** Calls to the healthy server (before, during, after). */
   healthyCalls: number;
   healthyFailures: number;
+  /** The slowest healthy call while the chaos server was exercised (ms). */
+  healthySlowestMs: number;
   leftoverProcesses: number;
   seconds: number;
 }

@@ -1,13 +1,13 @@
 // The systems the reliability suites run against, behind one small interface: a subject is started
-// with Codex-style [mcp_servers.*] tables and answers startup outcomes, status lines and calls. Today
-// that is the connection manager; the gateway (`switchboard serve`) joins the list as a second
-// subject with its own start function once it lands.
+// with Codex-style [mcp_servers.*] tables and answers startup outcomes, status lines and calls: the
+// connection manager (here) and the gateway, `switchboard serve` (gateway-subject.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseMcpServerConfig } from '../../src/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent } from '../../src/mcp/index.js';
 import { createLogger, errorMessage, fileLogWrite } from '../../src/util/index.js';
+import { gatewaySubject } from './gateway-subject.js';
 
 export type StartupOutcome = { state: 'ready' } | { state: 'failed'; error: string } | { state: 'cancelled' };
 
@@ -107,11 +107,12 @@ export const managerSubject: FaultSubject = {
       },
       async close() {
         await manager.close();
-        if (options.home === undefined) await rm(home, { recursive: true, force: true });
+        // The snapshot store may still be writing its cache in the background (ENOTEMPTY).
+        if (options.home === undefined) await rm(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
       },
     };
   },
 };
 
-/** Every subject the suites run against; the gateway is added here when `switchboard serve` exists. */
-export const SUBJECTS: readonly FaultSubject[] = [managerSubject];
+/** Every subject the suites run against. */
+export const SUBJECTS: readonly FaultSubject[] = [managerSubject, gatewaySubject];

@@ -34,6 +34,8 @@ export class GatewaySession {
   private readonly notifier: ListChangedNotifier;
   private readonly closeListeners: (() => void)[] = [];
   private level: LoggingLevel | undefined;
+  /** The failure line last sent per server, until it is ready again. */
+  private readonly failureShown = new Map<string, string>();
   /** Subscribed URIs and the server that serves each, renewed when that server reconnects. */
   readonly subscriptions = new Map<string, string>();
 
@@ -133,7 +135,11 @@ export class GatewaySession {
           up.routes.invalidate();
           this.notifier.changed('prompts', 'resources');
         }
-        if (event.status.state === 'ready') void up.reconnected(event.server);
+        if (event.status.state === 'ready') {
+          this.failureShown.delete(event.server);
+          void up.reconnected(event.server);
+        }
+        if (event.status.state === 'failed') this.reportFailure(up, event.server, event.status.error);
         return;
       case 'mcp_startup_complete':
         up.catalog.startupComplete();
@@ -141,6 +147,17 @@ export class GatewaySession {
       default:
         assertNever(event, 'manager event');
     }
+  }
+
+  /**
+   * An upstream failure as one status line for the client (and the log): the text of the manager's
+   * failure update. A retry that fails the same way adds nothing, so it is not repeated.
+   */
+  private reportFailure(up: Upstreams, server: string, text: string): void {
+    if (this.failureShown.get(server) === text) return;
+    this.failureShown.set(server, text);
+    this.logger.error(`gateway: ${text}`, { server });
+    up.relay.status(server, 'error', text);
   }
 
   /** An upstream's prompts or resources list changed. */

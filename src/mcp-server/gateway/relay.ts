@@ -4,9 +4,12 @@
 import type { ElicitResult, ListRootsResult, LoggingLevel, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { HandlerContext, McpClientHandlers } from '../../mcp-client/index.js';
 import { errorMessage, type Logger } from '../../util/index.js';
+import { SERVER_META_KEY } from './resource-routes.js';
 
 /** setTimeout's ceiling: a user may take as long as they need; the upstream's own deadline decides. */
 const NO_TIMEOUT_MS = 2_147_483_647;
+/** The `logger` of the gateway's own status lines (upstream failures), apart from relayed ones. */
+export const STATUS_LOGGER = 'switchboard';
 const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 type Notification = Parameters<ServerContext['mcpReq']['notify']>[0];
@@ -99,13 +102,26 @@ export class Relay {
       ...(this.options.sampling ? { sampling: (params, hctx) => this.request(upstream, 'sampling/createMessage', params, hctx) as SamplingAnswer } : {}),
       ...(this.options.roots ? { listRoots: async (hctx) => ((await this.request(upstream, 'roots/list', undefined, hctx)) as ListRootsResult).roots } : {}),
       onLog: (params) => {
-        if (this.level !== undefined && LEVELS.indexOf(params.level) < LEVELS.indexOf(this.level)) return;
+        if (!this.passes(params.level)) return;
         const logger = this.options.attributeLogs ? (params.logger ? `${upstream}/${params.logger}` : upstream) : params.logger;
         this.notify(upstream, { method: 'notifications/message', params: { ...params, ...(logger !== undefined ? { logger } : {}) } });
       },
       // The elicitation id was passed through unchanged with the elicitation/create it belongs to.
       onElicitationComplete: (params) => this.notify(upstream, { method: 'notifications/elicitation/complete', params }),
     };
+  }
+
+  /**
+   * A status line of the gateway's own about `upstream` (logger "switchboard", the server named in
+   * `_meta`), below the client's logging/setLevel threshold dropped like relayed messages.
+   */
+  status(upstream: string, level: LoggingLevel, text: string): void {
+    if (!this.passes(level)) return;
+    this.notify(upstream, { method: 'notifications/message', params: { level, logger: STATUS_LOGGER, data: text, _meta: { [SERVER_META_KEY]: upstream } } });
+  }
+
+  private passes(level: LoggingLevel): boolean {
+    return this.level === undefined || LEVELS.indexOf(level) >= LEVELS.indexOf(this.level);
   }
 
   private target(upstream: string): DownstreamRequest | undefined {
