@@ -45,6 +45,7 @@ export class RestartPolicy {
   }
 
   get crashLimitText(): string {
-    return `${this.opts.crashLimit} crashes in ${Math.round(this.opts.crashWindowMs / 1000)} s`;
+    const n = this.opts.crashLimit;
+    return `${n} ${n === 1 ? 'crash' : 'crashes'} in ${Math.round(this.opts.crashWindowMs / 1000)} s`;
   }
 }

@@ -2,7 +2,7 @@
 // the manager's model-visible names, prompts under `<server>__<prompt>`. Transparent (one upstream):
 // raw names both ways, so the gateway is a pure proxy.
 import type { Prompt, Tool } from '@modelcontextprotocol/server';
-import type { McpConnectionManager } from '../../mcp/index.js';
+import { sanitizeNamePart, type McpConnectionManager } from '../../mcp/index.js';
 import { isSwitchboardError } from '../../util/index.js';
 
 export type GatewayMode = { kind: 'aggregate' } | { kind: 'transparent'; server: string };
@@ -48,6 +48,12 @@ export class CatalogView {
 
   closestTools(name: string): string[] {
     return this.manager.closestToolNames(name);
+  }
+
+  /** A failed server whose tools `name` would be among (by its `mcp__<server>__` prefix), with why. */
+  unavailableServer(name: string): { server: string; error: string } | undefined {
+    const down = this.manager.status().find((s) => s.state === 'failed' && name.startsWith(`mcp__${sanitizeNamePart(s.name)}__`));
+    return down ? { server: down.name, error: down.error ?? 'failed' } : undefined;
   }
 
   async listPrompts(signal: AbortSignal): Promise<Prompt[]> {

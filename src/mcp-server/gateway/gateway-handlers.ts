@@ -36,6 +36,9 @@ export function registerGatewayHandlers(session: GatewaySession): void {
     const up = session.upstreams();
     const route = await up.catalog.resolveTool(name, signal);
     if (!route) {
+      // A server that is down: say so, rather than point the model at another server's tool.
+      const down = up.catalog.unavailableServer(name);
+      if (down) throw invalidParams(`Unknown tool: ${name}: MCP server '${down.server}' is unavailable: ${down.error}`);
       const close = up.catalog.closestTools(name);
       throw invalidParams(`Unknown tool: ${name}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`);
     }
