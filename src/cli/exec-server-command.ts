@@ -1,5 +1,5 @@
 // `switchboard exec-server`: run the remote execution service until SIGINT/SIGTERM.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { ExecLimits } from '../exec-server/index.js';
@@ -7,6 +7,7 @@ import { createLogger, errorMessage, isSwitchboardError, stderrLogWrite, type Lo
 import type { CliContext } from './context.js';
 import type { RegisterCommand } from './commands.js';
 import { UsageError } from './exit-codes.js';
+import { positiveInt, readBearerToken } from './flag-values.js';
 
 /**
  * The service's default limits, for --help. The CLI does not load the service (and its WebSocket and
@@ -57,32 +58,6 @@ Example:
   switchboard exec-server --listen 0.0.0.0:7300 --token-file ~/.switchboard/exec-token
 `;
 
-function positiveInt(flag: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(value)}`);
-    return n;
-  };
-}
-
-function readToken(ctx: CliContext, flags: ExecServerFlags): string | null {
-  if (flags.tokenFile !== undefined) {
-    const file = path.resolve(ctx.cwd, flags.tokenFile);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`cannot read --token-file ${file}: ${errorMessage(err)}`);
-    }
-    const token = (text.split('\n')[0] ?? '').trim();
-    if (token === '') throw new UsageError(`--token-file ${file} is empty`);
-    if ((statSync(file).mode & 0o077) !== 0) ctx.stderr.write(`warning: ${file} is readable by other users; chmod 600 it\n`);
-    return token;
-  }
-  const fromEnv = ctx.env.SWITCHBOARD_EXEC_TOKEN?.trim();
-  return fromEnv ? fromEnv : null;
-}
-
 function readTls(ctx: CliContext, flags: ExecServerFlags): { cert: Buffer; key: Buffer } | undefined {
   if (flags.tlsCert === undefined && flags.tlsKey === undefined) return undefined;
   if (flags.tlsCert === undefined || flags.tlsKey === undefined) throw new UsageError('--tls-cert and --tls-key must be given together');
@@ -116,7 +91,7 @@ async function runExecServer(ctx: CliContext, flags: ExecServerFlags): Promise<v
   } catch (err) {
     throw new UsageError(errorMessage(err));
   }
-  const token = readToken(ctx, flags);
+  const token = readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_EXEC_TOKEN');
   const tls = readTls(ctx, flags);
   const limits: Partial<ExecLimits> = {};
   if (flags.maxProcesses !== undefined) limits.maxProcessesPerConnection = flags.maxProcesses;

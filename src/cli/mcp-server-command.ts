@@ -1,8 +1,6 @@
 // `switchboard mcp-server`: the agent as an MCP server, a drop-in replacement for `codex mcp-server`.
 // stdio by default; `--http host:port` serves Streamable HTTP with a bearer token instead.
-import { readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type { ThreadManager } from '../core/index.js';
@@ -13,6 +11,7 @@ import type { CliContext } from './context.js';
 import { builtInTools } from './exec-command.js';
 import { createMcpManager } from './mcp-compose.js';
 import { UsageError } from './exit-codes.js';
+import { positiveInt, readBearerToken } from './flag-values.js';
 import { VERSION } from './main.js';
 
 interface McpServerFlags {
@@ -62,32 +61,6 @@ Examples:
   head -c 32 /dev/urandom | base64 > ~/.switchboard/mcp-token && chmod 600 ~/.switchboard/mcp-token
   switchboard mcp-server --http 127.0.0.1:8765 --token-file ~/.switchboard/mcp-token
 `;
-
-export function positiveInt(flag: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(value)}`);
-    return n;
-  };
-}
-
-export function readToken(ctx: CliContext, flags: Pick<McpServerFlags, 'tokenFile'>): string | null {
-  if (flags.tokenFile !== undefined) {
-    const file = path.resolve(ctx.cwd, flags.tokenFile);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`cannot read --token-file ${file}: ${errorMessage(err)}`);
-    }
-    const token = (text.split('\n')[0] ?? '').trim();
-    if (token === '') throw new UsageError(`--token-file ${file} is empty`);
-    if ((statSync(file).mode & 0o077) !== 0) ctx.stderr.write(`warning: ${file} is readable by other users; chmod 600 it\n`);
-    return token;
-  }
-  const fromEnv = ctx.env.SWITCHBOARD_MCP_TOKEN?.trim();
-  return fromEnv ? fromEnv : null;
-}
 
 /** The agent behind every connection, and what must be closed after its threads. */
 export interface AgentRuntime {
@@ -148,7 +121,7 @@ export function teeLogger(fileLogger: Logger): Logger {
 async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<number> {
   const mcp: typeof McpServerModule = await import('../mcp-server/index.js');
   const listen = flags.http === undefined ? null : parseListenFlag(mcp, flags.http);
-  const token = listen ? readToken(ctx, flags) : null;
+  const token = listen ? readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_MCP_TOKEN') : null;
   if (listen) checkAuth(mcp, listen, token, flags);
   const loaded = await ctx.loadConfig();
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;

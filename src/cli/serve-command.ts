@@ -9,7 +9,8 @@ import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { VERSION } from './main.js';
 import { createMcpManager } from './mcp-compose.js';
-import { checkAuth, parseListenFlag, positiveInt, readToken, stopSignal, teeLogger } from './mcp-server-command.js';
+import { positiveInt, readBearerToken } from './flag-values.js';
+import { checkAuth, parseListenFlag, stopSignal, teeLogger } from './mcp-server-command.js';
 
 interface ServeFlags {
   http?: string;
@@ -85,7 +86,7 @@ function gatewayMode(config: Config, transparent: boolean): McpServerModule.Gate
 async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const mcp: typeof McpServerModule = await import('../mcp-server/index.js');
   const listen = flags.http === undefined ? null : parseListenFlag(mcp, flags.http);
-  const token = listen ? readToken(ctx, flags) : null;
+  const token = listen ? readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_MCP_TOKEN') : null;
   if (listen) checkAuth(mcp, listen, token, flags);
   const { config } = await ctx.loadConfig();
   const mode = gatewayMode(config, flags.transparent === true);

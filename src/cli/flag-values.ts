@@ -1,0 +1,34 @@
+// Flag values shared by the long-running commands (exec-server, mcp-server, serve): positive integers
+// and the bearer token, read from --token-file or an environment variable.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { errorMessage } from '../util/index.js';
+import type { CliContext } from './context.js';
+import { UsageError } from './exit-codes.js';
+
+export function positiveInt(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+/** The first line of `tokenFile` (warning when others can read it), else `$envVar`, else null. */
+export function readBearerToken(ctx: CliContext, tokenFile: string | undefined, envVar: string): string | null {
+  if (tokenFile !== undefined) {
+    const file = path.resolve(ctx.cwd, tokenFile);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read --token-file ${file}: ${errorMessage(err)}`);
+    }
+    const token = (text.split('\n')[0] ?? '').trim();
+    if (token === '') throw new UsageError(`--token-file ${file} is empty`);
+    if ((statSync(file).mode & 0o077) !== 0) ctx.stderr.write(`warning: ${file} is readable by other users; chmod 600 it\n`);
+    return token;
+  }
+  const fromEnv = ctx.env[envVar]?.trim();
+  return fromEnv ? fromEnv : null;
+}
