@@ -9,15 +9,12 @@ import {
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type MessageExtraInfo,
-  type RequestId,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { errorResponse, requestKey as keyOf } from '../rpc/request-guard.js';
 
 export const REQUEST_ID_IN_USE = 'Invalid Request: a request with this id is still running in this session; use a new id';
-
-/** JSON-RPC ids 1 and "1" are different requests. */
-const keyOf = (id: RequestId) => `${typeof id}:${String(id)}`;
 
 /** The POST that claimed an id: its claim lapses with its response unless the server took the request. */
 export type Claimant = object;
@@ -71,7 +68,7 @@ export class RunningRequests implements Transport {
     for (const m of messages) {
       if (!isJSONRPCRequest(m)) continue;
       const key = keyOf(m.id);
-      if (this.claims.has(key) || keys.has(key)) return { jsonrpc: '2.0', id: m.id, error: { code: -32600, message: REQUEST_ID_IN_USE } };
+      if (this.claims.has(key) || keys.has(key)) return errorResponse(m.id, -32600, REQUEST_ID_IN_USE);
       keys.add(key);
     }
     for (const key of keys) this.claims.set(key, { by, taken: false });
