@@ -6,7 +6,8 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type * as CoreModule from '../core/index.js';
-import type { Thread, ThreadOverrides, Tool } from '../core/index.js';
+import type { Thread, ThreadManager, ThreadOverrides } from '../core/index.js';
+import type { McpConnectionManager } from '../mcp/index.js';
 import type { AskForApproval, Event, SandboxMode } from '../protocol/index.js';
 import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/values.js';
 import { errorMessage } from '../util/index.js';
@@ -27,11 +28,35 @@ interface ExecFlags {
 }
 
 /**
- * The built-in tools (shell, apply_patch, update_plan) every thread gets; the composition root is
- * where they are chosen. Empty until the built-in tools land in core.
+ * The configured MCP servers behind one connection manager, started; null when none is enabled.
+ * `onFailure` hears each server's failure text (exec warns on stderr, mcp-server logs it).
  */
-export function builtInTools(core: Core, ctx: CliContext, _config: Config): Tool[] {
-  return [core.createShellTool({ sandbox: core.createPlatformSandbox(), env: core.shellEnvironment(ctx.env) }), core.createApplyPatchTool(), core.createPlanTool()];
+export function startMcpServers(ctx: CliContext, config: Config, onFailure: (error: string) => void): McpConnectionManager | null {
+  if (!Object.values(config.mcp_servers).some((s) => s.enabled)) return null;
+  const mcp = createMcpManager(ctx, config, {
+    onEvent: (e) => {
+      if (e.type === 'mcp_startup_update' && e.status.state === 'failed') onFailure(e.status.error);
+    },
+  });
+  mcp.start();
+  return mcp;
+}
+
+/**
+ * The agent as the CLI composes it: a ThreadManager whose threads get the built-in tools (shell,
+ * apply_patch, update_plan), the MCP servers' tools when there are any, and the OpenAI model client.
+ */
+export function createAgent(core: Core, ctx: CliContext, config: Config, mcp: McpConnectionManager | null): ThreadManager {
+  return new core.ThreadManager({
+    home: ctx.home,
+    config,
+    cwd: ctx.cwd,
+    tools: [core.createShellTool({ sandbox: core.createPlatformSandbox(), env: core.shellEnvironment(ctx.env) }), core.createApplyPatchTool(), core.createPlanTool()],
+    mcp: mcp ? core.mcpToolSourceFrom(mcp) : null,
+    logger: ctx.logger,
+    version: VERSION,
+    createModelClient: (provider) => new core.OpenAIModelClient(provider, { env: ctx.env, logger: ctx.logger }),
+  });
 }
 
 function addExecOptions(cmd: Command): Command {
@@ -87,7 +112,6 @@ async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resume
   const { config } = await ctx.loadConfig();
   // Loaded on use: the model SDK is the slowest import of the CLI, and other commands never need it.
   const core: Core = await import('../core/index.js');
-  const { OpenAIModelClient, ThreadManager } = core;
   const overrides = await overridesFrom(flags, ctx, core);
   if (resumeId === null) {
     // Fail before anything is written when the provider's API key is missing.
@@ -98,14 +122,7 @@ async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resume
       throw new CommandFailed(errorMessage(err), { cause: err });
     }
   }
-  const mcp = Object.values(config.mcp_servers).some((s) => s.enabled)
-    ? createMcpManager(ctx, config, {
-        onEvent: (e) => {
-          if (e.type === 'mcp_startup_update' && e.status.state === 'failed') ctx.stderr.write(`warning: ${e.status.error}\n`);
-        },
-      })
-    : null;
-  mcp?.start();
+  const mcp = startMcpServers(ctx, config, (error) => ctx.stderr.write(`warning: ${error}\n`));
   if (mcp) {
     // As Codex: `required = true` servers must start, or exec fails before the turn.
     try {
@@ -115,16 +132,7 @@ async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resume
       throw new CommandFailed(errorMessage(err), { cause: err });
     }
   }
-  const manager = new ThreadManager({
-    home: ctx.home,
-    config,
-    cwd: ctx.cwd,
-    tools: builtInTools(core, ctx, config),
-    mcp: mcp ? core.mcpToolSourceFrom(mcp) : null,
-    logger: ctx.logger,
-    version: VERSION,
-    createModelClient: (provider) => new OpenAIModelClient(provider, { env: ctx.env, logger: ctx.logger }),
-  });
+  const manager = createAgent(core, ctx, config, mcp);
   const onSigint = () => void manager.list().forEach((t) => void t.submit({ type: 'interrupt' }).catch(() => {}));
   process.once('SIGINT', onSigint);
   try {

@@ -8,8 +8,7 @@ import type * as McpServerModule from '../mcp-server/index.js';
 import { createLogger, errorMessage, isSwitchboardError, stderrLogWrite, type Logger } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
-import { builtInTools } from './exec-command.js';
-import { createMcpManager } from './mcp-compose.js';
+import { createAgent, startMcpServers } from './exec-command.js';
 import { UsageError } from './exit-codes.js';
 import { positiveInt, readBearerToken } from './flag-values.js';
 import { VERSION } from './main.js';
@@ -75,24 +74,8 @@ export interface AgentRuntime {
  */
 export async function composeAgentRuntime(ctx: CliContext, config: Config): Promise<AgentRuntime> {
   const core = await import('../core/index.js');
-  const mcp = Object.values(config.mcp_servers).some((s) => s.enabled)
-    ? createMcpManager(ctx, config, {
-        onEvent: (e) => {
-          if (e.type === 'mcp_startup_update' && e.status.state === 'failed') ctx.logger.warn('MCP server failed to start', { error: e.status.error });
-        },
-      })
-    : null;
-  mcp?.start();
-  const manager = new core.ThreadManager({
-    home: ctx.home,
-    config,
-    cwd: ctx.cwd,
-    tools: builtInTools(core, ctx, config),
-    mcp: mcp ? core.mcpToolSourceFrom(mcp) : null,
-    logger: ctx.logger,
-    version: VERSION,
-    createModelClient: (provider) => new core.OpenAIModelClient(provider, { env: ctx.env, logger: ctx.logger }),
-  });
+  const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }));
+  const manager = createAgent(core, ctx, config, mcp);
   return { manager, close: async () => void (await mcp?.close()) };
 }
 
