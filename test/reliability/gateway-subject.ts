@@ -12,6 +12,7 @@ import { errorMessage } from '../../src/util/index.js';
 import { BIN, requireBuild } from '../helpers/mcp-server-harness.js';
 import { descendants, type ProcessInfo } from '../helpers/process-tree.js';
 import type { FaultSubject, StartupOutcome } from './subjects.js';
+import { waitForStartupOutcome } from './startup-waiter.js';
 
 /** How long the gateway may take to close its servers and exit once its stdin ends. */
 const EXIT_GRACE_MS = 20_000;
@@ -164,23 +165,13 @@ export const gatewaySubject: FaultSubject = {
 
     return {
       logFile,
-      startup(server, { skip = 0, timeoutMs = 30_000 } = {}) {
-        return new Promise<StartupOutcome>((resolve, reject) => {
-          const check = () => {
-            const seen = outcomes.get(server)?.[skip];
-            if (!seen) return;
-            clearTimeout(timer);
-            listeners.delete(check);
-            resolve(seen);
-          };
-          const timer = setTimeout(() => {
-            listeners.delete(check);
-            reject(new Error(`no startup outcome #${skip + 1} for ${server} within ${timeoutMs} ms; seen: ${JSON.stringify(Object.fromEntries(outcomes))}`));
-          }, timeoutMs);
-          listeners.add(check);
-          check();
-        });
-      },
+      startup: (server, { skip = 0, timeoutMs = 30_000 } = {}) =>
+        waitForStartupOutcome(
+          listeners,
+          () => outcomes.get(server)?.[skip],
+          () => `no startup outcome #${skip + 1} for ${server} within ${timeoutMs} ms; seen: ${JSON.stringify(Object.fromEntries(outcomes))}`,
+          timeoutMs,
+        ),
       failureLines: (server) => [...(failures.get(server) ?? [])],
       async call(server, tool, args, { timeoutMs } = {}) {
         const started = performance.now();

@@ -8,6 +8,7 @@ import { parseMcpServerConfig } from '../../src/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent } from '../../src/mcp/index.js';
 import { createLogger, errorMessage, fileLogWrite } from '../../src/util/index.js';
 import { gatewaySubject } from './gateway-subject.js';
+import { waitForStartupOutcome } from './startup-waiter.js';
 
 export type StartupOutcome = { state: 'ready' } | { state: 'failed'; error: string } | { state: 'cancelled' };
 
@@ -75,23 +76,13 @@ export const managerSubject: FaultSubject = {
       });
     return {
       logFile,
-      startup(server, { skip = 0, timeoutMs = 30_000 } = {}) {
-        return new Promise<StartupOutcome>((resolve, reject) => {
-          const check = () => {
-            const seen = outcomes(server)[skip];
-            if (!seen) return;
-            clearTimeout(timer);
-            listeners.delete(check);
-            resolve(seen);
-          };
-          const timer = setTimeout(() => {
-            listeners.delete(check);
-            reject(new Error(`no startup outcome #${skip + 1} for ${server} within ${timeoutMs} ms; events: ${JSON.stringify(events)}`));
-          }, timeoutMs);
-          listeners.add(check);
-          check();
-        });
-      },
+      startup: (server, { skip = 0, timeoutMs = 30_000 } = {}) =>
+        waitForStartupOutcome(
+          listeners,
+          () => outcomes(server)[skip],
+          () => `no startup outcome #${skip + 1} for ${server} within ${timeoutMs} ms; events: ${JSON.stringify(events)}`,
+          timeoutMs,
+        ),
       failureLines: (server) => outcomes(server).flatMap((o) => (o.state === 'failed' ? [o.error] : [])),
       async call(server, tool, args, { timeoutMs } = {}) {
         const started = performance.now();
