@@ -1,18 +1,7 @@
 // The load: clients each calling tools (echo with up to 4 KiB, add) on randomly chosen upstreams in a
 // constant stream, seeded; the tally of calls, latency and failures by upstream and cause.
 import { errorMessage } from '../../dist/util/index.js';
-
-/** mulberry32: reproducible choices for a given --seed. */
-export function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../test/fixtures/seeded-random.mjs';
 
 /** An error message with its variable parts (numbers, URLs, paths, ids) blanked: one line per cause. */
 export function causeOf(err) {
@@ -27,7 +16,7 @@ export function causeOf(err) {
 
 /** One client's stream of calls until keepGoing() says stop. */
 export async function runClient({ conn, id, seed, upstreams, keepGoing, stats }) {
-  const random = seeded(seed * 100_000 + id);
+  const random = seededRandom(seed * 100_000 + id);
   const payload = 'x'.repeat(4096);
   for (let i = 0; keepGoing(); i++) {
     const upstream = upstreams[Math.floor(random() * upstreams.length)].name;
@@ -56,7 +45,7 @@ export function makeStats(upstreams, seed) {
   const upstreamLatency = Object.fromEntries(upstreams.map((u) => [u.name, 0]));
   const causes = new Map();
   const reservoir = [];
-  const random = seeded(seed + 7);
+  const random = seededRandom(seed + 7);
   let calls = 0;
   let oks = 0;
   let latencyTotal = 0;
