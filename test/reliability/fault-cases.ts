@@ -91,6 +91,25 @@ function downCall(run: CaseRun, why: RegExp): ReturnType<typeof fails> {
   return run.subject === 'gateway' ? fails(new RegExp(`^${literal(UNKNOWN_CHAOS_ECHO)}`)) : fails(why);
 }
 
+/** Duplicate tool names: one catalog entry per name (4 tools), and calls work. */
+function duplicateTools(transport: 'stdio' | 'http', outcome: string): FaultCase {
+  return {
+    id: `${transport}/duplicate-tools`,
+    transport,
+    chaosArgs: ['--mode', 'duplicate-tools'],
+    outcome,
+    async exercise(subject, run) {
+      run.notes.push(`tools: ${await subject.toolCount('chaos')}`);
+      await echo(subject, run, 'ping');
+    },
+    verify(run) {
+      ready(run);
+      expect(run.notes).toEqual(['tools: 4']);
+      expect(run.calls).toEqual([ok('ping')]);
+    },
+  };
+}
+
 /** Never ready: one failed status line with this text; a call fails at once, quoting it. */
 function neverReady(transport: 'stdio' | 'http', mode: string, chaosArgs: string[], line: RegExp, outcome: string, config?: Record<string, unknown>): FaultCase {
   return {
@@ -203,21 +222,7 @@ export const STDIO_CASES: FaultCase[] = [
       expect(run.calls).toEqual([ok('called bulk_04999')]);
     },
   },
-  {
-    id: 'stdio/duplicate-tools',
-    transport: 'stdio',
-    chaosArgs: ['--mode', 'duplicate-tools'],
-    outcome: 'ready; one catalog entry per name (the first definition wins); calls work',
-    async exercise(subject, run) {
-      run.notes.push(`tools: ${await subject.toolCount('chaos')}`);
-      await echo(subject, run, 'ping');
-    },
-    verify(run) {
-      ready(run);
-      expect(run.notes).toEqual(['tools: 4']);
-      expect(run.calls).toEqual([ok('ping')]);
-    },
-  },
+  duplicateTools('stdio', 'ready; one catalog entry per name (the first definition wins); calls work'),
   works('stdio', 'grandchildren ignoring SIGTERM', ['--mode', 'grandchildren'], 'ready; calls work; closing kills the process group, grandchildren included'),
 ];
 
@@ -297,21 +302,7 @@ export const HTTP_CASES: FaultCase[] = [
   works('http', 'unknown-ids', ['--mode', 'unknown-ids'], 'ready; stray notifications are ignored; calls work', 2),
   neverReady('http', 'invalid-schemas', ['--mode', 'invalid-schemas'], FAILED_TO_START('Invalid result for tools/list: '), 'failed: "Invalid result for tools/list: <each problem>"'),
   neverReady('http', 'many-tools 10,000 (+3)', ['--mode', 'many-tools'], FAILED_TO_START('tools/list exceeded page limit$'), 'failed: "tools/list exceeded page limit"'),
-  {
-    id: 'http/duplicate-tools',
-    transport: 'http',
-    chaosArgs: ['--mode', 'duplicate-tools'],
-    outcome: 'ready; one catalog entry per name; calls work',
-    async exercise(subject, run) {
-      run.notes.push(`tools: ${await subject.toolCount('chaos')}`);
-      await echo(subject, run, 'ping');
-    },
-    verify(run) {
-      ready(run);
-      expect(run.notes).toEqual(['tools: 4']);
-      expect(run.calls).toEqual([ok('ping')]);
-    },
-  },
+  duplicateTools('http', 'ready; one catalog entry per name; calls work'),
   works('http', 'http-expire-session every 3 requests', ['--mode', 'http-expire-session', '--expire-every', '3'], 'ready; six concurrent calls all succeed across the expiries', 6),
   neverReady('http', 'http-401 always', ['--mode', 'http-401', '--rate-401', '1'], NOT_LOGGED_IN, 'failed: "The chaos MCP server is not logged in. Run `switchboard mcp login chaos`."'),
   seededCalls('http-401', '0.3', '14', [true, false, true, true, false, true], /^Auth required: the MCP server answered HTTP 401 \(WWW-Authenticate: Bearer error="invalid_token"/, 'calls answered 401 fail: "Auth required: the MCP server answered HTTP 401 (WWW-Authenticate: …)" (gateway: "The chaos MCP server is not logged in. Run `switchboard mcp login chaos`."); the others work',
