@@ -79,6 +79,16 @@ export async function composeAgentRuntime(ctx: CliContext, config: Config): Prom
   return { manager, close: async () => void (await mcp?.close()) };
 }
 
+/** An HTTP listener's life: announce its URL (and an open door), serve until a signal, close. Exit code 0. */
+export async function serveUntilStopped(ctx: CliContext, host: { url: string; close(): Promise<void> }, stop: Promise<NodeJS.Signals>, noAuthRisk: string | null): Promise<number> {
+  ctx.stdout.write(`listening on ${host.url}\n`);
+  if (noAuthRisk !== null) ctx.stderr.write(`warning: authentication is disabled (--insecure-no-auth); ${noAuthRisk}\n`);
+  const signal = await stop;
+  ctx.stderr.write(`received ${signal}; shutting down\n`);
+  await host.close();
+  return 0;
+}
+
 export function stopSignal(): { promise: Promise<NodeJS.Signals>; dispose: () => void } {
   let onSignal: (s: NodeJS.Signals) => void = () => {};
   const promise = new Promise<NodeJS.Signals>((resolve) => {
@@ -140,12 +150,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
       },
       logger,
     );
-    ctx.stdout.write(`listening on ${host.url}\n`);
-    if (token === null) ctx.stderr.write('warning: authentication is disabled (--insecure-no-auth); any local process can run the agent as you\n');
-    const signal = await stop.promise;
-    ctx.stderr.write(`received ${signal}; shutting down\n`);
-    await host.close();
-    return 0;
+    return await serveUntilStopped(ctx, host, stop.promise, token === null ? 'any local process can run the agent as you' : null);
   } finally {
     stop.dispose();
     await runtime.close();

@@ -10,7 +10,7 @@ import { UsageError } from './exit-codes.js';
 import { VERSION } from './main.js';
 import { createMcpManager } from './mcp-compose.js';
 import { positiveInt, readBearerToken } from './flag-values.js';
-import { checkAuth, parseListenFlag, stopSignal, teeLogger } from './mcp-server-command.js';
+import { checkAuth, parseListenFlag, serveUntilStopped, stopSignal, teeLogger } from './mcp-server-command.js';
 
 interface ServeFlags {
   http?: string;
@@ -110,12 +110,7 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
       ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
       ...(flags.idleTimeout !== undefined ? { idleTimeoutMs: flags.idleTimeout * 1000 } : {}),
     });
-    ctx.stdout.write(`listening on ${host.url}\n`);
-    if (token === null) ctx.stderr.write('warning: authentication is disabled (--insecure-no-auth); any local process can use your MCP servers through this gateway\n');
-    const signal = await stop.promise;
-    ctx.stderr.write(`received ${signal}; shutting down\n`);
-    await host.close();
-    return 0;
+    return await serveUntilStopped(ctx, host, stop.promise, token === null ? 'any local process can use your MCP servers through this gateway' : null);
   } finally {
     stop.dispose();
   }
