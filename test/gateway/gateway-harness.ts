@@ -1,7 +1,7 @@
 // Test harness for the gateway in-process: a GatewaySession on an in-memory transport, an SDK v2
 // client in front of it, real upstream servers (child processes) behind it through the real
 // connection manager, and recorded notifications to wait on instead of sleeping.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/ind
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent, type RestartPolicyOptions } from '../../src/mcp/index.js';
 import { GatewaySession, type GatewayMode } from '../../src/mcp-server/index.js';
 import { nullLogger, type Logger } from '../../src/util/index.js';
+import { removeTree } from '../helpers/temp.js';
 
 export const UPSTREAM_FIXTURE = fileURLToPath(new URL('../fixtures/gateway-upstream.mjs', import.meta.url));
 
@@ -122,8 +123,7 @@ export async function startGateway(servers: McpServerConfig[], options: GatewayH
     async close() {
       await client.close().catch(() => {});
       await session.close();
-      // The snapshot store may still be writing its cache in the background (ENOTEMPTY).
-      if (!options.home) await rm(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+      if (!options.home) await removeTree(home);
     },
   };
 }

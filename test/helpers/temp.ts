@@ -7,8 +7,16 @@ export async function tempDir(prefix = 'sb-tools-', parent = os.tmpdir()): Promi
   return mkdtemp(path.join(parent, prefix));
 }
 
+/**
+ * Removes a folder a test used. Retried: work the code under test finishes in the background (a lock
+ * released, a snapshot written) may briefly put a file back while the removal runs (ENOTEMPTY).
+ */
+export async function removeTree(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+}
+
 export async function removeAll(dirs: string[]): Promise<void> {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+  await Promise.all(dirs.splice(0).map(removeTree));
 }
 
 /** Every file under `root` (relative path -> bytes as latin1 string), for exact comparisons. */

@@ -1,6 +1,6 @@
 // Shared helpers for the OAuth integration tests: temp homes, server configs, a headless "browser",
 // and an SDK client connected through switchboard's OAuth provider.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,11 +8,11 @@ import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from 
 import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
 import { FileTokenStore, OAuthRuntime, oauthStoreKey, performOAuthLogin, type StoredOAuthCredentials } from '../../src/mcp-client/index.js';
 import { nullLogger } from '../../src/util/index.js';
+import { removeTree } from '../helpers/temp.js';
 
 export async function tempHome(): Promise<{ home: string; cleanup: () => Promise<void> }> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'sb-oauth-'));
-  // A lock release still finishing in the background may briefly repopulate the directory.
-  return { home, cleanup: () => rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }) };
+  return { home, cleanup: () => removeTree(home) };
 }
 
 export function httpServer(name: string, url: string, extra: Record<string, unknown> = {}): McpServerConfig {

@@ -2,7 +2,7 @@
 // whose config.toml holds the row's tables, spoken to by an SDK v2 client. A server is ready when its
 // tools (mcp__<server>__*) are in tools/list; a failure is the gateway's status line for it.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -13,6 +13,7 @@ import { BIN, requireBuild } from '../helpers/mcp-server-harness.js';
 import { descendants, type ProcessInfo } from '../helpers/process-tree.js';
 import type { FaultSubject, StartupOutcome } from './subjects.js';
 import { waitForStartupOutcome } from './startup-waiter.js';
+import { removeTree } from '../helpers/temp.js';
 
 /** How long the gateway may take to close its servers and exit once its stdin ends. */
 const EXIT_GRACE_MS = 20_000;
@@ -209,8 +210,7 @@ export const gatewaySubject: FaultSubject = {
             // gone meanwhile
           }
         }
-        // The snapshot store may still be writing its cache in the background (ENOTEMPTY).
-        if (options.home === undefined) await rm(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+        if (options.home === undefined) await removeTree(home);
         if (!exited) throw new Error(`switchboard serve did not exit within ${EXIT_GRACE_MS} ms of its stdin ending; stderr: ${stderr}`);
         if (child.exitCode !== 0) throw new Error(`switchboard serve exited with ${child.exitCode ?? child.signalCode}; stderr: ${stderr}`);
         if (left.length > 0) throw new Error(`left running after switchboard serve exited: ${left.map((p) => `${p.pid} ${p.command}`).join('; ')}`);

@@ -1,7 +1,7 @@
 // The systems the reliability suites run against, behind one small interface: a subject is started
 // with Codex-style [mcp_servers.*] tables and answers startup outcomes, status lines and calls: the
 // connection manager (here) and the gateway, `switchboard serve` (gateway-subject.ts).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseMcpServerConfig } from '../../src/config/index.js';
@@ -9,6 +9,7 @@ import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type M
 import { createLogger, errorMessage, fileLogWrite } from '../../src/util/index.js';
 import { gatewaySubject } from './gateway-subject.js';
 import { waitForStartupOutcome } from './startup-waiter.js';
+import { removeTree } from '../helpers/temp.js';
 
 export type StartupOutcome = { state: 'ready' } | { state: 'failed'; error: string } | { state: 'cancelled' };
 
@@ -98,8 +99,7 @@ export const managerSubject: FaultSubject = {
       },
       async close() {
         await manager.close();
-        // The snapshot store may still be writing its cache in the background (ENOTEMPTY).
-        if (options.home === undefined) await rm(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+        if (options.home === undefined) await removeTree(home);
       },
     };
   },
