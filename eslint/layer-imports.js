@@ -4,8 +4,10 @@
 import path from 'node:path';
 
 export const LAYER_TABLE = {
-  cli: ['mcp-server', 'core', 'mcp', 'mcp-client', 'exec-server', 'config', 'protocol', 'util'],
-  'mcp-server': ['core', 'mcp', 'mcp-client', 'config', 'protocol', 'util'],
+  cli: ['gateway', 'agent-server', 'mcp-host', 'core', 'mcp', 'mcp-client', 'exec-server', 'config', 'protocol', 'util'],
+  gateway: ['mcp-host', 'mcp', 'mcp-client', 'config', 'protocol', 'util'],
+  'agent-server': ['mcp-host', 'core', 'mcp', 'config', 'protocol', 'util'],
+  'mcp-host': ['protocol', 'util'],
   core: ['mcp', 'mcp-client', 'exec-server', 'config', 'protocol', 'util'],
   mcp: ['mcp-client', 'config', 'protocol', 'util'],
   'mcp-client': ['exec-server', 'config', 'protocol', 'util'],

@@ -91,7 +91,7 @@ try {
   } else if (wire === 'inproc') {
     const { parseMcpServerConfig } = await import('../../dist/config/index.js');
     const { createDefaultClientFactory, McpConnectionManager } = await import('../../dist/mcp/index.js');
-    const { GatewaySession } = await import('../../dist/mcp-server/index.js');
+    const { GatewaySession } = await import('../../dist/gateway/index.js');
     const { nullLogger } = await import('../../dist/util/index.js');
     const tiny = parseMcpServerConfig('tiny', { command: NODE, args: [TINY] }).config;
     const session = new GatewaySession(

@@ -6,7 +6,7 @@ import type { RegisterCommand } from './commands.js';
 import { CommandFailed, UsageError } from './exit-codes.js';
 import { configFileOf, mcpCommandGroup, validateServerName } from './mcp-command-group.js';
 import { registerImportCommand } from './mcp-import-command.js';
-import { getJson, listEntryJson, renderServerDetails, renderServerTables } from './mcp-server-view.js';
+import { getJson, listEntryJson, renderServerDetails, renderServerTables } from './server-list-view.js';
 
 
 interface AddOptions {

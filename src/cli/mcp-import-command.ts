@@ -13,7 +13,7 @@ import {
 import type { CliContext } from './context.js';
 import { EXIT_FAILED, UsageError } from './exit-codes.js';
 import { configFileOf } from './mcp-command-group.js';
-import { formatTable } from './mcp-server-view.js';
+import { formatTable } from './server-list-view.js';
 
 function describeSpec(spec: ServerSpec): string {
   if (spec.transport === 'stdio') return [spec.command, ...(spec.args ?? [])].join(' ');

@@ -4,7 +4,8 @@ import os from 'node:os';
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type { ThreadManager } from '../core/index.js';
-import type * as McpServerModule from '../mcp-server/index.js';
+import type * as AgentServerModule from '../agent-server/index.js';
+import type * as McpHostModule from '../mcp-host/index.js';
 import { createLogger, errorMessage, isSwitchboardError, stderrLogWrite, type Logger } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
@@ -112,10 +113,11 @@ export function teeLogger(fileLogger: Logger): Logger {
 }
 
 async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<number> {
-  const mcp: typeof McpServerModule = await import('../mcp-server/index.js');
-  const listen = flags.http === undefined ? null : parseListenFlag(mcp, flags.http);
+  const host: typeof McpHostModule = await import('../mcp-host/index.js');
+  const listen = flags.http === undefined ? null : parseListenFlag(host, flags.http);
   const token = listen ? readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_MCP_TOKEN') : null;
-  if (listen) checkAuth(mcp, listen, token, flags);
+  if (listen) checkAuth(host, listen, token, flags);
+  const mcp: typeof AgentServerModule = await import('../agent-server/index.js');
   const loaded = await ctx.loadConfig();
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   const runtime = await composeAgentRuntime({ ...ctx, logger }, loaded.config);
@@ -137,7 +139,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
       if (served.outputStuck) setImmediate(() => process.exit(served.exitCode));
       return served.exitCode;
     }
-    const host = await mcp.serveCodexHttp(
+    const served = await mcp.serveCodexHttp(
       agent,
       options,
       {
@@ -150,24 +152,24 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
       },
       logger,
     );
-    return await serveUntilStopped(ctx, host, stop.promise, token === null ? 'any local process can run the agent as you' : null);
+    return await serveUntilStopped(ctx, served, stop.promise, token === null ? 'any local process can run the agent as you' : null);
   } finally {
     stop.dispose();
     await runtime.close();
   }
 }
 
-export function parseListenFlag(mcp: typeof McpServerModule, value: string) {
+export function parseListenFlag(host: typeof McpHostModule, value: string) {
   try {
-    return mcp.parseListenAddress(value);
+    return host.parseListenAddress(value);
   } catch (err) {
     throw new UsageError(`--http: ${errorMessage(err)}`);
   }
 }
 
-export function checkAuth(mcp: typeof McpServerModule, listen: McpServerModule.ListenAddress, token: string | null, flags: Pick<McpServerFlags, 'insecureNoAuth'>): void {
+export function checkAuth(host: typeof McpHostModule, listen: McpHostModule.ListenAddress, token: string | null, flags: Pick<McpServerFlags, 'insecureNoAuth'>): void {
   try {
-    mcp.checkAuthConfig(listen, token, flags.insecureNoAuth === true);
+    host.checkAuthConfig(listen, token, flags.insecureNoAuth === true);
   } catch (err) {
     if (isSwitchboardError(err, 'http_auth_config')) throw new UsageError(err.message);
     throw err;

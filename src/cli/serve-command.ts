@@ -3,7 +3,8 @@
 // the gateway into a pure proxy for a single upstream.
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
-import type * as McpServerModule from '../mcp-server/index.js';
+import type * as GatewayModule from '../gateway/index.js';
+import type * as McpHostModule from '../mcp-host/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
@@ -71,7 +72,7 @@ Examples:
   switchboard serve --http 127.0.0.1:0 --insecure-no-auth --transparent
 `;
 
-function gatewayMode(config: Config, transparent: boolean): McpServerModule.GatewayMode {
+function gatewayMode(config: Config, transparent: boolean): GatewayModule.GatewayMode {
   if (!transparent) return { kind: 'aggregate' };
   const enabled = Object.values(config.mcp_servers).filter((s) => s.enabled);
   if (enabled.length !== 1) {
@@ -84,16 +85,17 @@ function gatewayMode(config: Config, transparent: boolean): McpServerModule.Gate
 }
 
 async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
-  const mcp: typeof McpServerModule = await import('../mcp-server/index.js');
-  const listen = flags.http === undefined ? null : parseListenFlag(mcp, flags.http);
+  const hostModule: typeof McpHostModule = await import('../mcp-host/index.js');
+  const listen = flags.http === undefined ? null : parseListenFlag(hostModule, flags.http);
   const token = listen ? readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_MCP_TOKEN') : null;
-  if (listen) checkAuth(mcp, listen, token, flags);
+  if (listen) checkAuth(hostModule, listen, token, flags);
+  const mcp: typeof GatewayModule = await import('../gateway/index.js');
   const { config } = await ctx.loadConfig();
   const mode = gatewayMode(config, flags.transparent === true);
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
-  const options: McpServerModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode };
-  const deps: McpServerModule.GatewayDeps = {
+  const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode };
+  const deps: GatewayModule.GatewayDeps = {
     logger,
     createManager: (setup) =>
       createMcpManager({ ...ctx, logger }, config, { onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),

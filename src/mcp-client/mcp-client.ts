@@ -10,7 +10,7 @@ import type { Connection, ConnectionSetup } from './connection.js';
 import { ConnectionKeeper } from './connection-keeper.js';
 import { DEFAULT_CLIENT_INFO } from './defaults.js';
 import { McpClientError } from './errors.js';
-import { createLocalLauncher } from './local-launcher.js';
+import { createLocalLauncher } from './launchers/index.js';
 import type { AttemptOptions, OperationSpec } from './operation.js';
 import { runOperation } from './operation.js';
 import { collectPages } from './pagination.js';

@@ -3,7 +3,7 @@ import type { AuthProvider, OAuthClientProvider } from '@modelcontextprotocol/cl
 import type { McpServerConfig } from '../config/index.js';
 import type { Logger } from '../util/index.js';
 import { McpClientError } from './errors.js';
-import type { StdioLauncher, StdioServerSpec } from './launcher.js';
+import type { StdioLauncher, StdioServerSpec } from './launchers/index.js';
 
 export interface StdioRecipe {
   kind: 'stdio';

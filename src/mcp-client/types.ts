@@ -17,7 +17,7 @@ import type {
 import type { McpServerConfig } from '../config/index.js';
 import type { Logger } from '../util/index.js';
 import type { McpClientError } from './errors.js';
-import type { StdioLauncher } from './launcher.js';
+import type { StdioLauncher } from './launchers/index.js';
 
 export interface HandlerContext {
   serverName: string;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent, type RestartPolicyOptions } from '../../src/mcp/index.js';
-import { GatewaySession, type GatewayMode } from '../../src/mcp-server/index.js';
+import { GatewaySession, type GatewayMode } from '../../src/gateway/index.js';
 import { nullLogger, type Logger } from '../../src/util/index.js';
 import { removeTree } from '../helpers/temp.js';
 

@@ -16,7 +16,7 @@ import {
   type McpToolSource,
   type Tool,
 } from '../../src/core/index.js';
-import { CodexMcpServer, createCodexAgent, type CodexAgent, type CodexServerOptions } from '../../src/mcp-server/index.js';
+import { CodexMcpServer, createCodexAgent, type CodexAgent, type CodexServerOptions } from '../../src/agent-server/index.js';
 import { nullLogger } from '../../src/util/index.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
 import type { CodexEventNote } from './mcp-test-clients.js';

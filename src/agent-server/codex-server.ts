@@ -1,0 +1,174 @@
+// One MCP connection to the agent (a stdio pipe, or one HTTP session): the SDK server answering
+// initialize / ping / tools/list / tools/call the way Codex's `mcp-server` did, the calls running on
+// it, and their cancellation. Many calls run at once, each on its own thread.
+import {
+  ProtocolError,
+  Server,
+  type CallToolRequestParams,
+  type CallToolResult,
+  type ServerContext,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { errorMessage, type Logger } from '../util/index.js';
+import { RequestGuard, requestKey } from '../mcp-host/index.js';
+import { CallNotifier } from './call-notifier.js';
+import { parseCodexArgs, parseReplyArgs } from './tool-args.js';
+import { CODEX_REPLY_TOOL, CODEX_TOOL, codexTools } from './tool-definitions.js';
+import { runCodexCall, runReplyCall, toolError, type CallContext, type CodexAgent } from './tool-call.js';
+import * as T from './texts.js';
+
+/** Codex's server accepted these and answered anything else with the latest. */
+export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+const SERVED_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call']);
+const GUARD_TEXTS = { requestIdRunning: T.REQUEST_ID_RUNNING, initializeTwice: T.INITIALIZE_TWICE, methodNotFound: T.methodNotFound };
+// setTimeout's ceiling: an approval may wait as long as the user needs.
+const NO_TIMEOUT_MS = 2_147_483_647;
+const AnyResult = z.unknown();
+
+export interface CodexServerOptions {
+  name: string;
+  title: string;
+  version: string;
+  /** Prefix of `serverInfo.user_agent`; the client's "name; version" is appended as Codex did. */
+  userAgent: string;
+  /** `mcp_server.codex_events`: send `codex/event` notifications. */
+  codexEvents: boolean;
+  /** Progress heartbeat while a turn runs, for clients that sent a progressToken (0: off). */
+  heartbeatMs: number;
+}
+
+interface RunningCall {
+  controller: AbortController;
+}
+
+export class CodexMcpServer {
+  readonly server: Server;
+  private readonly calls = new Map<string, RunningCall>();
+  private clientCapabilities: unknown = undefined;
+  private closeListeners: (() => void)[] = [];
+
+  constructor(
+    private readonly agent: CodexAgent,
+    private readonly options: CodexServerOptions,
+    private readonly logger: Logger,
+  ) {
+    const info = { name: options.name, title: options.title, version: options.version };
+    this.server = new Server(info, { capabilities: { tools: { listChanged: true } }, supportedProtocolVersions: PROTOCOL_VERSIONS });
+    this.server.setRequestHandler('initialize', (request) => {
+      const { protocolVersion, capabilities, clientInfo } = request.params;
+      this.clientCapabilities = capabilities;
+      const negotiated = PROTOCOL_VERSIONS.includes(protocolVersion) ? protocolVersion : PROTOCOL_VERSIONS[0]!;
+      this.server.transport?.setProtocolVersion?.(negotiated);
+      return {
+        protocolVersion: negotiated,
+        capabilities: this.server.getCapabilities(),
+        serverInfo: { ...info, user_agent: `${options.userAgent} (${clientInfo.name}; ${clientInfo.version})` },
+      };
+    });
+    this.server.setRequestHandler('tools/list', () => ({ tools: codexTools() }));
+    this.server.setRequestHandler('tools/call', (request, ctx) => this.callTool(request.params, ctx));
+    this.server.setNotificationHandler('notifications/cancelled', (n) => {
+      if (n.params.requestId !== undefined) this.cancel(requestKey(n.params.requestId));
+    });
+    this.server.fallbackRequestHandler = async (request) => {
+      throw new ProtocolError(-32601, T.methodNotFound(request.method), { method: request.method });
+    };
+    this.server.onerror = (err) => this.logger.debug('mcp connection error', { error: errorMessage(err) });
+    this.server.onclose = () => {
+      for (const call of this.calls.values()) call.controller.abort();
+      for (const listener of this.closeListeners.splice(0)) listener();
+    };
+  }
+
+  /** Serve on `transport` (through the guard that gives Codex's protocol errors). */
+  async connect(transport: Transport): Promise<RequestGuard> {
+    const guard = new RequestGuard(transport, SERVED_METHODS, GUARD_TEXTS);
+    await this.server.connect(guard);
+    return guard;
+  }
+
+  /** Runs once the connection has closed (stdin EOF, session deleted, close()). */
+  onClose(listener: () => void): void {
+    this.closeListeners.push(listener);
+  }
+
+  get runningCalls(): number {
+    return this.calls.size;
+  }
+
+  /** Cancel every running call (their turns are interrupted, pending elicitations cancelled). */
+  cancelAll(): void {
+    for (const call of this.calls.values()) call.controller.abort();
+  }
+
+  async close(): Promise<void> {
+    this.cancelAll();
+    await this.server.close();
+  }
+
+  /**
+   * `notifications/cancelled`: the call's turn is interrupted and the call answers `Turn aborted.`.
+   * Calls register synchronously when the SDK dispatches them, so a cancel cannot overtake its call;
+   * ids of calls that already answered are stale and ignored.
+   */
+  private cancel(key: string): void {
+    const call = this.calls.get(key);
+    if (call) call.controller.abort();
+    else this.logger.debug('cancellation for a request that is not running ignored', { key });
+  }
+
+  private async callTool(params: CallToolRequestParams, ctx: ServerContext): Promise<CallToolResult> {
+    const name = params.name;
+    if (name !== CODEX_TOOL && name !== CODEX_REPLY_TOOL) return toolError(T.unknownTool(name));
+    if (params.arguments === undefined) return toolError(name === CODEX_TOOL ? T.MISSING_CODEX_ARGS : T.MISSING_REPLY_ARGS);
+    const requestId = ctx.mcpReq.id;
+    const key = requestKey(requestId);
+    const controller = new AbortController();
+    this.calls.set(key, { controller });
+    const onConnectionGone = () => controller.abort();
+    ctx.mcpReq.signal.addEventListener('abort', onConnectionGone, { once: true });
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    const callCtx: CallContext = {
+      agent: this.agent,
+      toolCallId: String(requestId),
+      cancel: controller.signal,
+      logger: this.logger.child({ requestId: String(requestId) }),
+      notifier: new CallNotifier({
+        // codex/event is not a spec notification: the SDK sends it as is, but its types need the cast.
+        send: (n) => ctx.mcpReq.notify(n as Parameters<typeof ctx.mcpReq.notify>[0]),
+        requestId,
+        progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
+        codexEvents: this.options.codexEvents,
+        heartbeatMs: this.options.heartbeatMs,
+        logger: this.logger,
+      }),
+      channel: {
+        // Sent raw (not through elicitInput), so the codex_* fields reach the client untouched and a
+        // legacy `{decision}` answer is read as it came.
+        elicit: (elicitParams, signal) =>
+          ctx.mcpReq.send({ method: 'elicitation/create', params: elicitParams } as Parameters<typeof ctx.mcpReq.send>[0], AnyResult, {
+            signal,
+            timeout: NO_TIMEOUT_MS,
+          }),
+        capabilities: () => this.clientCapabilities,
+      },
+    };
+    try {
+      if (name === CODEX_TOOL) {
+        const args = parseCodexArgs(params.arguments);
+        if (!args.ok) return toolError(T.badArguments(args.message));
+        return await runCodexCall(callCtx, args.value);
+      }
+      const args = parseReplyArgs(params.arguments);
+      if (!args.ok) return toolError(T.badArguments(args.message));
+      return await runReplyCall(callCtx, args.value);
+    } catch (err) {
+      this.logger.error('tool call failed', { error: errorMessage(err) });
+      return toolError(T.runtimeError(errorMessage(err)));
+    } finally {
+      ctx.mcpReq.signal.removeEventListener('abort', onConnectionGone);
+      this.calls.delete(key);
+    }
+  }
+}

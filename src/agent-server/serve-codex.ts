@@ -1,0 +1,123 @@
+// `switchboard mcp-server` put together: the Codex-compatible server on stdio (one connection, ends
+// at stdin EOF) or on Streamable HTTP (one server per session), with the shutdown rules of each.
+import type { Readable, Writable } from 'node:stream';
+import type { ThreadManager } from '../core/index.js';
+import { nullLogger, type Logger } from '../util/index.js';
+import type { ServerConfig } from './call-config.js';
+import { ThreadLeases, TurnLimiter } from './call-limits.js';
+import { CodexMcpServer, type CodexServerOptions } from './codex-server.js';
+import { DEFAULT_THREAD_IDLE_MS, IdleThreads } from './idle-threads.js';
+import type { CodexAgent } from './tool-call.js';
+import { errorResponseFor, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+
+export const DEFAULT_MAX_TURNS = 32;
+/** Codex's bound on shutting threads down after stdin closes. */
+export const SHUTDOWN_TIMEOUT_MS = 10_000;
+const DRAIN_TIMEOUT_MS = 5_000;
+
+export interface CodexAgentOptions {
+  manager: ThreadManager;
+  config: ServerConfig;
+  cwd: string;
+  maxTurns?: number;
+  /** Threads unused this long are shut down (and resumed from disk when needed again); 0 keeps them. */
+  threadIdleMs?: number;
+  logger?: Logger;
+}
+
+export function createCodexAgent(opts: CodexAgentOptions): CodexAgent {
+  const leases = new ThreadLeases();
+  return {
+    manager: opts.manager,
+    config: opts.config,
+    cwd: opts.cwd,
+    leases,
+    turns: new TurnLimiter(opts.maxTurns ?? DEFAULT_MAX_TURNS),
+    idle: new IdleThreads(opts.manager, leases, opts.threadIdleMs ?? DEFAULT_THREAD_IDLE_MS, opts.logger ?? nullLogger),
+  };
+}
+
+/** Shut every thread down, waiting at most `timeoutMs`; false when the bound was hit. */
+export async function shutdownThreads(manager: ThreadManager, logger: Logger, timeoutMs = SHUTDOWN_TIMEOUT_MS): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    const ok = await Promise.race([manager.shutdown().then(() => true as const), timedOut]);
+    if (!ok) logger.warn('threads did not shut down in time', { timeoutMs });
+    return ok;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface StdioServeOptions {
+  stdin: Readable;
+  stdout: Writable;
+  /** Resolves when the process was asked to stop (SIGINT/SIGTERM): handled like stdin EOF. */
+  stop?: Promise<unknown>;
+}
+
+export interface StdioServeResult {
+  /** 0, or 1 when stdout failed or could not be flushed. */
+  exitCode: number;
+  /**
+   * Frames are still waiting for a reader that never came: only exiting the process drops them
+   * (process.stdout cannot be closed), so the caller owning the process must exit explicitly.
+   */
+  outputStuck: boolean;
+}
+
+/**
+ * Serve one client on stdin/stdout until stdin ends. Then: cancel running turns and pending
+ * elicitations, shut threads down within 10 s, and give stdout 5 s to flush.
+ */
+export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOptions, io: StdioServeOptions, logger: Logger): Promise<StdioServeResult> {
+  const transport = new StdioFrameTransport(io.stdin, io.stdout, logger);
+  const codex = new CodexMcpServer(agent, options, logger);
+  const closed = new Promise<void>((resolve) => codex.onClose(resolve));
+  await codex.connect(transport);
+  logger.info('mcp-server serving on stdio');
+  await Promise.race([closed, io.stop?.then(() => transport.close())]);
+  await closed;
+  logger.info('stdio closed; shutting down', { reason: transport.closeReason, runningCalls: codex.runningCalls });
+  codex.cancelAll();
+  agent.idle.stop();
+  await shutdownThreads(agent.manager, logger);
+  const drained = await transport.drain(DRAIN_TIMEOUT_MS);
+  if (!drained) logger.warn('stdout was not drained in time; exiting with unsent frames', { timeoutMs: DRAIN_TIMEOUT_MS });
+  const failed = transport.closeReason === 'output_failed' || transport.closeReason === 'line_too_long' || !drained;
+  return { exitCode: failed ? 1 : 0, outputStuck: !drained && transport.closeReason !== 'output_failed' };
+}
+
+/** Serve Streamable HTTP; close() stops accepting, ends every session, then shuts threads down. */
+export async function serveCodexHttp(agent: CodexAgent, options: CodexServerOptions, http: HttpServeOptions, logger: Logger): Promise<HttpHost> {
+  const host = await startHttpHost({
+    ...http,
+    logger,
+    async openSession(transport) {
+      const codex = new CodexMcpServer(agent, options, logger);
+      const guard = await codex.connect(transport);
+      return {
+        // Only a reused id is refused before the transport: it would otherwise re-route the running
+        // call's stream. Everything else the guard answers on the request's own stream.
+        refusal: (message) => errorResponseFor(guard, message),
+        busy: () => codex.runningCalls > 0,
+        close: () => codex.close(),
+      };
+    },
+  });
+  return {
+    url: host.url,
+    port: host.port,
+    get sessionCount() {
+      return host.sessionCount;
+    },
+    async close() {
+      await host.close();
+      agent.idle.stop();
+      await shutdownThreads(agent.manager, logger);
+    },
+  };
+}

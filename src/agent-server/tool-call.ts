@@ -1,0 +1,195 @@
+// Running one `codex` or `codex-reply` call (reference §5): admission, the thread (started, found, or
+// resumed from its rollout), the prompt submitted as a turn, then every event forwarded until that
+// turn's task_complete or turn_aborted decides the tool result.
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Thread, ThreadManager } from '../core/index.js';
+import type { Event } from '../protocol/index.js';
+import { errorMessage, isSwitchboardError, type Logger } from '../util/index.js';
+import { ApprovalBridge, type ClientChannel } from './approval-bridge.js';
+import { callConfig, threadOverrides, type ServerConfig } from './call-config.js';
+import type { ThreadLeases, TurnLimiter } from './call-limits.js';
+import type { IdleThreads } from './idle-threads.js';
+import type { CallNotifier } from './call-notifier.js';
+import { parseThreadId, type CodexArgs, type ReplyArgs } from './tool-args.js';
+import * as T from './texts.js';
+
+/** What every call of one server process shares. */
+export interface CodexAgent {
+  manager: ThreadManager;
+  config: ServerConfig;
+  /** The server process's working directory (relative `cwd` arguments resolve against it). */
+  cwd: string;
+  leases: ThreadLeases;
+  turns: TurnLimiter;
+  idle: IdleThreads;
+}
+
+export interface CallContext {
+  agent: CodexAgent;
+  /** The `tools/call` request id as a string (the first turn's id, `codex_mcp_tool_call_id`). */
+  toolCallId: string;
+  notifier: CallNotifier;
+  channel: ClientChannel;
+  /** Aborted by `notifications/cancelled` for this call, or when the connection goes away. */
+  cancel: AbortSignal;
+  logger: Logger;
+}
+
+export function toolError(text: string, threadId?: string): CallToolResult {
+  return {
+    content: [{ type: 'text', text }],
+    isError: true,
+    ...(threadId !== undefined ? { structuredContent: { threadId, content: text } } : {}),
+  };
+}
+
+export function toolSuccess(threadId: string, text: string): CallToolResult {
+  // The text is duplicated because some clients ignore `content` when `structuredContent` is present.
+  return { content: [{ type: 'text', text }], structuredContent: { threadId, content: text } };
+}
+
+type EventIterator = AsyncIterator<Event>;
+
+export async function runCodexCall(ctx: CallContext, args: CodexArgs): Promise<CallToolResult> {
+  const { agent } = ctx;
+  const releaseTurn = agent.turns.tryAcquire();
+  if (!releaseTurn) return toolError(T.tooManyTurns(agent.turns.limit));
+  try {
+    let built;
+    try {
+      built = callConfig(agent.config, args);
+    } catch (err) {
+      return toolError(T.configLoadFailed(errorMessage(err)));
+    }
+    const overrides = threadOverrides(args, agent.cwd);
+    if (overrides.cwd !== undefined && !(await stat(overrides.cwd).catch(() => null))?.isDirectory()) {
+      return toolError(T.sessionStartFailed(`cwd ${overrides.cwd} is not a directory`));
+    }
+    if (ctx.cancel.aborted) return toolError(T.CANCELLED_DURING_STARTUP);
+    let thread: Thread;
+    try {
+      thread = await agent.manager.start(overrides, { config: built.config });
+    } catch (err) {
+      return toolError(T.sessionStartFailed(errorMessage(err)));
+    }
+    const events = thread.events()[Symbol.asyncIterator]();
+    for (const w of built.warnings) thread.warn(w);
+    // A new thread has no other owner; the lease keeps `codex-reply` off it until this call answers.
+    const release = agent.leases.tryAcquire(thread.id);
+    try {
+      if (ctx.cancel.aborted) return toolError(T.CANCELLED_DURING_STARTUP, thread.id);
+      return await driveTurn(ctx, thread, events, { turnId: ctx.toolCallId, prompt: args.prompt, initial: true });
+    } finally {
+      void events.return?.();
+      release?.();
+      agent.idle.touch(thread.id);
+    }
+  } finally {
+    releaseTurn();
+  }
+}
+
+export async function runReplyCall(ctx: CallContext, args: ReplyArgs): Promise<CallToolResult> {
+  const { agent } = ctx;
+  if (args.threadId === null) return toolError(T.NO_THREAD_ID);
+  const parsed = parseThreadId(args.threadId);
+  if (!parsed.ok) return toolError(T.badThreadId(parsed.message));
+  const threadId = parsed.value;
+  const release = agent.leases.tryAcquire(threadId);
+  if (!release) return toolError(T.THREAD_BUSY, threadId);
+  try {
+    const releaseTurn = agent.turns.tryAcquire();
+    if (!releaseTurn) return toolError(T.tooManyTurns(agent.turns.limit), threadId);
+    try {
+      let thread = agent.manager.find(threadId);
+      if (thread && thread.status !== 'idle' && thread.status !== 'running') {
+        // Being shut down (idle, or the server stopping): wait, then continue from the rollout.
+        await thread.shutdown();
+        thread = undefined;
+      }
+      if (!thread) {
+        try {
+          // Beyond Codex: a thread that is not in memory (e.g. after a restart) continues from its rollout.
+          thread = await agent.manager.resume(threadId, {}, { config: agent.config.base });
+        } catch (err) {
+          if (isSwitchboardError(err, 'thread_not_found')) return toolError(T.sessionNotFound(threadId), threadId);
+          return toolError(T.resumeFailed(threadId, errorMessage(err)), threadId);
+        }
+      }
+      const events = thread.events()[Symbol.asyncIterator]();
+      try {
+        if (ctx.cancel.aborted) return toolError(T.CANCELLED_BEFORE_TURN, threadId);
+        return await driveTurn(ctx, thread, events, { turnId: randomUUID(), prompt: args.prompt, initial: false });
+      } finally {
+        void events.return?.();
+        agent.idle.touch(threadId);
+      }
+    } finally {
+      releaseTurn();
+    }
+  } finally {
+    release();
+  }
+}
+
+interface TurnPlan {
+  turnId: string;
+  prompt: string;
+  /** The thread's first turn (`codex`): its session_configured is forwarded; replies skip it. */
+  initial: boolean;
+}
+
+async function driveTurn(ctx: CallContext, thread: Thread, events: EventIterator, plan: TurnPlan): Promise<CallToolResult> {
+  const bridge = new ApprovalBridge({ channel: ctx.channel, thread, toolCallId: ctx.toolCallId, logger: ctx.logger });
+  const interrupt = () => void thread.submit({ type: 'interrupt' }).catch(() => {});
+  // Only this call's turn may be interrupted; the lease guarantees it is the one running.
+  const onCancel = () => {
+    if (thread.status === 'running') interrupt();
+  };
+  ctx.notifier.startHeartbeat();
+  try {
+    try {
+      await thread.submit({ type: 'user_input', items: [{ type: 'text', text: plan.prompt }] }, { id: plan.turnId });
+    } catch (err) {
+      const text = plan.initial ? T.initialPromptFailed(errorMessage(err)) : T.userInputFailed(errorMessage(err));
+      return toolError(text, thread.id);
+    }
+    ctx.cancel.addEventListener('abort', onCancel, { once: true });
+    if (ctx.cancel.aborted) onCancel();
+    for (;;) {
+      const next = await events.next();
+      if (next.done) return toolError(T.runtimeError('the thread shut down before the turn finished'), thread.id);
+      const event = next.value;
+      const msg = event.msg;
+      if (!plan.initial && msg.type === 'session_configured') continue;
+      // Every event reaches the client before the call reacts to it (task_complete precedes the result).
+      await ctx.notifier.event(thread.id, event);
+      switch (msg.type) {
+        case 'task_started':
+          // A cancel that raced the start of a queued turn still ends it.
+          if (msg.turn_id === plan.turnId && ctx.cancel.aborted) interrupt();
+          break;
+        case 'exec_approval_request':
+        case 'apply_patch_approval_request':
+        case 'elicitation_request':
+          bridge.handle(event);
+          break;
+        case 'task_complete':
+          if (msg.turn_id !== plan.turnId) break;
+          if (msg.error) return toolError(msg.error.message, thread.id);
+          return toolSuccess(thread.id, msg.last_agent_message ?? '');
+        case 'turn_aborted':
+          if (msg.turn_id !== plan.turnId) break;
+          return toolError(T.TURN_ABORTED, thread.id);
+        default:
+          break;
+      }
+    }
+  } finally {
+    ctx.cancel.removeEventListener('abort', onCancel);
+    bridge.close();
+    ctx.notifier.stop();
+  }
+}

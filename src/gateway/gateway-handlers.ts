@@ -1,0 +1,157 @@
+// The MCP methods the gateway answers, each routed to the server that owns the tool, prompt or
+// resource (transparent mode: the one upstream, under raw names). Upstream traffic during a request
+// is tied to it through the relay.
+import type { CallToolResult, CompleteRequest, CompleteResult, ServerContext } from '@modelcontextprotocol/server';
+import { errorMessage } from '../util/index.js';
+import { invalidParams, toolCallFailure, toProtocolError } from './gateway-errors.js';
+import type { GatewaySession } from './gateway-session.js';
+
+/** The client's request `_meta` minus its progressToken (the upstream call gets its own). */
+function forwardedMeta(ctx: ServerContext): Record<string, unknown> | undefined {
+  const meta = ctx.mcpReq._meta;
+  if (!meta) return undefined;
+  const { progressToken: _token, ...rest } = meta;
+  return Object.keys(rest).length > 0 ? rest : undefined;
+}
+
+/** Upstream failures as the upstream's own JSON-RPC error, or an internal error with the reason. */
+async function relayed<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw toProtocolError(err);
+  }
+}
+
+const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: false } };
+
+export function registerGatewayHandlers(session: GatewaySession): void {
+  const server = session.server;
+
+  server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: await session.catalog.listTools(ctx.mcpReq.signal) }));
+
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    const signal = ctx.mcpReq.signal;
+    const up = session.upstreams();
+    const route = await up.catalog.resolveTool(name, signal);
+    if (!route) {
+      // A server that is down: say so, rather than point the model at another server's tool.
+      const down = up.catalog.unavailableServer(name);
+      if (down) throw invalidParams(`Unknown tool: ${name}: MCP server '${down.server}' is unavailable: ${down.error}`);
+      const close = up.catalog.closestTools(name);
+      throw invalidParams(`Unknown tool: ${name}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`);
+    }
+    return up.relay.within(route.server, ctx, async (call) => {
+      try {
+        return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx) });
+      } catch (err) {
+        return toolCallFailure(err);
+      }
+    });
+  });
+
+  server.setRequestHandler('resources/list', async (_request, ctx) => ({ resources: await session.upstreams().routes.listResources(ctx.mcpReq.signal) }));
+
+  server.setRequestHandler('resources/templates/list', async (_request, ctx) => ({
+    resourceTemplates: await session.upstreams().routes.listTemplates(ctx.mcpReq.signal),
+  }));
+
+  server.setRequestHandler('resources/read', async (request, ctx) => {
+    const { uri } = request.params;
+    const signal = ctx.mcpReq.signal;
+    const up = session.upstreams();
+    const target = await relayed(() => up.routes.route(uri, signal));
+    if (target === undefined) throw invalidParams(`Resource ${uri} not found: no MCP server behind this gateway offers it`);
+    return up.relay.within(target, ctx, () => relayed(() => up.manager.readResource(target, uri, { signal })));
+  });
+
+  server.setRequestHandler('resources/subscribe', async (request, ctx) => {
+    const { uri } = request.params;
+    const signal = ctx.mcpReq.signal;
+    const up = session.upstreams();
+    const target = await relayed(() => up.routes.route(uri, signal));
+    if (target === undefined) throw invalidParams(`Resource ${uri} not found: no MCP server behind this gateway offers it`);
+    await relayed(async () => (await up.manager.clientFor(target, { signal })).subscribe(uri, { signal }));
+    session.subscriptions.set(uri, target);
+    return {};
+  });
+
+  server.setRequestHandler('resources/unsubscribe', async (request, ctx) => {
+    const { uri } = request.params;
+    const signal = ctx.mcpReq.signal;
+    const up = session.upstreams();
+    const target = session.subscriptions.get(uri) ?? (await relayed(() => up.routes.route(uri, signal)));
+    session.subscriptions.delete(uri);
+    if (target === undefined) return {};
+    await relayed(async () => (await up.manager.clientFor(target, { signal })).unsubscribe(uri, { signal }));
+    return {};
+  });
+
+  server.setRequestHandler('prompts/list', async (_request, ctx) => ({ prompts: await session.upstreams().catalog.listPrompts(ctx.mcpReq.signal) }));
+
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
+    const signal = ctx.mcpReq.signal;
+    const up = session.upstreams();
+    const route = await relayed(() => up.catalog.resolvePrompt(request.params.name, signal));
+    if (!route) throw invalidParams(`Unknown prompt: ${request.params.name}`);
+    return up.relay.within(route.server, ctx, () => relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal })));
+  });
+
+  server.setRequestHandler('completion/complete', async (request, ctx) => {
+    const signal = ctx.mcpReq.signal;
+    const up = session.upstreams();
+    const { ref } = request.params;
+    let target: string | undefined;
+    let params: CompleteRequest['params'] = request.params;
+    if (ref.type === 'ref/prompt') {
+      const route = await relayed(() => up.catalog.resolvePrompt(ref.name, signal));
+      if (!route) throw invalidParams(`Unknown prompt: ${ref.name}`);
+      target = route.server;
+      params = { ...request.params, ref: { ...ref, name: route.name } };
+    } else {
+      target = await relayed(() => up.routes.route(ref.uri, signal));
+      if (target === undefined) throw invalidParams(`Resource template ${ref.uri} not found: no MCP server behind this gateway offers it`);
+    }
+    const owner = target;
+    return up.relay.within(owner, ctx, () =>
+      relayed(async () => {
+        const client = await up.manager.clientFor(owner, { signal });
+        // The gateway offers completion for every prompt and template; servers without it have none.
+        if (!client.capabilities?.completions) return NO_COMPLETIONS;
+        return client.complete(params, { signal });
+      }),
+    );
+  });
+
+  // The client's roots changed: servers asking it for roots are told to ask again.
+  server.setNotificationHandler('notifications/roots/list_changed', async () => {
+    const up = session.upstreams();
+    await Promise.all(
+      up.manager.readyServers().map(async (name) => {
+        try {
+          await (await up.manager.clientFor(name)).sendRootsListChanged();
+        } catch (err) {
+          session.logger.warn(`gateway: notifications/roots/list_changed to MCP server '${name}' failed: ${errorMessage(err)}`);
+        }
+      }),
+    );
+  });
+
+  server.setRequestHandler('logging/setLevel', async (request, ctx) => {
+    const { level } = request.params;
+    session.setLoggingLevel(level);
+    const up = session.upstreams();
+    await Promise.all(
+      up.manager.readyServers().map(async (name) => {
+        try {
+          const client = await up.manager.clientFor(name, { signal: ctx.mcpReq.signal });
+          if (client.capabilities?.logging) await client.setLoggingLevel(level, { signal: ctx.mcpReq.signal });
+        } catch (err) {
+          session.logger.warn(`gateway: logging/setLevel on MCP server '${name}' failed: ${errorMessage(err)}`);
+        }
+      }),
+    );
+    return {};
+  });
+}

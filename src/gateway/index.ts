@@ -1,0 +1,7 @@
+// gateway: `switchboard serve`, the aggregated catalog of every upstream re-served as one MCP endpoint
+// (stdio or Streamable HTTP). Built on mcp (the connection manager) and mcp-host; never on core.
+export { GatewaySession, GATEWAY_PROTOCOL_VERSIONS, type GatewayDeps, type GatewayOptions } from './gateway-session.js';
+export type { GatewayMode } from './catalog-view.js';
+export type { GatewayUpstreamSetup } from './upstreams.js';
+export { SERVER_META_KEY } from './resource-routes.js';
+export { serveGatewayHttp, serveGatewayStdio, type GatewayStdioIO } from './serve-gateway.js';

@@ -1,0 +1,50 @@
+// `switchboard serve` put together: the gateway on stdio (one client, until stdin ends) or on
+// Streamable HTTP through the shared host (one gateway session, with its own upstreams, per session).
+import type { Readable, Writable } from 'node:stream';
+import type { Logger } from '../util/index.js';
+import { startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+import { GatewaySession, type GatewayDeps, type GatewayOptions } from './gateway-session.js';
+
+const DRAIN_TIMEOUT_MS = 5_000;
+
+export interface GatewayStdioIO {
+  stdin: Readable;
+  stdout: Writable;
+  /** Resolves when the process was asked to stop (SIGINT/SIGTERM): handled like stdin EOF. */
+  stop?: Promise<unknown>;
+}
+
+/**
+ * Serve one client on stdin/stdout until stdin ends; then close every upstream connection and flush
+ * stdout. Resolves with the exit code: 0, or 1 when stdout failed or could not be flushed.
+ */
+export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDeps, io: GatewayStdioIO): Promise<number> {
+  const transport = new StdioFrameTransport(io.stdin, io.stdout, deps.logger);
+  const session = new GatewaySession(options, deps);
+  const closed = new Promise<void>((resolve) => session.onClose(resolve));
+  await session.connect(transport);
+  deps.logger.info('gateway serving on stdio', { mode: options.mode.kind });
+  await Promise.race([closed, io.stop?.then(() => transport.close())]);
+  await closed;
+  deps.logger.info('stdio closed; gateway shutting down', { reason: transport.closeReason });
+  const drained = await transport.drain(DRAIN_TIMEOUT_MS);
+  const failed = transport.closeReason === 'output_failed' || transport.closeReason === 'line_too_long' || !drained;
+  return failed ? 1 : 0;
+}
+
+/** Serve Streamable HTTP; close() stops accepting and ends every session with its upstreams. */
+export function serveGatewayHttp(options: GatewayOptions, deps: GatewayDeps, http: HttpServeOptions, logger: Logger = deps.logger): Promise<HttpHost> {
+  return startHttpHost({
+    ...http,
+    logger,
+    async openSession(transport) {
+      const session = new GatewaySession(options, deps);
+      await session.connect(transport);
+      return {
+        busy: () => session.activeRequests > 0,
+        protocolVersion: () => session.server.getNegotiatedProtocolVersion(),
+        close: () => session.close(),
+      };
+    },
+  });
+}

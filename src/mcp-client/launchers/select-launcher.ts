@@ -1,0 +1,47 @@
+// Which StdioLauncher runs a server: the local one, or the exec-server / ssh environment it names.
+import type { EnvironmentConfig, McpServerConfig } from '../../config/index.js';
+import { assertNever, SwitchboardError } from '../../util/index.js';
+import { createExecutorLauncher, type ExecutorLauncherOptions } from './executor-launcher.js';
+import type { StdioLauncher } from './launcher.js';
+import { createSshLauncher, type SshLauncherOptions } from './ssh-launcher.js';
+
+/** Codex's id for "this machine"; usable without defining it. */
+export const LOCAL_ENVIRONMENT_ID = 'local';
+
+export interface LauncherSelection {
+  /** The launcher for servers without `environment` (the local child-process launcher). */
+  local: StdioLauncher;
+  /** The config's [environments.<id>] tables. */
+  environments: Readonly<Record<string, EnvironmentConfig>>;
+  /** This machine's environment; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  executor?: Omit<ExecutorLauncherOptions, 'env'>;
+  ssh?: Omit<SshLauncherOptions, 'env'>;
+}
+
+export class UnknownEnvironmentError extends SwitchboardError {
+  constructor(server: string, id: string, known: string[]) {
+    const defined = known.length > 0 ? `defined: ${known.join(', ')}` : 'none are defined';
+    super('unknown_environment', `MCP server '${server}' uses environment '${id}', which is not defined (${defined}); add an [environments.${id}] table to config.toml`);
+    this.name = 'UnknownEnvironmentError';
+  }
+}
+
+/** The launcher for one server's `environment` setting. */
+export function selectLauncher(server: Pick<McpServerConfig, 'name' | 'environment'>, selection: LauncherSelection): StdioLauncher {
+  const id = server.environment;
+  if (id === null) return selection.local;
+  const environment = selection.environments[id];
+  if (environment === undefined) {
+    if (id === LOCAL_ENVIRONMENT_ID) return selection.local;
+    throw new UnknownEnvironmentError(server.name, id, Object.keys(selection.environments));
+  }
+  switch (environment.type) {
+    case 'exec-server':
+      return createExecutorLauncher(environment, { ...selection.executor, env: selection.env });
+    case 'ssh':
+      return createSshLauncher(environment, { ...selection.ssh, env: selection.env });
+    default:
+      return assertNever(environment, 'environment type');
+  }
+}

@@ -1,0 +1,222 @@
+// Hosts an MCP server over Streamable HTTP: binding, bearer auth, Host/Origin checks, one SDK
+// transport (with SSE resumption) per session, a refusal for reused running request ids, and bounds
+// on sessions, body size and idle time.
+// Server-agnostic: the caller opens one MCP server per session on the transport it is handed.
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest, type JSONRPCErrorResponse, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import { errorMessage, type Logger } from '../../util/index.js';
+import { allowedHostnames, bearerMatches, checkAuthConfig, checkHostAndOrigin, httpUrl, type ListenAddress } from './http-security.js';
+import { readJsonBody, sendJson, rpcError } from './http-io.js';
+import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, MemoryEventStore } from './memory-event-store.js';
+import { RunningRequests } from './running-requests.js';
+
+export interface HttpSessionHandle {
+  /** An answer for a message the transport must not see (e.g. a request id still running), or null. */
+  refusal?(message: JSONRPCMessage): JSONRPCErrorResponse | null;
+  /** Work in progress: a busy session never expires. */
+  busy?(): boolean;
+  /**
+   * The protocol version negotiated at initialize. It outranks an older MCP-Protocol-Version header
+   * on later requests of the session (the conformance suite's SSE probe sends 2025-03-26 inside a
+   * 2025-11-25 session; the SDK primes resumable streams only from 2025-11-25 on).
+   */
+  protocolVersion?(): string | undefined;
+  close(): Promise<void>;
+}
+
+export interface HttpHostOptions {
+  listen: ListenAddress;
+  /** The endpoint path (default `/mcp`). */
+  path?: string;
+  /** Bearer token every request must carry; null only with `insecureNoAuth` on loopback. */
+  token: string | null;
+  insecureNoAuth?: boolean;
+  /** Extra hostnames accepted in Host/Origin (names that front the server). */
+  allowedHosts?: readonly string[];
+  maxSessions?: number;
+  /** A session with no open request and no traffic for this long is closed. */
+  idleTimeoutMs?: number;
+  maxBodyBytes?: number;
+  /** Messages kept per session for Last-Event-ID resumption. */
+  eventStoreLimit?: number;
+  /** Serialized bytes of those messages kept per session (the newest is always kept). */
+  eventStoreBytes?: number;
+  /** SSE `retry:` hint for clients that reconnect. */
+  retryIntervalMs?: number;
+  logger: Logger;
+  /** Connect an MCP server to a new session's transport (a decorator over the SDK's). */
+  openSession(transport: Transport): Promise<HttpSessionHandle>;
+}
+
+export const HTTP_DEFAULTS = { path: '/mcp', maxSessions: 16, idleTimeoutMs: 30 * 60_000, maxBodyBytes: 4 * 1024 * 1024 };
+
+export interface HttpHost {
+  /** `http://host:port/path` as clients should use it. */
+  url: string;
+  port: number;
+  readonly sessionCount: number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: NodeStreamableHTTPServerTransport;
+  running: RunningRequests;
+  handle: HttpSessionHandle;
+  openResponses: number;
+  lastActive: number;
+}
+
+export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
+  checkAuthConfig(options.listen, options.token, options.insecureNoAuth === true);
+  const path = options.path ?? HTTP_DEFAULTS.path;
+  const maxSessions = options.maxSessions ?? HTTP_DEFAULTS.maxSessions;
+  const idleTimeoutMs = options.idleTimeoutMs ?? HTTP_DEFAULTS.idleTimeoutMs;
+  const maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
+  const allowed = allowedHostnames(options.listen.host, options.allowedHosts);
+  const sessions = new Map<string, Session>();
+  const log = options.logger;
+  let opening = 0;
+
+  const closeSession = async (id: string, why: string) => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    log.info('mcp http session closed', { session: id, why });
+    await session.handle.close().catch((err: unknown) => log.warn('closing a session failed', { error: errorMessage(err) }));
+  };
+
+  const track = (session: Session, res: http.ServerResponse) => {
+    session.openResponses += 1;
+    session.lastActive = Date.now();
+    res.on('close', () => {
+      session.openResponses -= 1;
+      session.lastActive = Date.now();
+    });
+  };
+
+  const openNew = async (req: http.IncomingMessage, res: http.ServerResponse, body: unknown, messages: JSONRPCMessage[], initId: JSONRPCMessage) => {
+    if (sessions.size + opening >= maxSessions) {
+      const id = 'id' in initId ? initId.id : null;
+      const message = `Too many sessions: this server keeps at most ${maxSessions} at once (--max-sessions). Close one (HTTP DELETE with its Mcp-Session-Id) or retry after an idle one expires.`;
+      sendJson(res, 503, rpcError(id ?? null, -32000, message), { 'Retry-After': '5' });
+      return;
+    }
+    opening += 1;
+    let handle: HttpSessionHandle | undefined;
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: new MemoryEventStore(options.eventStoreLimit ?? DEFAULT_EVENT_STORE_LIMIT, options.eventStoreBytes ?? DEFAULT_EVENT_STORE_BYTES),
+      ...(options.retryIntervalMs !== undefined ? { retryInterval: options.retryIntervalMs } : {}),
+      onsessioninitialized: (id) => {
+        const session: Session = { transport, running, handle: handle!, openResponses: 0, lastActive: Date.now() };
+        sessions.set(id, session);
+        track(session, res);
+        log.info('mcp http session opened', { session: id });
+      },
+      onsessionclosed: (id) => void closeSession(id, 'deleted by the client'),
+    });
+    const running = new RunningRequests(transport);
+    try {
+      handle = await options.openSession(running);
+      // The initialize request's id is claimed like any other (its response frees it).
+      running.claim(messages, res);
+      res.on('close', () => running.release(res));
+      await transport.handleRequest(req, res, body);
+    } finally {
+      opening -= 1;
+    }
+    if (transport.sessionId === undefined) await handle.close();
+  };
+
+  const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== path) return sendJson(res, 404, rpcError(null, -32000, `Not found: the MCP endpoint is ${path}`));
+    const refused = checkHostAndOrigin(req.headers.host, req.headers.origin, allowed);
+    if (refused) return sendJson(res, refused.status, rpcError(null, -32000, refused.message));
+    if (options.token !== null && !bearerMatches(req.headers.authorization, options.token)) {
+      return sendJson(res, 401, rpcError(null, -32000, 'Unauthorized: send "Authorization: Bearer <token>" with the server\'s token'), {
+        'WWW-Authenticate': 'Bearer realm="switchboard"',
+      });
+    }
+    const sid = req.headers['mcp-session-id'];
+    const sessionId = Array.isArray(sid) ? sid[0] : sid;
+    let body: unknown;
+    let messages: JSONRPCMessage[] = [];
+    if (req.method === 'POST') {
+      const read = await readJsonBody(req, res, maxBodyBytes);
+      if (!read) return;
+      body = read.body;
+      messages = read.messages;
+    } else if (req.method !== 'GET' && req.method !== 'DELETE') {
+      return sendJson(res, 405, rpcError(null, -32000, 'Method not allowed.'), { Allow: 'GET, POST, DELETE' });
+    }
+    if (sessionId === undefined) {
+      const init = messages.find((m) => isInitializeRequest(m));
+      if (req.method === 'POST' && init) return openNew(req, res, body, messages, init);
+      return sendJson(res, 400, rpcError(null, -32000, 'Bad Request: Mcp-Session-Id header is required'));
+    }
+    const session = sessions.get(sessionId);
+    if (!session) return sendJson(res, 404, rpcError(null, -32001, 'Session not found'));
+    // A JSON-RPC error in a JSON response: clients treat it as the request's answer.
+    for (const m of messages) {
+      const refusal = session.handle.refusal?.(m);
+      if (refusal) return sendJson(res, 200, refusal, { 'mcp-session-id': sessionId });
+    }
+    const reused = session.running.claim(messages, res);
+    if (reused) return sendJson(res, 200, reused, { 'mcp-session-id': sessionId });
+    res.on('close', () => session.running.release(res));
+    const negotiated = session.handle.protocolVersion?.();
+    const claimed = req.headers['mcp-protocol-version'];
+    if (negotiated !== undefined && typeof claimed === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(claimed) && claimed < negotiated) req.headers['mcp-protocol-version'] = negotiated;
+    track(session, res);
+    await session.transport.handleRequest(req, res, body);
+  };
+
+  const server = http.createServer((req, res) => {
+    serve(req, res).catch((err: unknown) => {
+      log.error('http request failed', { error: errorMessage(err) });
+      if (!res.headersSent) sendJson(res, 500, rpcError(null, -32603, 'Internal error'));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.listen.port, options.listen.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, s] of sessions) {
+        if (s.openResponses === 0 && now - s.lastActive >= idleTimeoutMs && !s.handle.busy?.()) void closeSession(id, 'idle');
+      }
+    },
+    Math.max(1000, Math.min(idleTimeoutMs / 2, 60_000)),
+  );
+  sweep.unref();
+
+  return {
+    url: httpUrl(options.listen.host, port, path),
+    port,
+    get sessionCount() {
+      return sessions.size;
+    },
+    async close() {
+      clearInterval(sweep);
+      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([...sessions.keys()].map((id) => closeSession(id, 'server shutting down')));
+      server.closeAllConnections();
+      await closing;
+    },
+  };
+}
+
+/** What a product passes to serve on Streamable HTTP: the host's options less the session factory and logger it supplies. */
+export type HttpServeOptions = Omit<HttpHostOptions, 'openSession' | 'logger'>;
