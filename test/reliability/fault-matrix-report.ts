@@ -1,5 +1,7 @@
-// The fault matrix as data (one row per subject and chaos mode) and as the Markdown table the README
-// shows.
+// The fault matrix as data: one row per subject and chaos mode, saved as fault-matrix.json.
+// docs/reliability.md shows it as a table rendered by scripts/docs-figures.ts (`npm run docs:figures`).
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 
 export interface MatrixRow {
   subject: string;
@@ -23,16 +25,9 @@ export interface MatrixRow {
   seconds: number;
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-export function renderMatrix(rows: readonly MatrixRow[]): string {
-  const lines = [
-    '| subject | transport | chaos mode | outcome | status lines | healthy server calls (failed) | processes left |',
-    '|---|---|---|---|---|---|---|',
-  ];
-  for (const r of rows) {
-    const mode = r.id.slice(r.id.indexOf('/') + 1);
-    lines.push(`| ${r.subject} | ${r.transport} | ${cell(mode)} | ${cell(r.outcome)} | ${r.statusLines} | ${r.healthyCalls} (${r.healthyFailures}) | ${r.leftoverProcesses} |`);
-  }
-  return `${lines.join('\n')}\n`;
+/** Writes the rows as JSON to `out`, sorted by subject and then by `caseOrder` (the FAULT_CASES ids). */
+export async function saveMatrix(out: string, rows: readonly MatrixRow[], caseOrder: readonly string[]): Promise<void> {
+  const sorted = [...rows].sort((a, b) => a.subject.localeCompare(b.subject) || caseOrder.indexOf(a.id) - caseOrder.indexOf(b.id));
+  await mkdir(path.dirname(path.resolve(out)), { recursive: true });
+  await writeFile(out, `${JSON.stringify(sorted, null, 2)}\n`);
 }

@@ -3,16 +3,14 @@
 // healthy server's tools work before, during and after the fault; the fault becomes one clear status
 // line or call error; nothing is left running (no process carrying the row's marker after each row, no
 // process at all below this one after the file). Rows run FAULT_MATRIX_CONCURRENCY (3) at a time.
-// FAULT_MATRIX_OUT=<file.md> writes the matrix (and JSON beside it) for the README.
+// FAULT_MATRIX_OUT=<file.json> saves the matrix; `npm run fault-matrix` then renders it into docs/reliability.md.
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findProcessesByMarker, killProcessesByMarker, spawnUrlServer, waitUntil } from '../helpers/fixture-processes.js';
 import { leftoverDescendants } from '../helpers/process-tree.js';
 import { casesFor, CHAOS, DEFAULT_TIMEOUTS, FAULT_CASES, NODE, type CaseRun, type FaultCase } from './fault-cases.js';
 import { SUBJECTS, type FaultSubject, type RunningSubject } from './subjects.js';
-import { renderMatrix, type MatrixRow } from './fault-matrix-report.js';
+import { saveMatrix, type MatrixRow } from './fault-matrix-report.js';
 
 const rows: MatrixRow[] = [];
 
@@ -21,11 +19,7 @@ afterAll(async () => {
   expect(await leftoverDescendants(5_000)).toEqual([]);
   const out = process.env.FAULT_MATRIX_OUT;
   if (!out || rows.length === 0) return;
-  const order = FAULT_CASES.map((c) => c.id);
-  rows.sort((a, b) => a.subject.localeCompare(b.subject) || order.indexOf(a.id) - order.indexOf(b.id));
-  await mkdir(path.dirname(path.resolve(out)), { recursive: true });
-  await writeFile(out, renderMatrix(rows));
-  await writeFile(`${out.replace(/\.md$/, '')}.json`, `${JSON.stringify(rows, null, 2)}\n`);
+  await saveMatrix(out, rows, FAULT_CASES.map((c) => c.id));
 });
 
 /** At most `n` rows at once: each row starts two or three Node processes. */
