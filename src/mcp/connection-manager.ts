@@ -22,6 +22,8 @@ export class McpConnectionManager {
   private readonly maxNameBytes: number;
   private readonly router = new ElicitationRouter();
   private snapshots: Promise<void> | undefined;
+  /** Snapshot writes still running; close() waits for them so a closed manager left its files complete. */
+  private readonly savingSnapshots = new Set<Promise<void>>();
   private initialStartup: Promise<StartupSummary> | undefined;
   private closing = false;
 
@@ -198,6 +200,7 @@ export class McpConnectionManager {
   async close(): Promise<void> {
     this.closing = true;
     await Promise.allSettled([...this.servers.values()].map((s) => s.close()));
+    await Promise.allSettled([...this.savingSnapshots]);
   }
 
   private aggregateDeps(): AggregateDeps {
@@ -257,7 +260,10 @@ export class McpConnectionManager {
       this.emit({ type: 'mcp_tools_changed', ...diff });
     }
     const live = server.tools;
-    if (live?.source === 'live' && server.phase.kind === 'ready') void this.deps.snapshots?.save(server.config, live.tools);
+    if (live?.source !== 'live' || server.phase.kind !== 'ready' || !this.deps.snapshots) return;
+    const saving = this.deps.snapshots.save(server.config, live.tools);
+    this.savingSnapshots.add(saving);
+    void saving.finally(() => this.savingSnapshots.delete(saving));
   }
 
   private contributions(): ServerTools[] {
