@@ -6,7 +6,7 @@ import {
   type ConfigOverride,
   type LoadedConfig,
 } from '../config/index.js';
-import { createLogger, fileLogWrite, type Logger } from '../util/index.js';
+import { createFileLogger, type Logger } from '../util/index.js';
 
 export interface Output {
   write(text: string): void;
@@ -51,7 +51,7 @@ export function processIO(): CliIO {
 
 export function createContext(io: CliIO, opts: { config?: string; overrides: ConfigOverride[] }): CliContext {
   const home = resolveHome(io.env);
-  const logger = createLogger(fileLogWrite(path.join(home, 'log', 'switchboard.log')), {
+  const logger = createFileLogger(path.join(home, 'log', 'switchboard.log'), {
     level: io.env.SWITCHBOARD_LOG_LEVEL === 'debug' ? 'debug' : 'info',
   });
   let warned = false;
