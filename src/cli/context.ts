@@ -51,6 +51,8 @@ export function processIO(): CliIO {
 
 export function createContext(io: CliIO, opts: { config?: string; overrides: ConfigOverride[] }): CliContext {
   const home = resolveHome(io.env);
+  // JSON lines, written asynchronously and flushed at exit; rotated at 10 MiB, keeping
+  // switchboard.log.1 … .5 (DEFAULT_LOG_ROTATION). pino loads only when a record is first written.
   const logger = createFileLogger(path.join(home, 'log', 'switchboard.log'), {
     level: io.env.SWITCHBOARD_LOG_LEVEL === 'debug' ? 'debug' : 'info',
   });

@@ -97,7 +97,7 @@ export class RotatingLogFile {
   }
 }
 
-function statOrNull(file: string): { ino: number; size: number } | null {
+function statOrNull(file: string): { ino: number } | null {
   try {
     return statSync(file);
   } catch {
