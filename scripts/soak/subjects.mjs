@@ -123,8 +123,8 @@ export async function startGatewaySubject({ home, upstreams, http, marker, trace
 export async function startManagerSubject({ home, upstreams, http, marker }) {
   const { parseMcpServerConfig } = await import('../../dist/config/index.js');
   const { createDefaultClientFactory, McpConnectionManager } = await import('../../dist/mcp/index.js');
-  const { createLogger, fileLogWrite } = await import('../../dist/util/index.js');
-  const logger = createLogger(fileLogWrite(path.join(home, 'log', 'switchboard.log')), { level: 'info' });
+  const { createFileLogger } = await import('../../dist/util/index.js');
+  const logger = createFileLogger(path.join(home, 'log', 'switchboard.log'), { level: 'info' });
   const servers = {};
   for (const u of upstreams) servers[u.name] = parseMcpServerConfig(u.name, upstreamTable(u, { http, marker })).config;
   const manager = new McpConnectionManager({ servers }, { createClient: createDefaultClientFactory({ logger, environments: {} }), logger });

@@ -6,7 +6,7 @@ import {
   type ConfigOverride,
   type LoadedConfig,
 } from '../config/index.js';
-import { createLogger, fileLogWrite, type Logger } from '../util/index.js';
+import { createFileLogger, type Logger } from '../util/index.js';
 
 export interface Output {
   write(text: string): void;
@@ -51,7 +51,9 @@ export function processIO(): CliIO {
 
 export function createContext(io: CliIO, opts: { config?: string; overrides: ConfigOverride[] }): CliContext {
   const home = resolveHome(io.env);
-  const logger = createLogger(fileLogWrite(path.join(home, 'log', 'switchboard.log')), {
+  // JSON lines, written asynchronously and flushed at exit; rotated at 10 MiB, keeping
+  // switchboard.log.1 … .5 (DEFAULT_LOG_ROTATION). pino loads only when a record is first written.
+  const logger = createFileLogger(path.join(home, 'log', 'switchboard.log'), {
     level: io.env.SWITCHBOARD_LOG_LEVEL === 'debug' ? 'debug' : 'info',
   });
   let warned = false;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { ExecLimits } from '../exec-server/index.js';
-import { createLogger, errorMessage, isSwitchboardError, stderrLogWrite, type Logger } from '../util/index.js';
+import { errorMessage, isSwitchboardError, teeLogger, type Logger } from '../util/index.js';
 import type { CliContext } from './context.js';
 import type { RegisterCommand } from './commands.js';
 import { UsageError } from './exit-codes.js';
@@ -113,19 +113,6 @@ async function runExecServer(ctx: CliContext, flags: ExecServerFlags): Promise<v
   const signal = await shutdown;
   ctx.stderr.write(`received ${signal}; stopping processes and shutting down\n`);
   await server.close();
-}
-
-/** Logs to the usual file and mirrors every line to stderr (--verbose). */
-function teeLogger(fileLogger: Logger): Logger {
-  const stderr = createLogger(stderrLogWrite(), { level: 'debug' });
-  const both = (a: Logger, b: Logger): Logger => ({
-    debug: (m, f) => (a.debug(m, f), b.debug(m, f)),
-    info: (m, f) => (a.info(m, f), b.info(m, f)),
-    warn: (m, f) => (a.warn(m, f), b.warn(m, f)),
-    error: (m, f) => (a.error(m, f), b.error(m, f)),
-    child: (fields) => both(a.child(fields), b.child(fields)),
-  });
-  return both(fileLogger, stderr);
 }
 
 export const registerExecServerCommand: RegisterCommand = (program: Command, context: () => CliContext) => {

@@ -6,7 +6,7 @@ import type { Config } from '../config/index.js';
 import type { ThreadManager } from '../core/index.js';
 import type * as AgentServerModule from '../agent-server/index.js';
 import type * as McpHostModule from '../mcp-host/index.js';
-import { createLogger, errorMessage, isSwitchboardError, stderrLogWrite, type Logger } from '../util/index.js';
+import { errorMessage, isSwitchboardError, teeLogger } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { createAgent, startMcpServers } from './exec-command.js';
@@ -98,18 +98,6 @@ export function stopSignal(): { promise: Promise<NodeJS.Signals>; dispose: () =>
     process.once('SIGTERM', onSignal);
   });
   return { promise, dispose: () => (process.off('SIGINT', onSignal), process.off('SIGTERM', onSignal)) };
-}
-
-export function teeLogger(fileLogger: Logger): Logger {
-  const stderr = createLogger(stderrLogWrite(), { level: 'debug' });
-  const both = (a: Logger, b: Logger): Logger => ({
-    debug: (m, f) => (a.debug(m, f), b.debug(m, f)),
-    info: (m, f) => (a.info(m, f), b.info(m, f)),
-    warn: (m, f) => (a.warn(m, f), b.warn(m, f)),
-    error: (m, f) => (a.error(m, f), b.error(m, f)),
-    child: (fields) => both(a.child(fields), b.child(fields)),
-  });
-  return both(fileLogger, stderr);
 }
 
 async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<number> {

@@ -5,13 +5,14 @@ import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type * as GatewayModule from '../gateway/index.js';
 import type * as McpHostModule from '../mcp-host/index.js';
+import { teeLogger } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { VERSION } from './main.js';
 import { createMcpManager } from './mcp-compose.js';
 import { positiveInt, readBearerToken } from './flag-values.js';
-import { checkAuth, parseListenFlag, serveUntilStopped, stopSignal, teeLogger } from './mcp-server-command.js';
+import { checkAuth, parseListenFlag, serveUntilStopped, stopSignal } from './mcp-server-command.js';
 
 interface ServeFlags {
   http?: string;

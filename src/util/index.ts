@@ -1,6 +1,8 @@
 // Small shared pieces used by every layer.
 export * from './errors.js';
 export * from './logger.js';
+export * from './file-logger.js';
+export { DEFAULT_LOG_ROTATION, type LogRotation } from './log-file.js';
 export * from './abort.js';
 export * from './async-queue.js';
 export * from './atomic-write.js';

@@ -1,6 +1,5 @@
-// Logging sink: library code logs through an injected Logger; never to stdout.
-import { appendFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
+// Logging: library code logs through an injected Logger, never to stdout. This file owns the
+// interface, level filtering, base fields and the redaction of secrets that every sink shares.
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -15,53 +14,75 @@ export interface Logger {
 
 export type LogWrite = (line: string) => void;
 
+/** Receives one record that passed the level filter, its fields already merged and redacted. */
+export type LogSink = (level: LogLevel, msg: string, fields: Record<string, unknown>) => void;
+
+export interface LoggerOptions {
+  level?: LogLevel;
+  base?: Record<string, unknown>;
+}
+
 /** Keys whose values are never written to a log line, whatever the caller passes. */
 const SECRET_KEY = /(token|secret|password|authorization|api[_-]?key|cookie)/i;
+export const REDACTED = '*****';
+const MAX_DEPTH = 4;
 
-function redact(fields: Record<string, unknown>): Record<string, unknown> {
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+
+/** A copy of `fields` with the value of every secret-looking key, at any depth of plain objects, masked. */
+export function redactFields(fields: Record<string, unknown>, depth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fields)) out[k] = SECRET_KEY.test(k) ? '*****' : v;
+  for (const [k, v] of Object.entries(fields)) {
+    if (SECRET_KEY.test(k)) out[k] = REDACTED;
+    else if (isPlainObject(v) && depth < MAX_DEPTH) out[k] = redactFields(v, depth + 1);
+    else out[k] = v;
+  }
   return out;
 }
 
-export function createLogger(write: LogWrite, options: { level?: LogLevel; base?: Record<string, unknown> } = {}): Logger {
+/** A Logger over any sink: the level check happens first, so filtered-out calls cost nothing. */
+export function sinkLogger(sink: LogSink, options: LoggerOptions = {}): Logger {
   const min = ORDER[options.level ?? 'info'];
   const base = options.base ?? {};
   const emit = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[level] < min) return;
-    const extra = { ...base, ...(fields ?? {}) };
-    const tail = Object.keys(extra).length > 0 ? ` ${JSON.stringify(redact(extra))}` : '';
-    write(`${new Date().toISOString()} ${level.toUpperCase()} ${msg}${tail}`);
+    sink(level, msg, redactFields({ ...base, ...(fields ?? {}) }));
   };
   return {
     debug: (m, f) => emit('debug', m, f),
     info: (m, f) => emit('info', m, f),
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),
-    child: (fields) => createLogger(write, { level: options.level, base: { ...base, ...fields } }),
+    child: (fields) => sinkLogger(sink, { level: options.level, base: { ...base, ...fields } }),
   };
+}
+
+/** A Logger that writes one text line per record: `<ISO time> <LEVEL> <msg> <fields as JSON>`. */
+export function createLogger(write: LogWrite, options: LoggerOptions = {}): Logger {
+  return sinkLogger((level, msg, fields) => {
+    const tail = Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
+    write(`${new Date().toISOString()} ${level.toUpperCase()} ${msg}${tail}`);
+  }, options);
 }
 
 export const nullLogger: Logger = createLogger(() => {}, { level: 'error' });
-
-/** Appends lines to a file, creating its folder; failures to log never throw. */
-export function fileLogWrite(file: string): LogWrite {
-  let ready = false;
-  return (line) => {
-    try {
-      if (!ready) {
-        mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-        ready = true;
-      }
-      appendFileSync(file, `${line}\n`, { mode: 0o600 });
-    } catch {
-      // a log that cannot be written is not worth crashing for
-    }
-  };
-}
 
 export function stderrLogWrite(): LogWrite {
   return (line) => {
     process.stderr.write(`${line}\n`);
   };
+}
+
+/** Logs to `logger` and mirrors every record, debug included, to stderr as text (`--verbose`). */
+export function teeLogger(logger: Logger): Logger {
+  const stderr = createLogger(stderrLogWrite(), { level: 'debug' });
+  const both = (a: Logger, b: Logger): Logger => ({
+    debug: (m, f) => (a.debug(m, f), b.debug(m, f)),
+    info: (m, f) => (a.info(m, f), b.info(m, f)),
+    warn: (m, f) => (a.warn(m, f), b.warn(m, f)),
+    error: (m, f) => (a.error(m, f), b.error(m, f)),
+    child: (fields) => both(a.child(fields), b.child(fields)),
+  });
+  return both(logger, stderr);
 }

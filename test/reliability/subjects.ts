@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseMcpServerConfig } from '../../src/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent } from '../../src/mcp/index.js';
-import { createLogger, errorMessage, fileLogWrite } from '../../src/util/index.js';
+import { createFileLogger, errorMessage } from '../../src/util/index.js';
 import { gatewaySubject } from './gateway-subject.js';
 import { waitForStartupOutcome } from './startup-waiter.js';
 import { removeTree } from '../helpers/temp.js';
@@ -49,7 +49,7 @@ export const managerSubject: FaultSubject = {
   async start(tables, options = {}) {
     const home = options.home ?? (await mkdtemp(path.join(os.tmpdir(), 'sb-rel-')));
     const logFile = path.join(home, 'log', 'switchboard.log');
-    const logger = createLogger(fileLogWrite(logFile), { level: 'debug' });
+    const logger = createFileLogger(logFile, { level: 'debug' });
     const events: McpManagerEvent[] = [];
     const listeners = new Set<() => void>();
     const servers = Object.fromEntries(Object.entries(tables).map(([name, raw]) => [name, parseMcpServerConfig(name, raw).config]));
