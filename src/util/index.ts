@@ -5,3 +5,4 @@ export * from './abort.js';
 export * from './async-queue.js';
 export * from './atomic-write.js';
 export * from './file-lock.js';
+export * from './listen/index.js';

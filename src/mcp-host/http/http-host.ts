@@ -7,8 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type JSONRPCErrorResponse, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
-import { errorMessage, type Logger } from '../../util/index.js';
-import { allowedHostnames, bearerMatches, checkAuthConfig, checkHostAndOrigin, httpUrl, type ListenAddress } from './http-security.js';
+import { bearerMatches, createHostOriginCheck, errorMessage, listenUrl, type ListenAddress, type Logger } from '../../util/index.js';
+import { checkAuthConfig } from './http-security.js';
 import { readJsonBody, sendJson, rpcError } from './http-io.js';
 import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, MemoryEventStore } from './memory-event-store.js';
 import { RunningRequests } from './running-requests.js';
@@ -34,7 +34,7 @@ export interface HttpHostOptions {
   /** Bearer token every request must carry; null only with `insecureNoAuth` on loopback. */
   token: string | null;
   insecureNoAuth?: boolean;
-  /** Extra hostnames accepted in Host/Origin (names that front the server). */
+  /** Extra hostnames accepted in Host (on loopback) and Origin (names that front the server). */
   allowedHosts?: readonly string[];
   maxSessions?: number;
   /** A session with no open request and no traffic for this long is closed. */
@@ -75,7 +75,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const maxSessions = options.maxSessions ?? HTTP_DEFAULTS.maxSessions;
   const idleTimeoutMs = options.idleTimeoutMs ?? HTTP_DEFAULTS.idleTimeoutMs;
   const maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
-  const allowed = allowedHostnames(options.listen.host, options.allowedHosts);
+  const browserCheck = createHostOriginCheck(options.listen.host, options.allowedHosts);
   const sessions = new Map<string, Session>();
   const log = options.logger;
   let opening = 0;
@@ -134,8 +134,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== path) return sendJson(res, 404, rpcError(null, -32000, `Not found: the MCP endpoint is ${path}`));
-    const refused = checkHostAndOrigin(req.headers.host, req.headers.origin, allowed);
-    if (refused) return sendJson(res, refused.status, rpcError(null, -32000, refused.message));
+    const refused = browserCheck(req.headers.host, req.headers.origin);
+    if (refused !== null) return sendJson(res, 403, rpcError(null, -32000, `Forbidden: ${refused}`));
     if (options.token !== null && !bearerMatches(req.headers.authorization, options.token)) {
       return sendJson(res, 401, rpcError(null, -32000, 'Unauthorized: send "Authorization: Bearer <token>" with the server\'s token'), {
         'WWW-Authenticate': 'Bearer realm="switchboard"',
@@ -203,7 +203,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   sweep.unref();
 
   return {
-    url: httpUrl(options.listen.host, port, path),
+    url: listenUrl('http', options.listen.host, port, path),
     port,
     get sessionCount() {
       return sessions.size;
