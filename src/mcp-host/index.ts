@@ -5,4 +5,4 @@ export { startHttpHost, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type
 export { MemoryEventStore } from './http/memory-event-store.js';
 export { checkAuthConfig, MIN_TOKEN_LENGTH } from './http/http-security.js';
 export { StdioFrameTransport } from './rpc/stdio-transport.js';
-export { RequestGuard, requestKey, errorResponse, errorResponseFor, type GuardTexts } from './rpc/request-guard.js';
+export { RequestGuard, requestKey, errorResponseFor, type GuardTexts } from './rpc/request-guard.js';

@@ -6,3 +6,4 @@ export * from './async-queue.js';
 export * from './atomic-write.js';
 export * from './file-lock.js';
 export * from './listen/index.js';
+export * from './json-rpc.js';
