@@ -6,13 +6,12 @@ import type { Config } from '../config/index.js';
 import type { ThreadManager } from '../core/index.js';
 import type * as AgentServerModule from '../agent-server/index.js';
 import type * as McpHostModule from '../mcp-host/index.js';
-import { createLogger, isSwitchboardError, stderrLogWrite, type ListenAddress, type Logger } from '../util/index.js';
+import { createLogger, isSwitchboardError, stderrLogWrite, VERSION, type ListenAddress, type Logger } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { createAgent, startMcpServers } from './exec-command.js';
 import { UsageError } from './exit-codes.js';
 import { listenFlag, positiveInt, readBearerToken } from './flag-values.js';
-import { VERSION } from './main.js';
 
 interface McpServerFlags {
   http?: string;

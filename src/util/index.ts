@@ -7,3 +7,4 @@ export * from './atomic-write.js';
 export * from './file-lock.js';
 export * from './listen/index.js';
 export * from './json-rpc.js';
+export * from './version.js';
