@@ -10,13 +10,12 @@ import type { Thread, ThreadManager, ThreadOverrides } from '../core/index.js';
 import type { McpConnectionManager } from '../mcp/index.js';
 import type { AskForApproval, Event, SandboxMode } from '../protocol/index.js';
 import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/values.js';
-import { errorMessage } from '../util/index.js';
+import { errorMessage, VERSION } from '../util/index.js';
 import type { CliContext } from './context.js';
 import { CommandFailed, EXIT_FAILED, EXIT_OK, UsageError } from './exit-codes.js';
 import { HumanRenderer } from './exec-render.js';
 import { createMcpManager } from './mcp-compose.js';
 import type { RegisterCommand } from './commands.js';
-import { VERSION } from './main.js';
 
 interface ExecFlags {
   json?: boolean;

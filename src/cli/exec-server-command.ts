@@ -7,7 +7,7 @@ import { errorMessage, isSwitchboardError, teeLogger, type Logger } from '../uti
 import type { CliContext } from './context.js';
 import type { RegisterCommand } from './commands.js';
 import { UsageError } from './exit-codes.js';
-import { positiveInt, readBearerToken } from './flag-values.js';
+import { listenFlag, positiveInt, readBearerToken } from './flag-values.js';
 
 /**
  * The service's default limits, for --help. The CLI does not load the service (and its WebSocket and
@@ -84,13 +84,8 @@ function waitForShutdownSignal(): Promise<NodeJS.Signals> {
 }
 
 async function runExecServer(ctx: CliContext, flags: ExecServerFlags): Promise<void> {
-  const { parseListen, startExecServer } = await import('../exec-server/index.js');
-  let listen;
-  try {
-    listen = parseListen(flags.listen);
-  } catch (err) {
-    throw new UsageError(errorMessage(err));
-  }
+  const listen = listenFlag('--listen', flags.listen);
+  const { startExecServer } = await import('../exec-server/index.js');
   const token = readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_EXEC_TOKEN');
   const tls = readTls(ctx, flags);
   const limits: Partial<ExecLimits> = {};

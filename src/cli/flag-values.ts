@@ -1,8 +1,8 @@
-// Flag values shared by the long-running commands (exec-server, mcp-server, serve): positive integers
-// and the bearer token, read from --token-file or an environment variable.
+// Flag values shared by the long-running commands (exec-server, mcp-server, serve): positive integers,
+// the listen address, and the bearer token, read from --token-file or an environment variable.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { errorMessage } from '../util/index.js';
+import { errorMessage, parseListenAddress, type ListenAddress } from '../util/index.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 
@@ -12,6 +12,15 @@ export function positiveInt(flag: string) {
     if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(value)}`);
     return n;
   };
+}
+
+/** `--listen` / `--http`: one parser for every listener, a usage error naming the flag. */
+export function listenFlag(flag: string, value: string): ListenAddress {
+  try {
+    return parseListenAddress(value);
+  } catch (err) {
+    throw new UsageError(`${flag}: ${errorMessage(err)}`);
+  }
 }
 
 /** The first line of `tokenFile` (warning when others can read it), else `$envVar`, else null. */

@@ -1,12 +1,10 @@
 // CLI entry point: global options, command registration, and the one place errors become exit codes.
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, parseOverride, type ConfigOverride } from '../config/index.js';
-import { errorMessage, SwitchboardError } from '../util/index.js';
+import { errorMessage, SwitchboardError, VERSION } from '../util/index.js';
 import { createContext, processIO, type CliContext, type CliIO } from './context.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import { COMMANDS } from './commands.js';
-
-export const VERSION = '0.1.0';
 
 function collectOverride(value: string, previous: ConfigOverride[]): ConfigOverride[] {
   try {

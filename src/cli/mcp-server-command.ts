@@ -6,13 +6,12 @@ import type { Config } from '../config/index.js';
 import type { ThreadManager } from '../core/index.js';
 import type * as AgentServerModule from '../agent-server/index.js';
 import type * as McpHostModule from '../mcp-host/index.js';
-import { errorMessage, isSwitchboardError, teeLogger } from '../util/index.js';
+import { isSwitchboardError, teeLogger, VERSION, type ListenAddress } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { createAgent, startMcpServers } from './exec-command.js';
 import { UsageError } from './exit-codes.js';
-import { positiveInt, readBearerToken } from './flag-values.js';
-import { VERSION } from './main.js';
+import { listenFlag, positiveInt, readBearerToken } from './flag-values.js';
 
 interface McpServerFlags {
   http?: string;
@@ -40,9 +39,10 @@ Security (HTTP):
   Every request must carry "Authorization: Bearer <token>", compared in constant time. The token
   comes from --token-file FILE (first line) or $SWITCHBOARD_MCP_TOKEN, at least 16 characters.
   Without a token the server refuses to start, unless HOST is loopback and --insecure-no-auth is
-  given. The Host header (and Origin, when a browser sends one) must name this server: localhost,
-  127.0.0.1 and [::1] always, the bound address, or a name given with --allowed-host; anything else
-  gets 403 (protection against DNS rebinding). Plain HTTP: off loopback, put TLS in front of it.
+  given. Against browsers (DNS rebinding, cross-site requests), with 403: on a loopback HOST the Host
+  header must be a loopback name or a name given with --allowed-host; an Origin, when a browser sends
+  one, must be the server's own or name localhost, 127.0.0.1, [::1], the bound address or an
+  --allowed-host name. Plain HTTP: off loopback, put TLS in front of it.
   --max-sessions and --max-turns bound what clients can start; past them a session gets HTTP 503
   and a tool call an error result saying so.
 
@@ -102,7 +102,7 @@ export function stopSignal(): { promise: Promise<NodeJS.Signals>; dispose: () =>
 
 async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<number> {
   const host: typeof McpHostModule = await import('../mcp-host/index.js');
-  const listen = flags.http === undefined ? null : parseListenFlag(host, flags.http);
+  const listen = flags.http === undefined ? null : listenFlag('--http', flags.http);
   const token = listen ? readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_MCP_TOKEN') : null;
   if (listen) checkAuth(host, listen, token, flags);
   const mcp: typeof AgentServerModule = await import('../agent-server/index.js');
@@ -147,15 +147,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   }
 }
 
-export function parseListenFlag(host: typeof McpHostModule, value: string) {
-  try {
-    return host.parseListenAddress(value);
-  } catch (err) {
-    throw new UsageError(`--http: ${errorMessage(err)}`);
-  }
-}
-
-export function checkAuth(host: typeof McpHostModule, listen: McpHostModule.ListenAddress, token: string | null, flags: Pick<McpServerFlags, 'insecureNoAuth'>): void {
+export function checkAuth(host: typeof McpHostModule, listen: ListenAddress, token: string | null, flags: Pick<McpServerFlags, 'insecureNoAuth'>): void {
   try {
     host.checkAuthConfig(listen, token, flags.insecureNoAuth === true);
   } catch (err) {

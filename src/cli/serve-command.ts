@@ -5,14 +5,13 @@ import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type * as GatewayModule from '../gateway/index.js';
 import type * as McpHostModule from '../mcp-host/index.js';
-import { teeLogger } from '../util/index.js';
+import { teeLogger, VERSION } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
-import { VERSION } from './main.js';
 import { createMcpManager } from './mcp-compose.js';
-import { positiveInt, readBearerToken } from './flag-values.js';
-import { checkAuth, parseListenFlag, serveUntilStopped, stopSignal } from './mcp-server-command.js';
+import { listenFlag, positiveInt, readBearerToken } from './flag-values.js';
+import { checkAuth, serveUntilStopped, stopSignal } from './mcp-server-command.js';
 
 interface ServeFlags {
   http?: string;
@@ -64,8 +63,9 @@ Transports:
 Security (HTTP), as for \`switchboard mcp-server --http\`:
   Every request must carry "Authorization: Bearer <token>": --token-file FILE (first line) or
   $SWITCHBOARD_MCP_TOKEN, at least 16 characters. Without one the gateway refuses to start unless
-  HOST is loopback and --insecure-no-auth is given. Host (and Origin) must name this server:
-  localhost, 127.0.0.1, [::1], the bound address or an --allowed-host name; else 403.
+  HOST is loopback and --insecure-no-auth is given. On a loopback HOST, Host must be a loopback name
+  or an --allowed-host name; a browser's Origin must be the gateway's own or name localhost,
+  127.0.0.1, [::1], the bound address or an --allowed-host name; else 403.
 
 Examples:
   claude mcp add switchboard -- switchboard serve
@@ -87,7 +87,7 @@ function gatewayMode(config: Config, transparent: boolean): GatewayModule.Gatewa
 
 async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const hostModule: typeof McpHostModule = await import('../mcp-host/index.js');
-  const listen = flags.http === undefined ? null : parseListenFlag(hostModule, flags.http);
+  const listen = flags.http === undefined ? null : listenFlag('--http', flags.http);
   const token = listen ? readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_MCP_TOKEN') : null;
   if (listen) checkAuth(hostModule, listen, token, flags);
   const mcp: typeof GatewayModule = await import('../gateway/index.js');

@@ -1,5 +1,6 @@
 // In-process checks of the service and client internals that a separate process cannot show:
-// output backpressure, the heartbeat that drops vanished clients, and the client's sequence check.
+// output backpressure, the heartbeat that drops vanished clients, and the client's sequence check;
+// and which token configurations the service refuses to start with.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { createLogger } from '../util/index.js';
 import { ExecutorClient } from './executor-client.js';
-import { startExecServer, type ExecServer } from './exec-server.js';
+import { checkAuthConfig, startExecServer, type ExecServer } from './exec-server.js';
 import { groupExists } from './process-group.js';
 
 const TOKEN = randomBytes(16).toString('hex');
@@ -167,3 +168,14 @@ function maskedTextFrame(text: string): Buffer {
   const masked = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!));
   return Buffer.concat([header, mask, masked]);
 }
+
+describe('checkAuthConfig', () => {
+  const listen = (host: string) => ({ host, port: 0 });
+  it('needs a token unless explicitly insecure on loopback', () => {
+    expect(() => checkAuthConfig({ listen: listen('0.0.0.0'), token: 'tok' })).not.toThrow();
+    expect(() => checkAuthConfig({ listen: listen('127.0.0.1'), token: null })).toThrow('no token configured');
+    expect(() => checkAuthConfig({ listen: listen('127.0.0.1'), token: null, insecureNoAuth: true })).not.toThrow();
+    expect(() => checkAuthConfig({ listen: listen('0.0.0.0'), token: null, insecureNoAuth: true })).toThrow('only allowed on a loopback address');
+    expect(() => checkAuthConfig({ listen: listen('127.0.0.1'), token: '  ' })).toThrow('token is empty');
+  });
+});

@@ -5,8 +5,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
-import { bearerMatches, formatWsUrl, hostAllowed, isLoopbackHost, originAllowed, type ListenAddress } from './auth.js';
+import { bearerMatches, createHostOriginCheck, errorMessage, isLoopbackHost, listenUrl, SwitchboardError, type ListenAddress, type Logger } from '../util/index.js';
 import { ExecConnection } from './exec-connection.js';
 import { DEFAULT_EXEC_LIMITS, HEARTBEAT_INTERVAL_MS, MIN_MESSAGE_BYTES, type ExecLimits } from './methods.js';
 
@@ -61,6 +60,7 @@ export async function startExecServer(options: ExecServerOptions): Promise<ExecS
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes * 2, perMessageDeflate: false });
   const connections = new Map<WebSocket, ExecConnection>();
   const endings = new Set<Promise<void>>();
+  const browserCheck = createHostOriginCheck(options.listen.host);
 
   http.on('request', (_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain', connection: 'close' }).end('this is a switchboard exec-server; connect with a WebSocket client\n');
@@ -69,8 +69,9 @@ export async function startExecServer(options: ExecServerOptions): Promise<ExecS
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     // A browser can be made to open a WebSocket to any address; such requests are refused first.
-    if (!hostAllowed(req.headers.host, options.listen) || !originAllowed(req.headers.origin, req.headers.host)) {
-      logger.warn('rejected connection: Host or Origin not allowed', { host: req.headers.host, origin: req.headers.origin, remote: req.socket.remoteAddress });
+    const refused = browserCheck(req.headers.host, req.headers.origin);
+    if (refused !== null) {
+      logger.warn('rejected connection: Host or Origin not allowed', { reason: refused, host: req.headers.host, origin: req.headers.origin, remote: req.socket.remoteAddress });
       refuse(socket, 403, 'Forbidden', '');
       return;
     }
@@ -134,7 +135,7 @@ export async function startExecServer(options: ExecServerOptions): Promise<ExecS
   http.on('error', (err) => logger.error('listener error', { error: errorMessage(err) }));
   const bound = http.address() as AddressInfo;
   const address = { host: bound.address, port: bound.port };
-  const url = formatWsUrl(options.listen.host === 'localhost' ? 'localhost' : bound.address, bound.port, options.tls !== undefined);
+  const url = listenUrl(options.tls ? 'wss' : 'ws', options.listen.host === 'localhost' ? 'localhost' : bound.address, bound.port);
   logger.info('exec-server listening', { url, auth: options.token !== null ? 'token' : 'none' });
 
   let closing: Promise<void> | null = null;

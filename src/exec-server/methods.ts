@@ -13,21 +13,6 @@ export const ExecNotification = {
   exited: 'process/exited',
 } as const;
 
-/** Variables a process inherits from the executor's own environment unless told otherwise (Codex's Unix DEFAULT_ENV_VARS). */
-export const DEFAULT_INHERITED_ENV_VARS: readonly string[] = [
-  'HOME',
-  'LOGNAME',
-  'PATH',
-  'SHELL',
-  'USER',
-  '__CF_USER_TEXT_ENCODING',
-  'LANG',
-  'LC_ALL',
-  'TERM',
-  'TMPDIR',
-  'TZ',
-];
-
 // NUL cannot cross execve; `=` in a name would change the meaning of the assignment.
 const ArgSchema = z.string().refine((s) => !s.includes('\0'), 'must not contain NUL characters');
 const EnvNameSchema = z

@@ -1,6 +1,7 @@
 // The JSON-RPC 2.0 envelope of the exec-server protocol (our own client and service, not MCP):
 // zod schemas for the frames, the error codes, and helpers to build frames.
 import { z } from 'zod';
+import { JSON_RPC_ERRORS, jsonRpcError } from '../util/index.js';
 
 export const JSONRPC_VERSION = '2.0';
 
@@ -32,11 +33,7 @@ export type ServerFrame = z.infer<typeof ServerFrameSchema>;
 
 /** JSON-RPC error codes: the standard ones, then the service's own (-32001..-32099). */
 export const RpcErrorCode = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internalError: -32603,
+  ...JSON_RPC_ERRORS,
   unknownProcess: -32001,
   processExited: -32002,
   limitExceeded: -32003,
@@ -57,8 +54,7 @@ export function rpcResult(id: RpcId, result: unknown): string {
 }
 
 export function rpcError(id: RpcId | null, code: number, message: string, data?: unknown): string {
-  const error: RpcErrorObject = data === undefined ? { code, message } : { code, message, data };
-  return JSON.stringify({ jsonrpc: JSONRPC_VERSION, id, error });
+  return JSON.stringify(jsonRpcError(id, code, message, data));
 }
 
 export function rpcNotification(method: string, params: unknown): string {

@@ -1,4 +1,5 @@
 // Defaults and limits for one MCP server connection (Codex's current values).
+import { VERSION } from '../util/index.js';
 
 /** initialize (and the first tools/list, which the manager runs) must finish within this. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
@@ -19,10 +20,12 @@ export const STDERR_TAIL_LINES = 20;
 /** Largest body excerpt put into an `HTTP <status>: <body>` message. */
 export const HTTP_BODY_PREVIEW_BYTES = 8_192;
 
-export const DEFAULT_CLIENT_INFO = { name: 'switchboard', title: 'Switchboard', version: '0.1.0' } as const;
+export const DEFAULT_CLIENT_INFO = { name: 'switchboard', title: 'Switchboard', version: VERSION } as const;
 
 /**
- * The environment variables a local stdio server inherits when present (Codex's Unix list), before
- * `env_vars` and `env` are applied. Everything else in the parent's environment stays out.
+ * The environment variables a stdio server inherits when present (Codex's Unix list), before
+ * `env_vars` and `env` are applied; everything else stays out. The same list wherever the server
+ * runs: taken from this process for a local launch, from the executor's (or the ssh session's)
+ * environment for a remote one.
  */
-export const DEFAULT_ENV_VARS: readonly string[] = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'TZ'];
+export const DEFAULT_ENV_VARS: readonly string[] = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', '__CF_USER_TEXT_ENCODING', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'TZ'];

@@ -7,3 +7,6 @@ export * from './abort.js';
 export * from './async-queue.js';
 export * from './atomic-write.js';
 export * from './file-lock.js';
+export * from './listen/index.js';
+export * from './json-rpc.js';
+export * from './version.js';

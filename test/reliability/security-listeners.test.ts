@@ -20,8 +20,8 @@ export interface ListenerUnderTest {
   name: string;
   /** The status of an accepted probe (101 for a WebSocket upgrade, 200 for an HTTP initialize). */
   accepted: number;
-  /** Starts the listener; `token` null means it runs without one (where allowed: loopback, insecure flag). */
-  start(token: string | null): Promise<{ url: string; stop(): Promise<unknown> }>;
+  /** Starts the listener on `listen`; `token` null means it runs without one (where allowed: loopback, insecure flag). */
+  start(token: string | null, listen: string): Promise<{ url: string; stop(): Promise<unknown> }>;
   /** Sends one request as a client would; resolves with the HTTP status (101 = WebSocket accepted). */
   probe(url: string, probe: Probe): Promise<number>;
 }
@@ -109,8 +109,8 @@ const LISTENERS: ListenerUnderTest[] = [
   {
     name: 'exec-server',
     accepted: 101,
-    async start(token) {
-      const server: ExecServerProcess = await startExecServerProcess(['--listen', '127.0.0.1:0', ...tokenArgs(token)]);
+    async start(token, listen) {
+      const server: ExecServerProcess = await startExecServerProcess(['--listen', listen, ...tokenArgs(token)]);
       return { url: server.url, stop: () => server.stop() };
     },
     probe: (url, p) => upgrade(url, p.headers),
@@ -118,13 +118,13 @@ const LISTENERS: ListenerUnderTest[] = [
   {
     name: 'mcp-server --http',
     accepted: 200,
-    start: (token) => startCli(['mcp-server', '--http', '127.0.0.1:0', ...tokenArgs(token)]),
+    start: (token, listen) => startCli(['mcp-server', '--http', listen, ...tokenArgs(token)]),
     probe: (url, p) => initializePost(url, p.headers),
   },
   {
     name: 'serve --http',
     accepted: 200,
-    start: (token) => startCli(['serve', '--http', '127.0.0.1:0', ...tokenArgs(token)]),
+    start: (token, listen) => startCli(['serve', '--http', listen, ...tokenArgs(token)]),
     probe: (url, p) => initializePost(url, p.headers),
   },
 ];
@@ -138,8 +138,9 @@ describe.each(LISTENERS)('security: the $name listener', (listener) => {
   let withToken: { url: string; stop(): Promise<unknown> };
   let noToken: { url: string; stop(): Promise<unknown> };
   beforeAll(async () => {
-    withToken = await listener.start(TOKEN);
-    noToken = await listener.start(null);
+    withToken = await listener.start(TOKEN, '127.0.0.1:0');
+    // A bare `:port` means loopback for every listener, so --insecure-no-auth is allowed on it.
+    noToken = await listener.start(null, ':0');
   }, 60_000);
   afterAll(async () => {
     await withToken?.stop();
@@ -171,5 +172,7 @@ describe.each(LISTENERS)('security: the $name listener', (listener) => {
     expect(await listener.probe(noToken.url, { headers: { host: hostOf(noToken.url) } })).toBe(listener.accepted);
     expect(await listener.probe(noToken.url, { headers: { host: `localhost:${portOf(noToken.url)}` } })).toBe(listener.accepted);
     expect(await listener.probe(noToken.url, { headers: { host: hostOf(noToken.url), origin: `http://${hostOf(noToken.url)}` } })).toBe(listener.accepted);
+    // A loopback page on another port (a local dev server) is as local as the listener's own.
+    expect(await listener.probe(noToken.url, { headers: { host: hostOf(noToken.url), origin: 'http://localhost:3000' } })).toBe(listener.accepted);
   });
 });

@@ -1,7 +1,7 @@
 // Codex's rules for running a stdio server on another machine: an explicit cwd, valid Unicode,
 // and only explicitly named variables (local values sent, remote names resolved over there).
-import { DEFAULT_INHERITED_ENV_VARS } from '../../exec-server/index.js';
 import { SwitchboardError } from '../../util/index.js';
+import { DEFAULT_ENV_VARS } from '../defaults.js';
 import type { StdioServerSpec } from './launcher.js';
 
 /** What to start remotely, already checked: argv, cwd, values to send, names to inherit there. */
@@ -43,7 +43,7 @@ export function buildRemoteCommand(spec: StdioServerSpec, localEnv: NodeJS.Proce
   const argv = [checkUnicode(spec.command, 'command'), ...spec.args.map((a) => checkUnicode(a, 'argument'))];
   const cwd = checkUnicode(spec.cwd, 'cwd');
   const env: Record<string, string> = {};
-  const inherit = new Set<string>(DEFAULT_INHERITED_ENV_VARS);
+  const inherit = new Set<string>(DEFAULT_ENV_VARS);
   for (const entry of spec.envVars) {
     const name = checkName(entry.name);
     if (entry.source === 'remote') {

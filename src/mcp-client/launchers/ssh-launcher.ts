@@ -1,8 +1,8 @@
 // The ssh launcher: runs a stdio MCP server on another machine through the system OpenSSH client;
 // the remote script (ssh-command.ts) gives it its own process group and kills it when ssh goes away.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { DEFAULT_INHERITED_ENV_VARS } from '../../exec-server/index.js';
 import { abortError, errorMessage, SwitchboardError } from '../../util/index.js';
+import { DEFAULT_ENV_VARS } from '../defaults.js';
 import type { LaunchedServer, LaunchOptions, StdioLauncher, StdioServerSpec } from './launcher.js';
 import { buildRemoteCommand } from './remote-command.js';
 import { RemoteStdioTransport } from './remote-stdio-transport.js';
@@ -20,7 +20,7 @@ export interface SshLauncherOptions {
 }
 
 /** What the local ssh client itself may see of our environment: enough to find keys, agent and config. */
-const SSH_CLIENT_ENV = [...DEFAULT_INHERITED_ENV_VARS, 'SSH_AUTH_SOCK', 'SSH_ASKPASS', 'DISPLAY', 'KRB5CCNAME'];
+const SSH_CLIENT_ENV = [...DEFAULT_ENV_VARS, 'SSH_AUTH_SOCK', 'SSH_ASKPASS', 'DISPLAY', 'KRB5CCNAME'];
 
 function sshClientEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};

@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../../config/index.js';
 import { SwitchboardError, anySignal } from '../../util/index.js';
+import { DEFAULT_CLIENT_INFO } from '../defaults.js';
 import { startCallbackServer } from './callback-server.js';
 import { discoverAuthorizationState, fetchWithTimeout } from './discovery.js';
 import { OAuthLoginError } from './errors.js';
@@ -61,7 +62,7 @@ async function probeChallenge(url: string, fetchFn: FetchLike): Promise<{ resour
         jsonrpc: '2.0',
         id: 0,
         method: 'initialize',
-        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'switchboard', version: '0.1.0' } },
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: DEFAULT_CLIENT_INFO.name, version: DEFAULT_CLIENT_INFO.version } },
       }),
     });
     await response.body?.cancel().catch(() => {});

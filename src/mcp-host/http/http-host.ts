@@ -7,9 +7,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type JSONRPCErrorResponse, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
-import { errorMessage, type Logger } from '../../util/index.js';
-import { allowedHostnames, bearerMatches, checkAuthConfig, checkHostAndOrigin, httpUrl, type ListenAddress } from './http-security.js';
-import { readJsonBody, sendJson, rpcError } from './http-io.js';
+import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl, type ListenAddress, type Logger } from '../../util/index.js';
+import { checkAuthConfig } from './http-security.js';
+import { readJsonBody, sendJson } from './http-io.js';
 import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, MemoryEventStore } from './memory-event-store.js';
 import { RunningRequests } from './running-requests.js';
 
@@ -34,7 +34,7 @@ export interface HttpHostOptions {
   /** Bearer token every request must carry; null only with `insecureNoAuth` on loopback. */
   token: string | null;
   insecureNoAuth?: boolean;
-  /** Extra hostnames accepted in Host/Origin (names that front the server). */
+  /** Extra hostnames accepted in Host (on loopback) and Origin (names that front the server). */
   allowedHosts?: readonly string[];
   maxSessions?: number;
   /** A session with no open request and no traffic for this long is closed. */
@@ -75,7 +75,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const maxSessions = options.maxSessions ?? HTTP_DEFAULTS.maxSessions;
   const idleTimeoutMs = options.idleTimeoutMs ?? HTTP_DEFAULTS.idleTimeoutMs;
   const maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
-  const allowed = allowedHostnames(options.listen.host, options.allowedHosts);
+  const browserCheck = createHostOriginCheck(options.listen.host, options.allowedHosts);
   const sessions = new Map<string, Session>();
   const log = options.logger;
   let opening = 0;
@@ -101,7 +101,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     if (sessions.size + opening >= maxSessions) {
       const id = 'id' in initId ? initId.id : null;
       const message = `Too many sessions: this server keeps at most ${maxSessions} at once (--max-sessions). Close one (HTTP DELETE with its Mcp-Session-Id) or retry after an idle one expires.`;
-      sendJson(res, 503, rpcError(id ?? null, -32000, message), { 'Retry-After': '5' });
+      sendJson(res, 503, jsonRpcError(id ?? null, -32000, message), { 'Retry-After': '5' });
       return;
     }
     opening += 1;
@@ -133,11 +133,11 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
 
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== path) return sendJson(res, 404, rpcError(null, -32000, `Not found: the MCP endpoint is ${path}`));
-    const refused = checkHostAndOrigin(req.headers.host, req.headers.origin, allowed);
-    if (refused) return sendJson(res, refused.status, rpcError(null, -32000, refused.message));
+    if (url.pathname !== path) return sendJson(res, 404, jsonRpcError(null, -32000, `Not found: the MCP endpoint is ${path}`));
+    const refused = browserCheck(req.headers.host, req.headers.origin);
+    if (refused !== null) return sendJson(res, 403, jsonRpcError(null, -32000, `Forbidden: ${refused}`));
     if (options.token !== null && !bearerMatches(req.headers.authorization, options.token)) {
-      return sendJson(res, 401, rpcError(null, -32000, 'Unauthorized: send "Authorization: Bearer <token>" with the server\'s token'), {
+      return sendJson(res, 401, jsonRpcError(null, -32000, 'Unauthorized: send "Authorization: Bearer <token>" with the server\'s token'), {
         'WWW-Authenticate': 'Bearer realm="switchboard"',
       });
     }
@@ -151,15 +151,15 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       body = read.body;
       messages = read.messages;
     } else if (req.method !== 'GET' && req.method !== 'DELETE') {
-      return sendJson(res, 405, rpcError(null, -32000, 'Method not allowed.'), { Allow: 'GET, POST, DELETE' });
+      return sendJson(res, 405, jsonRpcError(null, -32000, 'Method not allowed.'), { Allow: 'GET, POST, DELETE' });
     }
     if (sessionId === undefined) {
       const init = messages.find((m) => isInitializeRequest(m));
       if (req.method === 'POST' && init) return openNew(req, res, body, messages, init);
-      return sendJson(res, 400, rpcError(null, -32000, 'Bad Request: Mcp-Session-Id header is required'));
+      return sendJson(res, 400, jsonRpcError(null, -32000, 'Bad Request: Mcp-Session-Id header is required'));
     }
     const session = sessions.get(sessionId);
-    if (!session) return sendJson(res, 404, rpcError(null, -32001, 'Session not found'));
+    if (!session) return sendJson(res, 404, jsonRpcError(null, -32001, 'Session not found'));
     // A JSON-RPC error in a JSON response: clients treat it as the request's answer.
     for (const m of messages) {
       const refusal = session.handle.refusal?.(m);
@@ -178,7 +178,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const server = http.createServer((req, res) => {
     serve(req, res).catch((err: unknown) => {
       log.error('http request failed', { error: errorMessage(err) });
-      if (!res.headersSent) sendJson(res, 500, rpcError(null, -32603, 'Internal error'));
+      if (!res.headersSent) sendJson(res, 500, jsonRpcError(null, JSON_RPC_ERRORS.internalError, 'Internal error'));
       else res.destroy();
     });
   });
@@ -203,7 +203,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   sweep.unref();
 
   return {
-    url: httpUrl(options.listen.host, port, path),
+    url: listenUrl('http', options.listen.host, port, path),
     port,
     get sessionCount() {
       return sessions.size;

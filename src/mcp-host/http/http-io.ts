@@ -1,11 +1,8 @@
-// Small HTTP helpers for the MCP host: JSON-RPC error bodies, JSON responses, and reading a POST
+// Small HTTP helpers for the MCP host: JSON responses, and reading a POST
 // body with a size bound, answering unparsable or malformed JSON-RPC before any transport sees it.
 import type http from 'node:http';
 import { parseJSONRPCMessage, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/server';
-
-export function rpcError(id: RequestId | null, code: number, message: string): Record<string, unknown> {
-  return { jsonrpc: '2.0', id, error: { code, message } };
-}
+import { JSON_RPC_ERRORS, jsonRpcError } from '../../util/index.js';
 
 export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -45,7 +42,7 @@ export async function readJsonBody(
     req.on('error', reject);
   });
   if (raw === null) {
-    sendJson(res, 413, rpcError(null, -32000, `Payload too large: the body exceeds ${maxBytes} bytes`), { connection: 'close' });
+    sendJson(res, 413, jsonRpcError(null, -32000, `Payload too large: the body exceeds ${maxBytes} bytes`), { connection: 'close' });
     return null;
   }
   let body: unknown;
@@ -53,7 +50,7 @@ export async function readJsonBody(
     // JSON between systems is UTF-8 (RFC 8259); a lenient decode would turn bad bytes into U+FFFD.
     body = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(raw));
   } catch {
-    sendJson(res, 400, rpcError(null, -32700, 'Parse error: Invalid JSON'));
+    sendJson(res, 400, jsonRpcError(null, JSON_RPC_ERRORS.parseError, 'Parse error: Invalid JSON'));
     return null;
   }
   const items = Array.isArray(body) ? body : [body];
@@ -62,7 +59,7 @@ export async function readJsonBody(
     try {
       messages.push(parseJSONRPCMessage(item));
     } catch {
-      sendJson(res, 400, rpcError(idOf(item), -32600, 'Invalid Request: not a valid JSON-RPC 2.0 message'));
+      sendJson(res, 400, jsonRpcError(idOf(item), JSON_RPC_ERRORS.invalidRequest, 'Invalid Request: not a valid JSON-RPC 2.0 message'));
       return null;
     }
   }

@@ -12,7 +12,8 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { errorResponse, requestKey as keyOf } from '../rpc/request-guard.js';
+import { JSON_RPC_ERRORS, jsonRpcError } from '../../util/index.js';
+import { requestKey as keyOf } from '../rpc/request-guard.js';
 
 export const REQUEST_ID_IN_USE = 'Invalid Request: a request with this id is still running in this session; use a new id';
 
@@ -68,7 +69,7 @@ export class RunningRequests implements Transport {
     for (const m of messages) {
       if (!isJSONRPCRequest(m)) continue;
       const key = keyOf(m.id);
-      if (this.claims.has(key) || keys.has(key)) return errorResponse(m.id, -32600, REQUEST_ID_IN_USE);
+      if (this.claims.has(key) || keys.has(key)) return jsonRpcError(m.id, JSON_RPC_ERRORS.invalidRequest, REQUEST_ID_IN_USE);
       keys.add(key);
     }
     for (const key of keys) this.claims.set(key, { by, taken: false });

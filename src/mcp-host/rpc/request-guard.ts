@@ -13,17 +13,13 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { JSON_RPC_ERRORS, jsonRpcError } from '../../util/index.js';
 
-const INVALID_REQUEST = -32600;
-const METHOD_NOT_FOUND = -32601;
+const { invalidRequest: INVALID_REQUEST, methodNotFound: METHOD_NOT_FOUND } = JSON_RPC_ERRORS;
 
 /** JSON-RPC ids 1 and "1" are different requests. */
 export function requestKey(id: RequestId): string {
   return `${typeof id}:${String(id)}`;
-}
-
-export function errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): JSONRPCErrorResponse {
-  return { jsonrpc: '2.0', id: id as RequestId, error: { code, message, ...(data !== undefined ? { data } : {}) } };
 }
 
 /** The refusal texts a product gives its clients (the guard knows no product's wording). */
@@ -68,9 +64,9 @@ export class RequestGuard implements Transport {
   /** The answer this guard gives a request before the server sees it, or null to let it through. */
   refusal(message: JSONRPCMessage): JSONRPCErrorResponse | null {
     if (!isJSONRPCRequest(message)) return null;
-    if (this.isRunning(message.id)) return errorResponse(message.id, INVALID_REQUEST, this.texts.requestIdRunning);
-    if (message.method === 'initialize' && this.initialized) return errorResponse(message.id, INVALID_REQUEST, this.texts.initializeTwice);
-    if (!this.methods.has(message.method)) return errorResponse(message.id, METHOD_NOT_FOUND, this.texts.methodNotFound(message.method), { method: message.method });
+    if (this.isRunning(message.id)) return jsonRpcError(message.id, INVALID_REQUEST, this.texts.requestIdRunning);
+    if (message.method === 'initialize' && this.initialized) return jsonRpcError(message.id, INVALID_REQUEST, this.texts.initializeTwice);
+    if (!this.methods.has(message.method)) return jsonRpcError(message.id, METHOD_NOT_FOUND, this.texts.methodNotFound(message.method), { method: message.method });
     return null;
   }
 
@@ -101,5 +97,5 @@ export class RequestGuard implements Transport {
 
 /** The refusal for a request whose id is still running on `guard` (the only one made before the transport). */
 export function errorResponseFor(guard: RequestGuard, message: JSONRPCMessage): JSONRPCErrorResponse | null {
-  return isJSONRPCRequest(message) && guard.isRunning(message.id) ? errorResponse(message.id, INVALID_REQUEST, guard.texts.requestIdRunning) : null;
+  return isJSONRPCRequest(message) && guard.isRunning(message.id) ? jsonRpcError(message.id, INVALID_REQUEST, guard.texts.requestIdRunning) : null;
 }
