@@ -5,6 +5,10 @@ import path from 'node:path';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+/**
+ * Where library code logs (it never writes to stdout or the console). Implement these five methods to
+ * route switchboard's log lines into your own logger; `fields` never need redacting by the caller.
+ */
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -42,6 +46,7 @@ export function createLogger(write: LogWrite, options: { level?: LogLevel; base?
   };
 }
 
+/** A Logger that discards everything: the default of the library entry points. */
 export const nullLogger: Logger = createLogger(() => {}, { level: 'error' });
 
 /** Appends lines to a file, creating its folder; failures to log never throw. */
