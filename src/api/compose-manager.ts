@@ -32,14 +32,16 @@ export interface ConnectionManagerOptions {
 }
 
 /**
- * A connection manager over `config.mcp_servers`, not yet started: call `start()` (or just
- * `listAllTools()` / `callTool()`, which wait for the servers they need), and `close()` at the end.
+ * A connection manager over `config.mcp_servers`, not yet started. `start()` launches the servers
+ * and returns at once; `listAllTools()` starts them too and waits for those without a startup
+ * snapshot. `callTool(name)` knows a catalog name once its server has listed its tools (or from the
+ * last run's snapshot), so list first (or `await waitForStartup()`). `close()` ends every server.
  *
  * @example
  * ```ts
  * const { config } = await loadConfig({ home: resolveHome() });
  * const manager = createConnectionManager(config);
- * manager.start();
+ * const catalog = await manager.listAllTools();
  * const result = await manager.callTool('mcp__docs__search', { query: 'zod' });
  * await manager.close();
  * ```

@@ -131,7 +131,10 @@ export class McpConnectionManager {
     return this.catalog.closest(name);
   }
 
-  /** Call by model-visible name. A tool known only from a snapshot waits for its server. */
+  /**
+   * Call by model-visible name. A tool known only from a snapshot waits for its server; a name that
+   * no live list or snapshot has shown yet fails with `unknown_tool` (list the tools first).
+   */
   async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     this.start();
     await raceSignal(this.snapshotsLoaded(), options.signal);
