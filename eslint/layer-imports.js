@@ -4,6 +4,8 @@
 import path from 'node:path';
 
 export const LAYER_TABLE = {
+  // The library's entry points (package.json `exports`): a top layer beside cli; neither imports the other.
+  api: ['gateway', 'agent-server', 'mcp-host', 'core', 'mcp', 'mcp-client', 'exec-server', 'config', 'protocol', 'util'],
   cli: ['gateway', 'agent-server', 'mcp-host', 'core', 'mcp', 'mcp-client', 'exec-server', 'config', 'protocol', 'util'],
   gateway: ['mcp-host', 'mcp', 'mcp-client', 'config', 'protocol', 'util'],
   'agent-server': ['mcp-host', 'core', 'mcp', 'config', 'protocol', 'util'],

@@ -1,5 +1,5 @@
 // `npm run conformance:client`: every client scenario of @modelcontextprotocol/conformance, one
-// after another, against `switchboard conformance-client`; prints `N passed, M failed` (scenarios;
+// after another, against conformance/client.ts (switchboard's McpClient, used as a library); prints `N passed, M failed` (scenarios;
 // a WARNING counts as failed) and checks the result against the expected-failures baseline, which
 // may only shrink: a listed scenario that passes fails the run, and so does an unlisted failure.
 // Runs under Node 24 with type stripping (erasable syntax, node: imports only).
@@ -14,7 +14,7 @@ const outDir = path.join(root, '.conformance', 'client');
 // The Client ID Metadata Document URL the suite's CIMD scenario expects (runner configuration,
 // the equivalent of mcp_oauth_client_metadata_url).
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
-const command = `node ${path.join(root, 'bin', 'switchboard.js')} conformance-client --client-metadata-url ${CLIENT_METADATA_URL}`;
+const command = `${process.execPath} ${path.join(root, 'conformance', 'client.ts')} --client-metadata-url ${CLIENT_METADATA_URL}`;
 
 function run(args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {

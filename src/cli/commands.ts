@@ -1,7 +1,6 @@
 // The list of command groups; each registers its subcommands on the program.
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
-import { registerConformanceClientCommand } from './conformance-client-command.js';
 import { registerExec } from './exec-command.js';
 import { registerExecServerCommand } from './exec-server-command.js';
 import { mcpConfigCommands } from './mcp-config-commands.js';
@@ -18,7 +17,6 @@ export const COMMANDS: RegisterCommand[] = [
   registerMcpRuntimeCommands,
   registerExec,
   registerExecServerCommand,
-  registerConformanceClientCommand,
   registerMcpServerCommand,
   registerServeCommand,
 ];

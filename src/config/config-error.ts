@@ -1,6 +1,7 @@
 // The config layer's error: names the file, line/column and key where known.
 import { SwitchboardError } from '../util/index.js';
 
+/** Where a config problem is: the file, the 1-based line and column, and the key path. */
 export interface ConfigErrorLocation {
   file?: string;
   line?: number;
@@ -8,6 +9,10 @@ export interface ConfigErrorLocation {
   keyPath?: string[];
 }
 
+/**
+ * A config.toml that cannot be used. The message names the file, line and column and the key,
+ * e.g. `config.toml:4:7: startup_timeout_sec must be a number (key mcp_servers.docs.startup_timeout_sec)`.
+ */
 export class ConfigError extends SwitchboardError {
   readonly location: ConfigErrorLocation;
   readonly detail: string;

@@ -20,6 +20,10 @@ export interface SandboxWorkspaceWrite {
   exclude_slash_tmp: boolean;
 }
 
+/**
+ * A validated, frozen config.toml (Codex's schema plus switchboard's keys): the MCP servers, remote
+ * environments, model providers and agent defaults. Get one from {@link loadConfig} or {@link buildConfig}.
+ */
 export interface Config {
   home: string;
   /** The config file that was read (it may not exist). */
@@ -49,6 +53,7 @@ export interface Config {
   raw: Record<string, unknown>;
 }
 
+/** A validated config and the warnings it produced (unknown keys, deprecated spellings). */
 export interface LoadedConfig {
   config: Config;
   warnings: string[];
@@ -247,6 +252,7 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
   return { config: deepFreeze(config), warnings };
 }
 
+/** Where {@link loadConfig} reads from. */
 export interface LoadConfigOptions {
   home: string;
   /** --config FILE; default $home/config.toml. */

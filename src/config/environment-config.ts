@@ -1,6 +1,7 @@
 // [environments.<id>]: where a stdio MCP server may run instead of locally (exec-server or ssh).
 import { ConfigError } from './config-error.js';
 
+/** An `[environments.<id>]` table: a machine where stdio MCP servers may run (an exec-server or SSH). */
 export type EnvironmentConfig =
   | { id: string; type: 'exec-server'; url: string; token_env_var: string | null }
   | { id: string; type: 'ssh'; host: string; user: string | null; port: number | null; identity_file: string | null };

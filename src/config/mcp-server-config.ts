@@ -38,6 +38,10 @@ export interface OAuthConfig {
 
 export type StartupMode = 'eager' | 'lazy';
 
+/**
+ * One validated, frozen `[mcp_servers.<name>]` table: how to reach the server (stdio command or
+ * HTTP URL), and how switchboard treats it (timeouts, tool filters, startup mode, OAuth).
+ */
 export interface McpServerConfig {
   name: string;
   transport: McpTransportConfig;
@@ -211,6 +215,7 @@ function readTransport(r: ServerReader): McpTransportConfig {
   };
 }
 
+/** One validated `[mcp_servers.<name>]` table and its warnings. */
 export interface ParsedServer {
   config: McpServerConfig;
   warnings: string[];

@@ -3,6 +3,7 @@ import { ConfigError } from './config-error.js';
 
 export type WireApi = 'responses' | 'chat';
 
+/** A `[model_providers.<id>]` table (or a built-in provider): an OpenAI-compatible endpoint and its key variable. */
 export interface ModelProviderConfig {
   id: string;
   name: string;

@@ -2,6 +2,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { ConfigError } from './config-error.js';
 
+/** One `-c key=value` override: a dotted key path and its TOML-parsed value. */
 export interface ConfigOverride {
   path: string[];
   value: unknown;
@@ -38,6 +39,7 @@ export function parseOverrideValue(text: string): unknown {
   }
 }
 
+/** Parse a `-c key=value` argument (the value as TOML, else as a plain string), as the CLI does. */
 export function parseOverride(arg: string): ConfigOverride {
   const eq = arg.indexOf('=');
   if (eq <= 0) throw new ConfigError(`invalid -c override '${arg}': expected key=value`);

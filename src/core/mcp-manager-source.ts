@@ -3,6 +3,7 @@
 import type { McpConnectionManager } from '../mcp/index.js';
 import type { McpCallToolResult, McpPage, McpResource, McpResourceTemplate, McpToolDescriptor, McpToolSource } from './mcp-tool-source.js';
 
+/** A connection manager as the agent's MCP tool source (for `ThreadManagerDeps.mcp`). */
 export function mcpToolSourceFrom(manager: McpConnectionManager): McpToolSource {
   return {
     serverNames: () => manager.serverNames(),

@@ -59,6 +59,7 @@ export interface McpCallOptions {
   onElicitation?: (elicitation: McpElicitation) => Promise<McpElicitationResult>;
 }
 
+/** The MCP catalog as the agent sees it; `mcpToolSourceFrom(manager)` makes one from a connection manager. */
 export interface McpToolSource {
   /** Configured (enabled) servers; the resource tools are offered when there is at least one. */
   serverNames(): string[];

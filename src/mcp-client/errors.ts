@@ -1,6 +1,7 @@
 // The typed errors of one MCP server connection; retry and recovery decide by `code`, never by text.
 import { SwitchboardError } from '../util/index.js';
 
+/** What went wrong with an MCP operation; retry and recovery decide by this code. */
 export type McpErrorCode =
   /** The operation's deadline passed (`timed out awaiting tools/call after 60s`). */
   | 'timeout'
@@ -35,6 +36,7 @@ export type McpErrorCode =
   /** An operation was called after close(). */
   | 'closed';
 
+/** Facts about a failure that callers may act on. */
 export interface McpErrorDetails {
   /** HTTP status, for http_status / auth_required / insufficient_scope / session_expired. */
   status?: number;
@@ -48,6 +50,7 @@ export interface McpErrorDetails {
   stderrTail?: string[];
 }
 
+/** The error of every McpClient operation (and of the manager's calls): a stable `code` and its details. */
 export class McpClientError extends SwitchboardError {
   declare readonly code: McpErrorCode;
   readonly details: McpErrorDetails;
@@ -67,6 +70,7 @@ export class McpClientError extends SwitchboardError {
   }
 }
 
+/** True when `err` is an McpClientError (with this code, when given). */
 export function isMcpClientError(err: unknown, code?: McpErrorCode): err is McpClientError {
   return err instanceof McpClientError && (code === undefined || err.code === code);
 }

@@ -18,6 +18,7 @@ import { currentAccessToken, recipeFromConfig } from './recipe.js';
 import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
 import { McpServerApi } from './server-api.js';
 
+/** Per-call options of `McpClient.callTool`. */
 export interface CallToolOptions extends RequestOptions {
   onProgress?: OperationSpec['onProgress'];
   /** Request `_meta` sent with the call. */
@@ -26,10 +27,26 @@ export interface CallToolOptions extends RequestOptions {
 
 type RunOptions = RequestOptions & Pick<OperationSpec, 'onProgress' | 'progress'>;
 
+/** A client for one configured server; nothing starts until `connect()`. */
 export function createMcpClient(config: McpServerConfig, deps: McpClientDeps, options: McpClientOptions = {}): McpClient {
   return new McpClient(config, deps, options);
 }
 
+/**
+ * One MCP server connection (stdio through a launcher, Streamable HTTP, or legacy HTTP+SSE). Every
+ * operation has a deadline (the server's `tool_timeout_sec`, extended by progress), is retried once on
+ * a transient failure, refreshes OAuth tokens once on a 401 and reopens an expired session once on a
+ * 404, and fails with an {@link McpClientError}.
+ *
+ * @example
+ * ```ts
+ * const { config: server } = parseMcpServerConfig('docs', { url: 'https://example.com/mcp' });
+ * const client = createMcpClient(server, { logger: nullLogger });
+ * await client.connect();
+ * const tools = await client.listTools();
+ * await client.close();
+ * ```
+ */
 export class McpClient extends McpServerApi {
   readonly serverName: string;
   private state: McpClientState = { kind: 'connecting' };

@@ -19,6 +19,7 @@ import type { Logger } from '../util/index.js';
 import type { McpClientError } from './errors.js';
 import type { StdioLauncher } from './launchers/index.js';
 
+/** Passed to a handler answering a server's request. */
 export interface HandlerContext {
   serverName: string;
   signal: AbortSignal;
@@ -51,6 +52,7 @@ export interface McpClientHandlers {
   onStateChange?: (state: McpClientState) => void;
 }
 
+/** Reported after the client reopened a session the server had forgotten. */
 export interface SessionRecoveredEvent {
   serverName: string;
   /** The connection generation now in use (1 is the first connection). */
@@ -61,6 +63,7 @@ export interface SessionRecoveredEvent {
   toolsChanged: boolean;
 }
 
+/** What an McpClient uses: where to log, where stdio servers run, variables, OAuth and handlers. */
 export interface McpClientDeps {
   logger: Logger;
   /** Where stdio servers run; the local launcher by default. */
@@ -78,6 +81,7 @@ export interface McpClientDeps {
   handlers?: McpClientHandlers;
 }
 
+/** How an McpClient presents itself and times its operations. */
 export interface McpClientOptions {
   clientInfo?: Implementation;
   /** The workspace roots answered to roots/list; the roots capability is advertised only with them. */
@@ -107,12 +111,14 @@ export interface McpClientOptions {
   retryDelaysMs?: readonly number[];
 }
 
+/** Cancellation and deadline of one request. */
 export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the tool timeout for this request. */
   timeoutMs?: number;
 }
 
+/** What the server said at initialize, and which connection generation is in use. */
 export interface ReadyInfo {
   serverInfo: Implementation | undefined;
   capabilities: ServerCapabilities;
@@ -121,6 +127,7 @@ export interface ReadyInfo {
   generation: number;
 }
 
+/** An McpClient's lifecycle. */
 export type McpClientState =
   | { kind: 'connecting' }
   | ({ kind: 'ready' } & ReadyInfo)

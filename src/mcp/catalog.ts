@@ -6,8 +6,10 @@ import { applyMetadataPolicy, type TrustedServers } from './tool-metadata.js';
 import type { ToolFilter } from './tool-filter.js';
 import { assignToolNames } from './tool-naming.js';
 
+/** Where a catalog entry's definition comes from: the live server, or its startup snapshot while it starts. */
 export type ToolSource = 'live' | 'snapshot';
 
+/** One tool of the aggregated catalog: its model-visible name (`mcp__<server>__<tool>`) and where calls go. */
 export interface CatalogEntry {
   /** Model-visible name; the routing key. */
   name: string;

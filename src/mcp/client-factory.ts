@@ -7,6 +7,7 @@ import type { McpClientOptions, StdioLauncher } from '../mcp-client/index.js';
 import type { Logger } from '../util/index.js';
 import type { ClientFactory } from './managed-server.js';
 
+/** What the default client factory builds clients with. */
 export interface DefaultClientFactoryOptions {
   logger: Logger;
   environments: Readonly<Record<string, EnvironmentConfig>>;
@@ -17,6 +18,11 @@ export interface DefaultClientFactoryOptions {
   clientOptions?: McpClientOptions;
 }
 
+/**
+ * The ClientFactory `createConnectionManager` uses: the launcher each server's `environment`
+ * names (local, exec-server or SSH), the environment's variables for bearer and header values, and an
+ * OAuth provider for HTTP servers. Use it when constructing an {@link McpConnectionManager} yourself.
+ */
 export function createDefaultClientFactory(options: DefaultClientFactoryOptions): ClientFactory {
   const layer = () => import('../mcp-client/index.js');
   let sdk: ReturnType<typeof layer> | undefined;

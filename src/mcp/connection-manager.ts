@@ -16,6 +16,25 @@ import { DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
 
 export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, ServerStatus, StartupSummary, WaitMode };
 
+/**
+ * Many MCP servers as one catalog (Codex's connection manager). Servers start in parallel without
+ * blocking (startup snapshots answer `listAllTools` meanwhile); tools get collision-free
+ * model-visible names (`mcp__<server>__<tool>`); calls are routed by that name; resources and
+ * prompts are aggregated. One server failing is an event and a status, never an error for the others:
+ * it is retried in the background with backoff.
+ *
+ * Build one from config with `createConnectionManager(config)`, or construct it with your own
+ * {@link ClientFactory}. Call `close()` when done: it ends every server process and session.
+ *
+ * @example
+ * ```ts
+ * const manager = createConnectionManager(config, { onEvent: (e) => console.error(e) });
+ * manager.start();
+ * for (const tool of await manager.listAllTools()) console.log(tool.name);
+ * const result = await manager.callTool('mcp__everything__echo', { message: 'hi' });
+ * await manager.close();
+ * ```
+ */
 export class McpConnectionManager {
   private readonly servers = new Map<string, ManagedServer>();
   private readonly catalog: CatalogState;
@@ -114,7 +133,10 @@ export class McpConnectionManager {
     return this.catalog.closest(name);
   }
 
-  /** Call by model-visible name. A tool known only from a snapshot waits for its server. */
+  /**
+   * Call by model-visible name. A tool known only from a snapshot waits for its server; a name that
+   * no live list or snapshot has shown yet fails with `unknown_tool` (list the tools first).
+   */
   async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     this.start();
     await raceSignal(this.snapshotsLoaded(), options.signal);

@@ -3,6 +3,7 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import type { HandlerContext } from '../mcp-client/index.js';
 
+/** A question a server asks while one of your calls runs (`elicitation/create`). */
 export interface CallElicitation {
   server: string;
   /** The JSON-RPC id of the server's elicitation request. */
@@ -10,6 +11,7 @@ export interface CallElicitation {
   request: Record<string, unknown>;
 }
 
+/** Answers a server's question during a call: accept (with `content`), decline or cancel. */
 export type CallElicitationHandler = (elicitation: CallElicitation) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }>;
 
 type HostHandler = (request: ElicitRequest['params'], ctx: HandlerContext) => Promise<ElicitResult>;

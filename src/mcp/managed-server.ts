@@ -19,6 +19,7 @@ export type ServerPhase =
   | { kind: 'cancelled' }
   | { kind: 'closed' };
 
+/** Makes the McpClient for one server, given the handlers the manager wants on it. */
 export type ClientFactory = (config: McpServerConfig, handlers: McpClientHandlers) => McpClient | Promise<McpClient>;
 
 export interface ManagedServerDeps {

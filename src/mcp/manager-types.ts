@@ -9,8 +9,13 @@ import type { RestartPolicyOptions } from './restart-policy.js';
 import type { SnapshotStore } from './snapshot-store.js';
 import type { TrustedServers } from './tool-metadata.js';
 
+/**
+ * What the manager reports as servers start and catalogs change: `mcp_startup_update` (one server's
+ * state), `mcp_startup_complete` (the first startup settled) and `mcp_tools_changed`.
+ */
 export type McpManagerEvent = EventMsgOf<'mcp_startup_update'> | EventMsgOf<'mcp_startup_complete'> | EventMsgOf<'mcp_tools_changed'>;
 
+/** The servers a manager serves, and its naming and restart rules. */
 export interface McpConnectionManagerOptions {
   /** Enabled and disabled servers in config order; disabled ones are invisible. */
   servers: Record<string, McpServerConfig>;
@@ -20,6 +25,7 @@ export interface McpConnectionManagerOptions {
   restart?: RestartPolicyOptions;
 }
 
+/** What a manager uses: how to make clients, where to log, snapshots, and whom to tell about events. */
 export interface McpConnectionManagerDeps {
   createClient: ClientFactory;
   logger: Logger;
@@ -30,8 +36,10 @@ export interface McpConnectionManagerDeps {
   handlersFor?: (server: string) => McpClientHandlers;
 }
 
+/** How long `listAllTools` waits for starting servers (see there). */
 export type WaitMode = 'none' | 'unsnapshotted' | 'all';
 
+/** Per-call options of `McpConnectionManager.callTool`. */
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -42,6 +50,7 @@ export interface CallOptions {
 }
 
 
+/** How the first startup of the eager servers ended. */
 export interface StartupSummary {
   ready: string[];
   failed: { server: string; error: string }[];

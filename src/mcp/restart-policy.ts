@@ -1,6 +1,7 @@
 // When to try a server again: exponential backoff (1 s doubling to 30 s) after failed starts, and
 // giving up on a server that crashed too often (5 crashes in 60 s).
 
+/** Background retries of a failed server: the first delay, doubling up to the max; a server that crashes `crashLimit` times within `crashWindowMs` is given up. */
 export interface RestartPolicyOptions {
   initialDelayMs?: number;
   maxDelayMs?: number;

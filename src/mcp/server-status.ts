@@ -2,6 +2,7 @@
 import type { McpStartupStatus } from '../protocol/index.js';
 import type { ManagedServer, ServerPhase } from './managed-server.js';
 
+/** One server's row of `switchboard mcp status`: its state, tool count, where the tools come from, and its error. */
 export interface ServerStatus {
   name: string;
   state: 'idle' | 'starting' | 'ready' | 'failed' | 'cancelled' | 'closed';

@@ -38,6 +38,7 @@ export const TokenUsageSchema = z.object({
   reasoning_output_tokens: z.number(),
   total_tokens: z.number(),
 });
+/** Token counts of one model response or of a thread so far. */
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;
 
 export const PlanItemSchema = z.object({
@@ -155,12 +156,20 @@ export const EventMsgSchema = z.discriminatedUnion('type', [
     error: z.object({ message: z.string() }).nullable().optional(),
   }),
 ]);
+/** The payload of an {@link Event}, tagged by `type` (Codex's `EventMsg` wire shapes). */
 export type EventMsg = z.infer<typeof EventMsgSchema>;
+/** Every `EventMsg` `type`. */
 export type EventMsgType = EventMsg['type'];
+/** The `EventMsg` variant with this `type`, e.g. `EventMsgOf<'task_complete'>`. */
 export type EventMsgOf<T extends EventMsgType> = Extract<EventMsg, { type: T }>;
 
 /** Every `msg.type`, in schema order. */
 export const EVENT_MSG_TYPES: readonly EventMsgType[] = EventMsgSchema.options.map((o) => o.shape.type.value);
 
+/** Validates an {@link Event} (for front-ends that receive Events as JSON). */
 export const EventSchema = z.object({ id: z.string(), msg: EventMsgSchema });
+/**
+ * What a thread emits (Codex's `Event`): `id` is the submission that caused it (the turn id for a
+ * turn's events, `""` outside any turn), `msg` the payload.
+ */
 export type Event = z.infer<typeof EventSchema>;

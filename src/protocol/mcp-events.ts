@@ -7,6 +7,7 @@ export const McpStartupStatusSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('failed'), error: z.string() }),
   z.object({ state: z.literal('cancelled') }),
 ]);
+/** One MCP server's startup state in an `mcp_startup_update` event: starting, ready, failed (with the error text) or cancelled. */
 export type McpStartupStatus = z.infer<typeof McpStartupStatusSchema>;
 
 export const McpStartupUpdateEventSchema = z.object({
@@ -16,6 +17,7 @@ export const McpStartupUpdateEventSchema = z.object({
 export type McpStartupUpdateEvent = z.infer<typeof McpStartupUpdateEventSchema>;
 
 export const McpStartupFailureSchema = z.object({ server: z.string(), error: z.string() });
+/** A server that failed to start, with the text `switchboard mcp status` shows. */
 export type McpStartupFailure = z.infer<typeof McpStartupFailureSchema>;
 
 export const McpStartupCompleteEventSchema = z.object({

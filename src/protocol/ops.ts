@@ -6,8 +6,10 @@ export const InputItemSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('image'), image_url: z.string() }),
 ]);
+/** One piece of user input: text, or an image by URL (`data:` URLs included). */
 export type InputItem = z.infer<typeof InputItemSchema>;
 
+/** Validates an {@link Op} (for front-ends that receive Ops as JSON). */
 export const OpSchema = z.discriminatedUnion('type', [
   /** Starts a turn; a second one while a turn runs is queued and starts when the current turn ends. */
   z.object({ type: z.literal('user_input'), items: z.array(InputItemSchema) }),
@@ -27,6 +29,10 @@ export const OpSchema = z.discriminatedUnion('type', [
   /** Aborts any running turn, drops queued input, flushes the rollout, emits `shutdown_complete`. */
   z.object({ type: z.literal('shutdown') }),
 ]);
+/**
+ * What a front-end submits to a thread (Codex's `Op`): `user_input`, `interrupt`, `exec_approval`,
+ * `patch_approval`, `resolve_elicitation` or `shutdown`. See `Thread.submit`.
+ */
 export type Op = z.infer<typeof OpSchema>;
 
 export const SubmissionSchema = z.object({ id: z.string(), op: OpSchema });

@@ -1,5 +1,9 @@
 // The one error base class: a string `code` to decide retry and recovery on, and `cause` always set.
 
+/**
+ * The base of every error switchboard throws: `code` is stable (decide by it, never by the
+ * message), `cause` is the underlying error or null.
+ */
 export class SwitchboardError extends Error {
   readonly code: string;
   override readonly cause: unknown;

@@ -4,6 +4,10 @@
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+/**
+ * Where library code logs (it never writes to stdout or the console). Implement these five methods to
+ * route switchboard's log lines into your own logger; `fields` never need redacting by the caller.
+ */
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -66,6 +70,7 @@ export function createLogger(write: LogWrite, options: LoggerOptions = {}): Logg
   }, options);
 }
 
+/** A Logger that discards everything: the default of the library entry points. */
 export const nullLogger: Logger = createLogger(() => {}, { level: 'error' });
 
 export function stderrLogWrite(): LogWrite {

@@ -8,6 +8,7 @@ import { SwitchboardError } from '../../util/index.js';
  */
 export type RetryBudget = 'request' | 'stream' | null;
 
+/** A model request that failed: whether it may be retried (and against which budget), and the HTTP status. */
 export class ModelError extends SwitchboardError {
   readonly retry: RetryBudget;
   readonly status: number | null;

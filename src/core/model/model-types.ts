@@ -31,6 +31,7 @@ export const ResponseItemSchema = z.discriminatedUnion('type', [
   /** Reasoning summaries are shown and persisted but not sent back (they are not replayable without encrypted content). */
   z.object({ type: z.literal('reasoning'), summary: z.array(z.string()) }),
 ]);
+/** One item of the conversation, in the Responses API's input-item shape (also what rollouts store). */
 export type ResponseItem = z.infer<typeof ResponseItemSchema>;
 
 /** A function tool as offered to the model. */
@@ -40,6 +41,7 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/** One request to the model: instructions, the conversation so far, and the tools on offer. */
 export interface ModelRequest {
   model: string;
   /** System / base instructions. */
@@ -51,6 +53,7 @@ export interface ModelRequest {
   threadId: string;
 }
 
+/** What a ModelClient streams back for one request. */
 export type ResponseEvent =
   | { type: 'created'; responseId: string | null }
   | { type: 'output_text_delta'; delta: string }

@@ -11,6 +11,7 @@ import { resolveProvider, type ResolvedProvider } from './provider.js';
 import { openResponsesStream, ResponsesDecoder } from './responses-wire.js';
 import type { WireDecoder } from './wire-decoder.js';
 
+/** How the OpenAI-compatible model client reads keys, fetches and logs. */
 export interface OpenAIModelClientOptions {
   /** Where env_key and env_http_headers are read; default process.env. */
   env?: NodeJS.ProcessEnv;

@@ -10,6 +10,7 @@ export interface PlatformSandboxOptions {
   bwrapPath?: string;
 }
 
+/** The sandbox for this OS: bubblewrap on Linux, Seatbelt on macOS; elsewhere one that runs only `danger-full-access` commands. */
 export function createPlatformSandbox(options: PlatformSandboxOptions = {}): Sandbox {
   const platform = options.platform ?? process.platform;
   if (platform === 'linux') return new BwrapSandbox({ bwrapPath: options.bwrapPath });

@@ -20,6 +20,7 @@ export interface SandboxWrapOptions {
 
 export type SandboxKind = 'bwrap' | 'seatbelt' | 'none';
 
+/** Confines commands to a sandbox policy by rewriting their argv (bubblewrap, Seatbelt). */
 export interface Sandbox {
   readonly kind: SandboxKind;
   /**

@@ -15,6 +15,7 @@ import { resolveThreadSettings, type ThreadOverrides, type ThreadSettings } from
 
 export const ORIGINATOR = 'switchboard';
 
+/** What a ThreadManager builds its threads from. */
 export interface ThreadManagerDeps {
   /** $SWITCHBOARD_HOME: rollouts go under `<home>/sessions`. */
   home: string;
@@ -31,12 +32,18 @@ export interface ThreadManagerDeps {
   version?: string;
 }
 
+/** Options of `ThreadManager.start` and `ThreadManager.resume`. */
 export interface StartOptions {
   signal?: AbortSignal;
   /** A per-thread config (e.g. with a caller's `-c` style overrides applied); default deps.config. */
   config?: Config;
 }
 
+/**
+ * Starts, finds, resumes and shuts down {@link Thread}s. Threads run concurrently, each with its own
+ * model client and rollout file; they share the tools and the MCP catalog. `createAgent` builds one
+ * the way the CLI does.
+ */
 export class ThreadManager {
   private readonly threads = new Map<string, Thread>();
   /** Resumes in progress, so two concurrent resumes of one id share one thread. */

@@ -11,6 +11,7 @@ export const DEFAULT_OSS_MODEL = 'gpt-oss:20b';
 export const DEFAULT_APPROVAL_POLICY: AskForApproval = 'on-request';
 export const DEFAULT_SANDBOX_MODE: SandboxMode = 'read-only';
 
+/** A thread's effective settings: config defaults, then the overrides it was started or resumed with. */
 export interface ThreadSettings {
   cwd: string;
   model: string;
@@ -23,6 +24,7 @@ export interface ThreadSettings {
   developerInstructions: string | null;
 }
 
+/** Settings for one thread, over the config's defaults (as `switchboard exec -m/-s/-a/-C` sets them). */
 export interface ThreadOverrides {
   cwd?: string;
   model?: string;

@@ -15,6 +15,7 @@ import { EventHub } from './event-hub.js';
 import type { ThreadSettings } from './thread-settings.js';
 import { runTurn, type UsageTotals } from './turn-runner.js';
 
+/** A thread's lifecycle: idle, running a turn, shutting down, or shut down. */
 export type ThreadState =
   | { kind: 'idle' }
   | { kind: 'running'; turnId: string; controller: AbortController; done: Promise<void> }
@@ -33,6 +34,56 @@ export interface ThreadDeps {
   onClosed?: () => void;
 }
 
+/**
+ * One conversation with the agent: its settings, its history and its turns. Get one from
+ * `ThreadManager.start` or `ThreadManager.resume`; a front-end talks to it only through
+ * {@link Thread.submit} (an `Op` in) and {@link Thread.events} (`Event`s out).
+ *
+ * - `submit(op, {id?})` resolves with the submission id; all events caused by a `user_input` carry it
+ *   as `id` and as `turn_id`. Ops: `user_input {items}`, `interrupt`, `exec_approval {id, turn_id?,
+ *   decision}`, `patch_approval {id, decision}` (decisions `approved`, `approved_for_session`,
+ *   `denied`, `abort`), `resolve_elicitation {server_name, request_id, action, content?}`, `shutdown`.
+ * - One turn runs at a time per thread. A `user_input` submitted while a turn runs is **queued** and
+ *   becomes the next turn, in order (front-ends that want Codex's "busy" refusal check for themselves).
+ *   `interrupt` aborts the running turn (the model stream, running tool processes and MCP calls), and
+ *   it ends with `turn_aborted`.
+ * - `events()` is an async iterable of `Event {id, msg}`; each call subscribes from that moment, and
+ *   events emitted while nobody listens (such as the initial `session_configured`, id `""`) are held
+ *   for the next subscriber. It ends after `shutdown_complete`.
+ * - A turn is `task_started`, `user_message`, then model output (`agent_message_delta`,
+ *   `agent_message`, `agent_reasoning_delta`, `agent_reasoning`, `token_count`), tool events
+ *   (`exec_command_*`, `patch_apply_*`, `mcp_tool_call_begin/progress/end`, `plan_update`, approval and
+ *   elicitation requests), `stream_error` on retries, and exactly one closing event: `task_complete
+ *   {last_agent_message}` (after an `error` event when it failed) or `turn_aborted`.
+ * - Tool calls of one model response run one after another, in the model's order (approvals are asked
+ *   one at a time); `approved_for_session` is remembered for the thread. Under approval policy `never`
+ *   a tool's approval request is denied without asking.
+ * - MCP tools come from an `McpToolSource` (the connection manager): its catalog under model-visible
+ *   names, plus `list_mcp_resources`, `list_mcp_resource_templates` and `read_mcp_resource` whenever a
+ *   server is configured. Results reach the model as Codex converts them (`structuredContent` as JSON
+ *   text, images as `input_image`, otherwise the content blocks as JSON).
+ * - Every thread is recorded in a rollout file under `<home>/sessions` (see {@link Thread.rolloutPath}),
+ *   from which `ThreadManager.resume` rebuilds it, in this process or a later one.
+ *
+ * @example One turn, approving what the agent asks for (subscribe before submitting):
+ * ```ts
+ * import { createAgent } from 'switchboard/agent';
+ *
+ * const agent = createAgent({ config });
+ * const thread = await agent.start({ approvalPolicy: 'on-request', sandboxMode: 'workspace-write' });
+ * const events = thread.events();
+ * const turnId = await thread.submit({ type: 'user_input', items: [{ type: 'text', text: 'Make the tests pass' }] });
+ * for await (const { msg } of events) {
+ *   if (msg.type === 'agent_message_delta') process.stdout.write(msg.delta);
+ *   if (msg.type === 'exec_approval_request') {
+ *     await thread.submit({ type: 'exec_approval', id: msg.approval_id ?? msg.call_id, turn_id: msg.turn_id, decision: 'approved' });
+ *   }
+ *   if (msg.type === 'apply_patch_approval_request') await thread.submit({ type: 'patch_approval', id: msg.call_id, decision: 'approved' });
+ *   if ((msg.type === 'task_complete' || msg.type === 'turn_aborted') && msg.turn_id === turnId) break;
+ * }
+ * await agent.shutdown();
+ * ```
+ */
 export class Thread {
   readonly id: string;
   readonly settings: ThreadSettings;

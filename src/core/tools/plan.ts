@@ -9,6 +9,7 @@ const ArgsSchema = z.object({
   plan: z.array(PlanItemSchema),
 });
 
+/** The `update_plan` tool: the model publishes its plan as a `plan_update` event. */
 export function createPlanTool(): Tool {
   return {
     name: 'update_plan',

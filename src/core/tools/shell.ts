@@ -22,6 +22,7 @@ export const DEFAULT_SHELL_TIMEOUT_MS = 10_000;
 // Clients get at most this many output deltas per call; the final event still carries everything.
 const MAX_OUTPUT_DELTAS = 10_000;
 
+/** How the `shell` tool runs commands. */
 export interface ShellToolOptions {
   sandbox: Sandbox;
   /** Environment for commands (default: this process's, minus secret-looking variables). */
@@ -60,6 +61,10 @@ export const SHELL_TOOL_PARAMETERS = {
   additionalProperties: false,
 };
 
+/**
+ * The `shell` tool: runs the model's argv in its own process group inside the sandbox, asks for
+ * approval per the thread's policy, streams output as events, and returns Codex's capped output.
+ */
 export function createShellTool(options: ShellToolOptions): Tool {
   return {
     name: 'shell',

@@ -11,10 +11,12 @@ import type {
 /** JSON Schema for a tool's arguments, as sent to the model. */
 export type JsonSchema = Record<string, unknown>;
 
+/** What a tool asks the user to approve: a command, or a patch. */
 export type ApprovalRequest =
   | { kind: 'exec'; command: string[]; cwd: string; reason: string | null; parsedCmd: ParsedCommand[] }
   | { kind: 'patch'; changes: Record<string, FileChange>; reason: string | null; grantRoot: string | null };
 
+/** What a running tool may use: its thread and turn, the policies, cancellation, events and approvals. */
 export interface ToolContext {
   threadId: string;
   turnId: string;
@@ -40,6 +42,7 @@ export interface ToolContext {
 /** Content returned to the model. */
 export type ToolOutputItem = { type: 'input_text'; text: string } | { type: 'input_image'; image_url: string };
 
+/** What a tool returns to the model. */
 export interface ToolResult {
   /** Text, or a list of content items (images kept). */
   output: string | ToolOutputItem[];

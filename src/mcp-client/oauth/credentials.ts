@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 
+/** What a TokenStore keeps per server: the registered client, the tokens and their expiry. */
 export interface StoredOAuthCredentials {
   server_name: string;
   server_url: string;

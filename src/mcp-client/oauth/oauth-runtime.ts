@@ -12,6 +12,7 @@ import type { KeyringBackend } from './keyring-token-store.js';
 
 export const OAUTH_LOCK_DIR = '.mcp-oauth-locks';
 
+/** An OAuthRuntime's token store and settings. */
 export interface OAuthRuntimeOptions {
   /** $SWITCHBOARD_HOME (refresh locks live here); null for a process-local store. */
   home: string | null;
@@ -32,6 +33,10 @@ export function hasStaticAuthorization(server: McpServerConfig): boolean {
   return names.some((n) => n.toLowerCase() === 'authorization');
 }
 
+/**
+ * OAuth for a process: one token store, one shared session per server (so concurrent connections
+ * refresh a token once), and providers for McpClient's `authProviderFor`.
+ */
 export class OAuthRuntime {
   readonly store: TokenStore;
   private readonly options: OAuthRuntimeOptions;
@@ -107,6 +112,7 @@ export interface CreateOAuthRuntimeDeps {
   keyring?: KeyringBackend;
 }
 
+/** The OAuthRuntime the CLI uses: the credentials store `config` selects (tokens saved by `switchboard mcp login`). */
 export function createOAuthRuntime(config: Config, deps: CreateOAuthRuntimeDeps): OAuthRuntime {
   const store = createTokenStore({ mode: config.mcp_oauth_credentials_store, home: config.home, logger: deps.logger, keyring: deps.keyring });
   return new OAuthRuntime({

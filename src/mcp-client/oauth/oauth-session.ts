@@ -22,6 +22,7 @@ export interface OAuthSessionOptions {
   refreshSkewMs?: number;
 }
 
+/** One server's OAuth state in this process: stored credentials, cached discovery, and the refresh gate. */
 export class OAuthSession {
   readonly serverName: string;
   readonly serverUrl: string;

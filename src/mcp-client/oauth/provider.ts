@@ -30,10 +30,12 @@ export type AuthorizationMode =
   /** Follow the authorization URL with fetch and exchange the code (auto-approving servers). */
   | { kind: 'headless'; redirectUrl: string; maxAuthorizations?: number };
 
+/** How the client obtains tokens: the authorization code flow, or client credentials (a secret or a private key JWT). */
 export type OAuthGrant =
   | { kind: 'authorization_code' }
   | { kind: 'client_credentials'; clientSecret?: string; privateKey?: { pem: string; algorithm: string } };
 
+/** A SwitchboardOAuthProvider's session, authorization mode, grant and client identity. */
 export interface SwitchboardOAuthProviderOptions {
   session: OAuthSession;
   mode: AuthorizationMode;
@@ -52,6 +54,10 @@ const CLIENT_NAME = 'switchboard';
 /** Placeholder redirect for connections, which never send a user to the authorization server. */
 const NO_REDIRECT = 'http://127.0.0.1/callback';
 
+/**
+ * The MCP SDK's OAuthClientProvider over an OAuthSession: stored credentials, refresh before
+ * expiry, and an authorization mode (refuse, hand the URL to a login UI, or follow it headlessly).
+ */
 export class SwitchboardOAuthProvider implements OAuthClientProvider {
   readonly session: OAuthSession;
   readonly mode: AuthorizationMode;

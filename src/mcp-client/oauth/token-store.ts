@@ -7,6 +7,7 @@ import type { StoredOAuthCredentials } from './credentials.js';
 import { FileTokenStore } from './file-token-store.js';
 import { KeyringTokenStore, napiKeyringBackend, type KeyringBackend } from './keyring-token-store.js';
 
+/** Where OAuth credentials live, by server key (keyring, file, or memory). */
 export interface TokenStore {
   load(serverKey: string): Promise<StoredOAuthCredentials | undefined>;
   save(serverKey: string, credentials: StoredOAuthCredentials): Promise<void>;

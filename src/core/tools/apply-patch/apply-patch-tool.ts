@@ -37,6 +37,7 @@ Paths are relative to the working directory (never absolute). Either every chang
 
 const ArgsSchema = z.object({ input: z.string() });
 
+/** The `apply_patch` tool: applies a patch in Codex's format, all or nothing, asking for approval per the thread's policy. */
 export function createApplyPatchTool(): Tool {
   return {
     name: 'apply_patch',

@@ -1,7 +1,11 @@
-// A generic MCP client for the official conformance suite: connect, list tools, call every tool
-// with arguments built from its input schema, authenticating headlessly through switchboard's
-// OAuth provider. It never looks at the scenario name; MCP_CONFORMANCE_CONTEXT only supplies
-// credentials.
+// The client that `npm run conformance:client` puts under @modelcontextprotocol/conformance: connect
+// through switchboard's McpClient, list tools, call every tool with arguments built from its input
+// schema, authenticating headlessly through switchboard's OAuth provider. It never looks at the
+// scenario name; MCP_CONFORMANCE_CONTEXT only supplies credentials.
+//   node conformance/client.ts [--client-metadata-url URL] <server-url>
+// (the suite appends the URL). Test tooling, not product: it uses the package as a library, run by
+// Node with type stripping (erasable syntax only); 'switchboard' resolves to dist/, so build first.
+import { parseArgs } from 'node:util';
 import {
   CrossAppAccessProvider,
   discoverOAuthServerInfo,
@@ -11,11 +15,10 @@ import {
   type OAuthDiscoveryState,
   type Tool,
 } from '@modelcontextprotocol/client';
-import { parseMcpServerConfig } from '../config/index.js';
-import { MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider, createMcpClient, discoverAuthorizationState, type OAuthGrant } from '../mcp-client/index.js';
-import { errorMessage, nullLogger } from '../util/index.js';
+import { createMcpClient, nullLogger, parseMcpServerConfig } from 'switchboard';
+import { MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider, discoverAuthorizationState, type OAuthGrant } from 'switchboard/oauth';
 
-export interface ConformanceContext {
+interface ConformanceContext {
   client_id?: string;
   client_secret?: string;
   private_key_pem?: string;
@@ -26,7 +29,7 @@ export interface ConformanceContext {
   idp_token_endpoint?: string;
 }
 
-export interface ConformanceRunOptions {
+interface ConformanceRunOptions {
   url: string;
   context: ConformanceContext;
   /** The Client ID Metadata Document URL offered to servers that support CIMD. */
@@ -39,7 +42,7 @@ const REDIRECT_URL = 'http://localhost:3000/callback';
 /** Operations re-run after a completed headless authorization (401 → authorize → retry). */
 const MAX_AUTH_RETRIES = 3;
 
-export function parseConformanceContext(raw: string | undefined): ConformanceContext {
+function parseConformanceContext(raw: string | undefined): ConformanceContext {
   if (!raw) return {};
   const parsed: unknown = JSON.parse(raw);
   return typeof parsed === 'object' && parsed !== null ? (parsed as ConformanceContext) : {};
@@ -136,7 +139,7 @@ function sampleValue(schema: Record<string, unknown> | undefined): unknown {
   }
 }
 
-export function sampleArguments(schema: Record<string, unknown> | undefined): Record<string, unknown> {
+function sampleArguments(schema: Record<string, unknown> | undefined): Record<string, unknown> {
   const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
   return Object.fromEntries(Object.entries(properties).map(([name, prop]) => [name, sampleValue(prop)]));
 }
@@ -185,7 +188,7 @@ async function withReauthorization<T>(provider: OAuthClientProvider, op: () => P
 }
 
 /** Resolves to the process exit code. */
-export async function runConformanceClient(options: ConformanceRunOptions): Promise<number> {
+async function runConformanceClient(options: ConformanceRunOptions): Promise<number> {
   const { log } = options;
   try {
     const provider = await authProvider(options);
@@ -203,7 +206,21 @@ export async function runConformanceClient(options: ConformanceRunOptions): Prom
     }
     return 0;
   } catch (err) {
-    log(`error: ${errorMessage(err)}`);
+    log(`error: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
 }
+
+const { values, positionals } = parseArgs({ options: { 'client-metadata-url': { type: 'string' } }, allowPositionals: true });
+const url = positionals.at(-1);
+if (!url) {
+  process.stderr.write('usage: node conformance/client.ts [--client-metadata-url URL] <server-url>\n');
+  process.exit(2);
+}
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '(none)';
+process.exitCode = await runConformanceClient({
+  url,
+  context: parseConformanceContext(process.env.MCP_CONFORMANCE_CONTEXT),
+  clientMetadataUrl: values['client-metadata-url'],
+  log: (line) => process.stderr.write(`[conformance-client ${scenario}] ${line}\n`),
+});

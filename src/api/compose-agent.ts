@@ -1,0 +1,71 @@
+// createAgent: a ThreadManager wired the way `switchboard exec` wires it (built-in tools, the MCP
+// catalog when there is one, the OpenAI-compatible model client), with every piece replaceable.
+import type { Config, ModelProviderConfig } from '../config/index.js';
+import {
+  createApplyPatchTool,
+  createOpenAIModelClient,
+  createPlanTool,
+  createPlatformSandbox,
+  createShellTool,
+  mcpToolSourceFrom,
+  shellEnvironment,
+  ThreadManager,
+  type ModelClient,
+  type Tool,
+} from '../core/index.js';
+import type { McpConnectionManager } from '../mcp/index.js';
+import { nullLogger, type Logger } from '../util/index.js';
+import { PACKAGE_VERSION } from './package-version.js';
+
+/** What {@link createAgent} builds the agent from; only `config` is required. */
+export interface AgentOptions {
+  /** Model, provider, approval and sandbox defaults for new threads; `config.home` holds their rollouts. */
+  config: Config;
+  /** The MCP servers whose tools the model may call (see `createConnectionManager`). Default: none. */
+  mcp?: McpConnectionManager | null;
+  /** The tools besides the MCP ones. Default: {@link builtinTools} (shell, apply_patch, update_plan). */
+  tools?: readonly Tool[];
+  /** Where the provider's `env_key` and the shell tool's environment come from. Default: `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Working directory of threads that name none. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Receives the agent's log lines. Default: discarded. */
+  logger?: Logger;
+  /** The model client of each thread. Default: the OpenAI-compatible client (Responses or Chat Completions, per provider). */
+  createModelClient?: (provider: ModelProviderConfig) => ModelClient;
+}
+
+/**
+ * Codex's built-in tools: `shell` (run inside the platform sandbox: bubblewrap on Linux, Seatbelt on
+ * macOS; its commands get `env` without variables whose names look like secrets), `apply_patch` and
+ * `update_plan`.
+ */
+export function builtinTools(options: { env?: NodeJS.ProcessEnv } = {}): Tool[] {
+  return [createShellTool({ sandbox: createPlatformSandbox(), env: shellEnvironment(options.env ?? process.env) }), createApplyPatchTool(), createPlanTool()];
+}
+
+/**
+ * An agent: a {@link ThreadManager} whose threads offer the model the built-in tools and the MCP
+ * catalog, and talk to the provider `config` selects. See `Thread` for driving a conversation.
+ *
+ * @example
+ * ```ts
+ * const { config } = await loadConfig({ home: resolveHome() });
+ * const agent = createAgent({ config });
+ * const thread = await agent.start({ approvalPolicy: 'never' });
+ * ```
+ */
+export function createAgent(options: AgentOptions): ThreadManager {
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? nullLogger;
+  return new ThreadManager({
+    home: options.config.home,
+    config: options.config,
+    cwd: options.cwd ?? process.cwd(),
+    tools: options.tools ?? builtinTools({ env }),
+    mcp: options.mcp ? mcpToolSourceFrom(options.mcp) : null,
+    logger,
+    version: PACKAGE_VERSION,
+    createModelClient: options.createModelClient ?? ((provider) => createOpenAIModelClient(provider, { env, logger })),
+  });
+}

@@ -1,0 +1,79 @@
+// createConnectionManager: a McpConnectionManager wired from a validated config the way the CLI wires
+// it (launchers per `environment`, OAuth tokens from the configured store, startup snapshots).
+import type { Root } from '@modelcontextprotocol/client';
+import { pathToFileURL } from 'node:url';
+import type { Config } from '../config/index.js';
+import type { McpClientOptions, OAuthRuntime } from '../mcp-client/index.js';
+import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpConnectionManagerDeps } from '../mcp/index.js';
+import { nullLogger, type Logger } from '../util/index.js';
+
+/** How {@link createConnectionManager} wires the manager; every field has a default. */
+export interface ConnectionManagerOptions {
+  /** Receives the manager's and every connection's log lines. Default: discarded. */
+  logger?: Logger;
+  /**
+   * The environment `bearer_token_env_var`, `env_http_headers`, `env_vars` and OAuth client secrets
+   * are read from, and the base of a stdio server's environment. Default: `process.env`.
+   */
+  env?: NodeJS.ProcessEnv;
+  /** The workspace roots answered to a server's `roots/list`. Default: the current directory. */
+  roots?: Root[];
+  /** Startup progress and catalog changes (`mcp_startup_update`, `mcp_startup_complete`, `mcp_tools_changed`). */
+  onEvent?: McpConnectionManagerDeps['onEvent'];
+  /** Handlers for what a server pushes outside a call (log messages, sampling, resource updates, elicitation). */
+  handlersFor?: McpConnectionManagerDeps['handlersFor'];
+  /** Options for every client (client info, timeouts, advertised capabilities). */
+  clientOptions?: McpClientOptions;
+  /**
+   * Keep each server's tool list under `<config.home>/cache/mcp-tools` so the next start lists tools before the
+   * servers are up (as the CLI does). Default: true.
+   */
+  snapshots?: boolean;
+}
+
+/**
+ * A connection manager over `config.mcp_servers`, not yet started. `start()` launches the servers
+ * and returns at once; `listAllTools()` starts them too and waits for those without a startup
+ * snapshot. `callTool(name)` knows a catalog name once its server has listed its tools (or from the
+ * last run's snapshot), so list first (or `await waitForStartup()`). `close()` ends every server.
+ *
+ * @example
+ * ```ts
+ * const { config } = await loadConfig({ home: resolveHome() });
+ * const manager = createConnectionManager(config);
+ * const catalog = await manager.listAllTools();
+ * const result = await manager.callTool('mcp__docs__search', { query: 'zod' });
+ * await manager.close();
+ * ```
+ */
+export function createConnectionManager(config: Config, options: ConnectionManagerOptions = {}): McpConnectionManager {
+  const logger = options.logger ?? nullLogger;
+  const env = options.env ?? process.env;
+  let oauth: Promise<OAuthRuntime> | undefined;
+  const createClient = createDefaultClientFactory({
+    logger,
+    environments: config.environments,
+    env,
+    // The OAuth layer (and the token store behind it) loads only when an HTTP server needs it.
+    authProviderFor: async (server) => {
+      oauth ??= import('../mcp-client/index.js').then((m) => m.createOAuthRuntime(config, { logger, env }));
+      return (await oauth).authProviderFor(server);
+    },
+    roots: options.roots ?? [{ uri: pathToFileURL(process.cwd()).href, name: 'workspace' }],
+    clientOptions: options.clientOptions,
+  });
+  return new McpConnectionManager(
+    {
+      servers: config.mcp_servers,
+      maxToolNameBytes: config.mcp_tool_name_max_length,
+      restart: { initialDelayMs: config.mcp_restart_initial_delay_ms, maxDelayMs: config.mcp_restart_max_delay_ms },
+    },
+    {
+      createClient,
+      logger,
+      snapshots: options.snapshots === false ? undefined : SnapshotStore.inHome(config.home, logger),
+      onEvent: options.onEvent,
+      handlersFor: options.handlersFor,
+    },
+  );
+}

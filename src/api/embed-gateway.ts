@@ -1,0 +1,126 @@
+// `switchboard serve` in-process: the gateway over Streamable HTTP (a handle to close) or over a
+// pair of streams (until the input ends), its upstreams wired by createConnectionManager.
+import type { Readable, Writable } from 'node:stream';
+import type { Config } from '../config/index.js';
+import { serveGatewayHttp, serveGatewayStdio, type GatewayDeps, type GatewayMode, type GatewayOptions } from '../gateway/index.js';
+import { nullLogger, SwitchboardError, type Logger } from '../util/index.js';
+import { createConnectionManager } from './compose-manager.js';
+import { PACKAGE_VERSION } from './package-version.js';
+
+/** SSE `retry:` announced on resumable HTTP streams (as `switchboard serve --http`). */
+const SSE_RETRY_MS = 1_000;
+
+/** What the gateway serves, for either transport. */
+export interface GatewayServeOptions {
+  /** The upstream servers are the enabled `config.mcp_servers`. */
+  config: Config;
+  /**
+   * `false` (default): every enabled server, tools named `mcp__<server>__<tool>`, prompts
+   * `<server>__<prompt>`. `true`: a pure proxy for the one enabled server, names unchanged.
+   */
+  transparent?: boolean;
+  /** The environment upstream connections read variables from. Default: `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Receives the gateway's and its upstreams' log lines. Default: discarded. */
+  logger?: Logger;
+  /** The `serverInfo.name` clients see. Default: `switchboard-gateway`. */
+  name?: string;
+}
+
+/** Where and how the HTTP gateway listens; the security rules are `switchboard serve --http`'s. */
+export interface HttpGatewayOptions extends GatewayServeOptions {
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** Default 0: any free port (read it from the handle). */
+  port?: number;
+  /** The bearer token every request must carry (at least 16 characters). */
+  token?: string;
+  /** Serve without a token: only on a loopback host, and only when set. */
+  insecureNoAuth?: boolean;
+  /** Names besides localhost and the bound address accepted in `Host`/`Origin`. */
+  allowedHosts?: string[];
+  /** Sessions open at once. Default 16. */
+  maxSessions?: number;
+  /** A session idle this long is closed. Default 30 minutes. */
+  idleTimeoutMs?: number;
+}
+
+/** A running HTTP gateway. */
+export interface HttpGateway {
+  /** `http://host:port/mcp`, as clients should use it. */
+  readonly url: string;
+  readonly port: number;
+  /** MCP sessions open now. */
+  readonly sessionCount: number;
+  /** Stop accepting, end every session and close its upstream connections. */
+  close(): Promise<void>;
+}
+
+/** The stdio gateway's streams; default the process's own stdin and stdout. */
+export interface StdioGatewayOptions extends GatewayServeOptions {
+  stdin?: Readable;
+  /** Carries protocol frames only. */
+  stdout?: Writable;
+  /** Resolves when the gateway should stop as if its input had ended. */
+  stop?: Promise<unknown>;
+}
+
+function gatewaySetup(options: GatewayServeOptions): { gateway: GatewayOptions; deps: GatewayDeps } {
+  const logger = options.logger ?? nullLogger;
+  const { config } = options;
+  const gateway: GatewayOptions = {
+    name: options.name ?? 'switchboard-gateway',
+    title: 'Switchboard gateway',
+    version: PACKAGE_VERSION,
+    mode: gatewayMode(config, options.transparent === true),
+  };
+  const deps: GatewayDeps = {
+    logger,
+    createManager: (setup) =>
+      createConnectionManager(config, { logger, env: options.env, onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),
+  };
+  return { gateway, deps };
+}
+
+function gatewayMode(config: Config, transparent: boolean): GatewayMode {
+  if (!transparent) return { kind: 'aggregate' };
+  const enabled = Object.values(config.mcp_servers).filter((s) => s.enabled);
+  if (enabled.length !== 1) {
+    const names = enabled.length === 0 ? 'none' : enabled.map((s) => s.name).join(', ');
+    throw new SwitchboardError('gateway_transparent', `a transparent gateway needs exactly one enabled MCP server, but ${enabled.length} are enabled (${names})`);
+  }
+  return { kind: 'transparent', server: enabled[0]!.name };
+}
+
+/**
+ * Serve the configured MCP servers as one MCP server over Streamable HTTP, in this process.
+ *
+ * @example
+ * ```ts
+ * const gateway = await startHttpGateway({ config, token: process.env.GATEWAY_TOKEN });
+ * console.log(`MCP clients can connect to ${gateway.url}`);
+ * // ... later
+ * await gateway.close();
+ * ```
+ */
+export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
+  const { gateway, deps } = gatewaySetup(options);
+  return serveGatewayHttp(gateway, deps, {
+    listen: { host: options.host ?? '127.0.0.1', port: options.port ?? 0 },
+    token: options.token ?? null,
+    insecureNoAuth: options.insecureNoAuth === true,
+    allowedHosts: options.allowedHosts ?? [],
+    retryIntervalMs: SSE_RETRY_MS,
+    ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+    ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+  });
+}
+
+/**
+ * Serve one MCP client on a pair of streams until the input ends (or `stop` resolves), then close
+ * every upstream connection. Resolves with an exit code: 0, or 1 when the output failed.
+ */
+export function runStdioGateway(options: StdioGatewayOptions): Promise<number> {
+  const { gateway, deps } = gatewaySetup(options);
+  return serveGatewayStdio(gateway, deps, { stdin: options.stdin ?? process.stdin, stdout: options.stdout ?? process.stdout, stop: options.stop });
+}

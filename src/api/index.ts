@@ -1,0 +1,75 @@
+// The `switchboard` package entry: config loading, the connection manager (many MCP servers as one
+// catalog) and the single-server client, with their events and errors. A deliberate, small surface;
+// everything else in src/ is internal and may change.
+
+// --- config.toml ---
+export { loadConfig, buildConfig, resolveHome, parseOverride, parseMcpServerConfig, ConfigError } from '../config/index.js';
+export type {
+  Config,
+  LoadConfigOptions,
+  LoadedConfig,
+  ConfigOverride,
+  ConfigErrorLocation,
+  McpServerConfig,
+  ParsedServer,
+  ModelProviderConfig,
+  EnvironmentConfig,
+} from '../config/index.js';
+
+// --- many servers, one catalog ---
+export { createConnectionManager, type ConnectionManagerOptions } from './compose-manager.js';
+export { McpConnectionManager, createDefaultClientFactory } from '../mcp/index.js';
+export type {
+  CallOptions,
+  CallElicitation,
+  CallElicitationHandler,
+  CatalogEntry,
+  ClientFactory,
+  DefaultClientFactoryOptions,
+  McpConnectionManagerDeps,
+  McpConnectionManagerOptions,
+  McpManagerEvent,
+  RestartPolicyOptions,
+  ServerStatus,
+  StartupSummary,
+  ToolSource,
+  WaitMode,
+} from '../mcp/index.js';
+export type { McpStartupStatus, McpStartupFailure } from '../protocol/index.js';
+
+// --- one server ---
+export { McpClient, createMcpClient, McpClientError, isMcpClientError } from '../mcp-client/index.js';
+export type {
+  CallToolOptions,
+  HandlerContext,
+  McpClientDeps,
+  McpClientHandlers,
+  McpClientOptions,
+  McpClientState,
+  McpErrorCode,
+  McpErrorDetails,
+  ReadyInfo,
+  RequestOptions,
+  SessionRecoveredEvent,
+} from '../mcp-client/index.js';
+// The MCP SDK's types that appear in the signatures above.
+export type {
+  CallToolResult,
+  CompleteResult,
+  ElicitRequest,
+  ElicitResult,
+  GetPromptResult,
+  Implementation,
+  Progress,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+  Root,
+  ServerCapabilities,
+  Tool,
+} from '../mcp-client/index.js';
+
+// --- shared ---
+export { SwitchboardError, nullLogger, type Logger } from '../util/index.js';
+export { PACKAGE_VERSION as VERSION } from './package-version.js';

@@ -1,0 +1,144 @@
+// The package as npm publishes it: `npm pack` (its prepack builds dist/ afresh) on a copy of the
+// sources, installed from the tarball into an empty project. There `npx switchboard --help` works,
+// and a program importing 'switchboard' type-checks against the installed declarations (no
+// skipLibCheck) and runs, reaching a real MCP server.
+// The copy keeps the pack's clean build away from the dist/ that other tests run at the same time.
+import { spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, realpath, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTree } from '../helpers/temp.js';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function expectOk(result: Run, what: string): void {
+  if (result.code !== 0) throw new Error(`${what} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`);
+}
+
+const USER_PROGRAM = `import { buildConfig, createConnectionManager, McpConnectionManager, McpClientError, VERSION, type McpManagerEvent } from 'switchboard';
+import { createAgent, type Thread } from 'switchboard/agent';
+import { startHttpGateway } from 'switchboard/gateway';
+import { SwitchboardOAuthProvider } from 'switchboard/oauth';
+
+const { config } = buildConfig(
+  { mcp_servers: { everything: { command: process.execPath, args: [process.env.EVERYTHING_SERVER!, 'stdio'] } } },
+  { home: process.env.SWITCHBOARD_HOME!, file: 'main.ts' },
+);
+const events: McpManagerEvent[] = [];
+const manager: McpConnectionManager = createConnectionManager(config, { onEvent: (e) => events.push(e) });
+const catalog = await manager.listAllTools();
+const result = await manager.callTool('mcp__everything__echo', { message: 'from the tarball' });
+await manager.close();
+const thread: Thread | undefined = createAgent({ config }).find('no-such-thread');
+console.log(JSON.stringify({
+  version: VERSION,
+  tools: catalog.length,
+  result: result.content,
+  events: events.map((e) => e.type),
+  thread: thread ?? null,
+  exports: [typeof startHttpGateway, typeof SwitchboardOAuthProvider, new McpClientError('timeout', 'x').code],
+}));
+`;
+
+describe('the npm package', () => {
+  let temp: string;
+  let app: string;
+  let env: NodeJS.ProcessEnv;
+  let files: string[];
+
+  beforeAll(async () => {
+    temp = await mkdtemp(path.join(os.tmpdir(), 'sb-pack-'));
+    // The Node running the tests (24, for type stripping) comes first, for npm and the bin's shebang.
+    env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, SWITCHBOARD_HOME: path.join(temp, 'home') };
+    const repo = path.join(temp, 'repo');
+    await mkdir(repo);
+    for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'bin']) {
+      await cp(path.join(root, entry), path.join(repo, entry), { recursive: true });
+    }
+    await symlink(await realpath(path.join(root, 'node_modules')), path.join(repo, 'node_modules'), 'dir');
+    // --json: the file list on stdout; the prepack build's output goes to stderr.
+    const packed = await run('npm', ['pack', '--json', '--pack-destination', temp], { cwd: repo, env, timeoutMs: 240_000 });
+    expectOk(packed, 'npm pack');
+    const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+    files = info!.files.map((f) => f.path);
+
+    app = path.join(temp, 'app');
+    await mkdir(app);
+    await writeFile(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    // Dependencies come from the npm registry (through the local npm cache): about 10 s on a
+    // 2-core machine with a warm cache; @types/node is what any TypeScript user installs.
+    const installed = await run('npm', ['install', '--no-audit', '--no-fund', path.join(temp, info!.filename), '@types/node@24'], { cwd: app, env, timeoutMs: 180_000 });
+    expectOk(installed, 'npm install');
+  }, 480_000);
+
+  afterAll(async () => {
+    if (temp) await removeTree(temp);
+  });
+
+  it('holds the built dist/ with declarations, the bin and the README, and nothing else', () => {
+    expect(files).toContain('bin/switchboard.js');
+    expect(files).toContain('dist/cli/main.js');
+    expect(files).toContain('README.md');
+    expect(files).toContain('package.json');
+    for (const entry of ['index', 'agent', 'gateway', 'oauth']) {
+      expect(files).toContain(`dist/api/${entry}.js`);
+      expect(files).toContain(`dist/api/${entry}.d.ts`);
+    }
+    const strays = files.filter((f) => !/^(bin\/|dist\/|README\.md$|LICENSE$|package\.json$)/.test(f) || f.endsWith('.map') || /\.test\./.test(f));
+    expect(strays).toEqual([]);
+  });
+
+  it('runs the CLI: npx switchboard --help', async () => {
+    const result = await run('npx', ['--no-install', 'switchboard', '--help'], { cwd: app, env });
+    expectOk(result, 'npx switchboard --help');
+    expect(result.stdout).toMatch(/^Usage: switchboard \[options\] \[command\]/);
+    expect(result.stdout).toContain('serve [options]');
+  });
+
+  it('type-checks a program importing the package against the installed declarations', async () => {
+    await writeFile(path.join(app, 'main.ts'), USER_PROGRAM);
+    const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const flags = ['--ignoreConfig', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023', '--types', 'node'];
+    const result = await run(process.execPath, [tsc, ...flags, 'main.ts'], { cwd: app, env, timeoutMs: 180_000 });
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  }, 190_000);
+
+  it('runs that program: the installed package reaches a real MCP server', async () => {
+    await writeFile(path.join(app, 'main.ts'), USER_PROGRAM);
+    const result = await run(process.execPath, ['main.ts'], { cwd: app, env: { ...env, EVERYTHING_SERVER: everything } });
+    expectOk(result, 'node main.ts');
+    const out = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(out.version).toBe((createRequire(import.meta.url)('../../package.json') as { version: string }).version);
+    expect(out.tools).toBeGreaterThan(5);
+    expect(out.result).toEqual([{ type: 'text', text: 'Echo: from the tarball' }]);
+    expect(out.events).toContain('mcp_startup_complete');
+    expect(out.thread).toBeNull();
+    expect(out.exports).toEqual(['function', 'function', 'timeout']);
+  });
+});
