@@ -1,10 +1,9 @@
 // The `switchboard/agent` package entry: the agent core as a library. A ThreadManager starts and
 // resumes threads; a Thread takes Ops and streams Events (Codex's protocol); createAgent wires one.
 
-export { createAgent, builtinTools, type AgentOptions } from './compose-agent.js';
 
 // --- threads ---
-export { ThreadManager, Thread } from '../core/index.js';
+export { createAgent, builtinTools, ThreadManager, Thread, type AgentOptions } from '../core/index.js';
 export type { ThreadManagerDeps, StartOptions, ThreadState, ThreadOverrides, ThreadSettings } from '../core/index.js';
 
 // --- the protocol: Ops in, Events out ---

@@ -2,13 +2,9 @@
 // pair of streams (until the input ends), its upstreams wired by createConnectionManager.
 import type { Readable, Writable } from 'node:stream';
 import type { Config } from '../config/index.js';
-import { serveGatewayHttp, serveGatewayStdio, type GatewayDeps, type GatewayMode, type GatewayOptions } from '../gateway/index.js';
-import { nullLogger, SwitchboardError, type Logger } from '../util/index.js';
-import { createConnectionManager } from './compose-manager.js';
-import { PACKAGE_VERSION } from './package-version.js';
-
-/** SSE `retry:` announced on resumable HTTP streams (as `switchboard serve --http`). */
-const SSE_RETRY_MS = 1_000;
+import { gatewayModeFor, serveGatewayHttp, serveGatewayStdio, type GatewayDeps, type GatewayOptions } from '../gateway/index.js';
+import { createConnectionManager } from '../mcp/index.js';
+import { nullLogger, VERSION, type Logger } from '../util/index.js';
 
 /** What the gateway serves, for either transport. */
 export interface GatewayServeOptions {
@@ -71,8 +67,8 @@ function gatewaySetup(options: GatewayServeOptions): { gateway: GatewayOptions; 
   const gateway: GatewayOptions = {
     name: options.name ?? 'switchboard-gateway',
     title: 'Switchboard gateway',
-    version: PACKAGE_VERSION,
-    mode: gatewayMode(config, options.transparent === true),
+    version: VERSION,
+    mode: gatewayModeFor(config, options.transparent === true),
   };
   const deps: GatewayDeps = {
     logger,
@@ -80,16 +76,6 @@ function gatewaySetup(options: GatewayServeOptions): { gateway: GatewayOptions; 
       createConnectionManager(config, { logger, env: options.env, onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),
   };
   return { gateway, deps };
-}
-
-function gatewayMode(config: Config, transparent: boolean): GatewayMode {
-  if (!transparent) return { kind: 'aggregate' };
-  const enabled = Object.values(config.mcp_servers).filter((s) => s.enabled);
-  if (enabled.length !== 1) {
-    const names = enabled.length === 0 ? 'none' : enabled.map((s) => s.name).join(', ');
-    throw new SwitchboardError('gateway_transparent', `a transparent gateway needs exactly one enabled MCP server, but ${enabled.length} are enabled (${names})`);
-  }
-  return { kind: 'transparent', server: enabled[0]!.name };
 }
 
 /**
@@ -110,7 +96,6 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     token: options.token ?? null,
     insecureNoAuth: options.insecureNoAuth === true,
     allowedHosts: options.allowedHosts ?? [],
-    retryIntervalMs: SSE_RETRY_MS,
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
     ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
   });

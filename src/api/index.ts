@@ -17,8 +17,7 @@ export type {
 } from '../config/index.js';
 
 // --- many servers, one catalog ---
-export { createConnectionManager, type ConnectionManagerOptions } from './compose-manager.js';
-export { McpConnectionManager, createDefaultClientFactory } from '../mcp/index.js';
+export { McpConnectionManager, createDefaultClientFactory, createConnectionManager, type ConnectionManagerOptions } from '../mcp/index.js';
 export type {
   CallOptions,
   CallElicitation,
@@ -71,5 +70,4 @@ export type {
 } from '../mcp-client/index.js';
 
 // --- shared ---
-export { SwitchboardError, nullLogger, type Logger } from '../util/index.js';
-export { PACKAGE_VERSION as VERSION } from './package-version.js';
+export { SwitchboardError, nullLogger, VERSION, type Logger } from '../util/index.js';

@@ -46,16 +46,7 @@ export function startMcpServers(ctx: CliContext, config: Config, onFailure: (err
  * apply_patch, update_plan), the MCP servers' tools when there are any, and the OpenAI model client.
  */
 export function createAgent(core: Core, ctx: CliContext, config: Config, mcp: McpConnectionManager | null): ThreadManager {
-  return new core.ThreadManager({
-    home: ctx.home,
-    config,
-    cwd: ctx.cwd,
-    tools: [core.createShellTool({ sandbox: core.createPlatformSandbox(), env: core.shellEnvironment(ctx.env) }), core.createApplyPatchTool(), core.createPlanTool()],
-    mcp: mcp ? core.mcpToolSourceFrom(mcp) : null,
-    logger: ctx.logger,
-    version: VERSION,
-    createModelClient: (provider) => new core.OpenAIModelClient(provider, { env: ctx.env, logger: ctx.logger }),
-  });
+  return core.createAgent({ config, mcp, env: ctx.env, cwd: ctx.cwd, logger: ctx.logger });
 }
 
 function addExecOptions(cmd: Command): Command {

@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type * as GatewayModule from '../gateway/index.js';
 import type * as McpHostModule from '../mcp-host/index.js';
-import { teeLogger, VERSION } from '../util/index.js';
+import { isSwitchboardError, teeLogger, VERSION } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
@@ -23,9 +23,6 @@ interface ServeFlags {
   transparent?: boolean;
   verbose?: boolean;
 }
-
-/** SSE `retry:` announced on resumable HTTP streams: how soon a cut stream's client comes back. */
-const SSE_RETRY_MS = 1_000;
 
 const HELP = `
 What it serves:
@@ -73,16 +70,13 @@ Examples:
   switchboard serve --http 127.0.0.1:0 --insecure-no-auth --transparent
 `;
 
-function gatewayMode(config: Config, transparent: boolean): GatewayModule.GatewayMode {
-  if (!transparent) return { kind: 'aggregate' };
-  const enabled = Object.values(config.mcp_servers).filter((s) => s.enabled);
-  if (enabled.length !== 1) {
-    const names = enabled.length === 0 ? 'none' : enabled.map((s) => s.name).join(', ');
-    throw new UsageError(
-      `--transparent needs exactly one enabled MCP server, but ${enabled.length} are enabled (${names}); disable the others (enabled = false) or drop --transparent to aggregate them`,
-    );
+function transparentMode(gateway: typeof GatewayModule, config: Config, transparent: boolean): GatewayModule.GatewayMode {
+  try {
+    return gateway.gatewayModeFor(config, transparent, '--transparent');
+  } catch (err) {
+    if (isSwitchboardError(err, 'gateway_transparent')) throw new UsageError(err.message);
+    throw err;
   }
-  return { kind: 'transparent', server: enabled[0]!.name };
 }
 
 async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
@@ -92,7 +86,7 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   if (listen) checkAuth(hostModule, listen, token, flags);
   const mcp: typeof GatewayModule = await import('../gateway/index.js');
   const { config } = await ctx.loadConfig();
-  const mode = gatewayMode(config, flags.transparent === true);
+  const mode = transparentMode(mcp, config, flags.transparent === true);
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
   const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode };
@@ -109,7 +103,6 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
       token,
       insecureNoAuth: flags.insecureNoAuth === true,
       allowedHosts: flags.allowedHost,
-      retryIntervalMs: SSE_RETRY_MS,
       ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
       ...(flags.idleTimeout !== undefined ? { idleTimeoutMs: flags.idleTimeout * 1000 } : {}),
     });

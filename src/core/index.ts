@@ -43,6 +43,7 @@ export { createMcpResourceTools } from './tools/mcp-resource-tools.js';
 export { ToolRegistry, type TurnTools } from './tools/tool-registry.js';
 export { Thread, type ThreadState } from './thread/thread.js';
 export { ThreadManager, ORIGINATOR, type ThreadManagerDeps, type StartOptions } from './thread/thread-manager.js';
+export { createAgent, builtinTools, type AgentOptions } from './create-agent.js';
 export {
   resolveThreadSettings,
   sandboxPolicyFor,

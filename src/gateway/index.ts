@@ -2,6 +2,7 @@
 // (stdio or Streamable HTTP). Built on mcp (the connection manager) and mcp-host; never on core.
 export { GatewaySession, GATEWAY_PROTOCOL_VERSIONS, type GatewayDeps, type GatewayOptions } from './gateway-session.js';
 export type { GatewayMode } from './catalog-view.js';
+export { gatewayModeFor } from './gateway-mode.js';
 export type { GatewayUpstreamSetup } from './upstreams.js';
 export { SERVER_META_KEY } from './resource-routes.js';
 export { serveGatewayHttp, serveGatewayStdio, type GatewayStdioIO } from './serve-gateway.js';

@@ -6,6 +6,8 @@ import { startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOption
 import { GatewaySession, type GatewayDeps, type GatewayOptions } from './gateway-session.js';
 
 const DRAIN_TIMEOUT_MS = 5_000;
+/** SSE `retry:` announced on resumable HTTP streams, unless the caller sets another. */
+const SSE_RETRY_MS = 1_000;
 
 export interface GatewayStdioIO {
   stdin: Readable;
@@ -35,6 +37,7 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
 /** Serve Streamable HTTP; close() stops accepting and ends every session with its upstreams. */
 export function serveGatewayHttp(options: GatewayOptions, deps: GatewayDeps, http: HttpServeOptions, logger: Logger = deps.logger): Promise<HttpHost> {
   return startHttpHost({
+    retryIntervalMs: SSE_RETRY_MS,
     ...http,
     logger,
     async openSession(transport) {

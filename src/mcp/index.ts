@@ -3,6 +3,7 @@
 export { McpConnectionManager } from './connection-manager.js';
 export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, ServerStatus, StartupSummary, WaitMode } from './connection-manager.js';
 export { createDefaultClientFactory, type DefaultClientFactoryOptions } from './client-factory.js';
+export { createConnectionManager, type ConnectionManagerOptions } from './create-manager.js';
 export type { ClientFactory, ServerPhase } from './managed-server.js';
 export type { CatalogEntry, ToolSource } from './catalog.js';
 export type { CallElicitation, CallElicitationHandler } from './elicitation-router.js';

@@ -8,4 +8,5 @@ function readVersion(): string {
   return manifest.version;
 }
 
+/** switchboard's version, as its package.json says (the one a published build was published as). */
 export const VERSION: string = readVersion();

@@ -1,21 +1,18 @@
-// createAgent: a ThreadManager wired the way `switchboard exec` wires it (built-in tools, the MCP
+// createAgent: a ThreadManager wired as `switchboard exec` and `mcp-server` (and the library) use it (built-in tools, the MCP
 // catalog when there is one, the OpenAI-compatible model client), with every piece replaceable.
 import type { Config, ModelProviderConfig } from '../config/index.js';
-import {
-  createApplyPatchTool,
-  createOpenAIModelClient,
-  createPlanTool,
-  createPlatformSandbox,
-  createShellTool,
-  mcpToolSourceFrom,
-  shellEnvironment,
-  ThreadManager,
-  type ModelClient,
-  type Tool,
-} from '../core/index.js';
 import type { McpConnectionManager } from '../mcp/index.js';
-import { nullLogger, type Logger } from '../util/index.js';
-import { PACKAGE_VERSION } from './package-version.js';
+import { nullLogger, VERSION, type Logger } from '../util/index.js';
+import { shellEnvironment } from './exec/shell-env.js';
+import { mcpToolSourceFrom } from './mcp-manager-source.js';
+import { createOpenAIModelClient } from './model/openai-model-client.js';
+import type { ModelClient } from './model/model-types.js';
+import { createPlatformSandbox } from './sandbox/platform.js';
+import { ThreadManager } from './thread/thread-manager.js';
+import { createApplyPatchTool } from './tools/apply-patch/apply-patch-tool.js';
+import { createPlanTool } from './tools/plan.js';
+import { createShellTool } from './tools/shell.js';
+import type { Tool } from './tools/tool.js';
 
 /** What {@link createAgent} builds the agent from; only `config` is required. */
 export interface AgentOptions {
@@ -65,7 +62,7 @@ export function createAgent(options: AgentOptions): ThreadManager {
     tools: options.tools ?? builtinTools({ env }),
     mcp: options.mcp ? mcpToolSourceFrom(options.mcp) : null,
     logger,
-    version: PACKAGE_VERSION,
+    version: VERSION,
     createModelClient: options.createModelClient ?? ((provider) => createOpenAIModelClient(provider, { env, logger })),
   });
 }

@@ -1,10 +1,14 @@
-// createConnectionManager: a McpConnectionManager wired from a validated config the way the CLI wires
-// it (launchers per `environment`, OAuth tokens from the configured store, startup snapshots).
+// createConnectionManager: a McpConnectionManager wired from a validated config (launchers per
+// `environment`, OAuth tokens from the configured store, startup snapshots). The CLI and the library
+// entry point both build their managers here. Nothing here loads the MCP SDK; the client factory does
+// that on the first connection.
 import type { Root } from '@modelcontextprotocol/client';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../config/index.js';
 import type { McpClientOptions, OAuthRuntime } from '../mcp-client/index.js';
-import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpConnectionManagerDeps } from '../mcp/index.js';
+import { createDefaultClientFactory } from './client-factory.js';
+import { McpConnectionManager, type McpConnectionManagerDeps } from './connection-manager.js';
+import { SnapshotStore } from './snapshot-store.js';
 import { nullLogger, type Logger } from '../util/index.js';
 
 /** How {@link createConnectionManager} wires the manager; every field has a default. */
@@ -16,8 +20,10 @@ export interface ConnectionManagerOptions {
    * are read from, and the base of a stdio server's environment. Default: `process.env`.
    */
   env?: NodeJS.ProcessEnv;
-  /** The workspace roots answered to a server's `roots/list`. Default: the current directory. */
+  /** The workspace roots answered to a server's `roots/list`. Default: `cwd`. */
   roots?: Root[];
+  /** The working directory offered as the workspace root when `roots` is not given. Default: `process.cwd()`. */
+  cwd?: string;
   /** Startup progress and catalog changes (`mcp_startup_update`, `mcp_startup_complete`, `mcp_tools_changed`). */
   onEvent?: McpConnectionManagerDeps['onEvent'];
   /** Handlers for what a server pushes outside a call (log messages, sampling, resource updates, elicitation). */
@@ -59,7 +65,7 @@ export function createConnectionManager(config: Config, options: ConnectionManag
       oauth ??= import('../mcp-client/index.js').then((m) => m.createOAuthRuntime(config, { logger, env }));
       return (await oauth).authProviderFor(server);
     },
-    roots: options.roots ?? [{ uri: pathToFileURL(process.cwd()).href, name: 'workspace' }],
+    roots: options.roots ?? [{ uri: pathToFileURL(options.cwd ?? process.cwd()).href, name: 'workspace' }],
     clientOptions: options.clientOptions,
   });
   return new McpConnectionManager(
