@@ -5,4 +5,3 @@ export { bearerMatches, parseListen, isLoopbackHost, formatWsUrl, type ListenAdd
 export { startExecServer, checkAuthConfig, type ExecServer, type ExecServerOptions } from './exec-server.js';
 export { ExecutorClient, ExecRpcError, type ExecutorConnectOptions, type StartOptions, type ConnectionLost } from './executor-client.js';
 export { describeExit, type ExecExit, type ExecProcess, type OutputChunk } from './exec-process.js';
-export { signalGroup, groupExists, terminateGroup } from './process-group.js';

@@ -5,3 +5,5 @@ export * from './abort.js';
 export * from './async-queue.js';
 export * from './atomic-write.js';
 export * from './file-lock.js';
+export * from './line-framer.js';
+export * from './process-group.js';
