@@ -8,11 +8,12 @@ import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnvironmentConfig } from '../src/config/index.js';
 import { selectLauncher, type LaunchedServer, type StdioLauncher, type StdioServerSpec } from '../src/mcp-client/index.js';
-import { nullLogger } from '../src/util/index.js';
+import { createLogger, nullLogger } from '../src/util/index.js';
 import { FIXTURES, isAlive, killQuietly, waitFor } from './helpers/exec-processes.js';
 import { startTestSshd, type TestSshd } from './helpers/test-sshd.js';
 
 const FIXTURE = path.join(FIXTURES, 'remote-echo-server.mjs');
+const CHAOS = path.join(FIXTURES, 'chaos-server.ts');
 const SECRET_VALUE = `secret-${randomBytes(8).toString('hex')}`;
 const LOCAL_ENV = { LOCAL_VALUE: SECRET_VALUE, NOT_NAMED: 'must-not-travel', PATH: process.env.PATH, HOME: process.env.HOME };
 let dir: string;
@@ -114,6 +115,22 @@ describe('ssh launcher', { timeout: 90_000 }, () => {
       echoed.forEach((r, i) => expect(text(r) === payloads[i]).toBe(true));
       const counts = await Promise.all(Array.from({ length: 10 }, () => client.callTool({ name: 'counter', arguments: {} })));
       expect(counts.map(text)).toEqual(Array.from({ length: 10 }, (_, i) => String(i + 1)));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('skips stdout lines that are not JSON-RPC and logs them at warn, as for a local server', async (ctx) => {
+    if ('skip' in sshd) return ctx.skip(`sshd unavailable: ${sshd.skip}`);
+    const logged: string[] = [];
+    const launched = await launcher().launch(spec({ args: [CHAOS, '--mode', 'noise-stdout'] }), { logger: createLogger((l) => logged.push(l)) });
+    const client = await connect(launched);
+    try {
+      expect(text(await client.callTool({ name: 'echo', arguments: { text: 'through the noise' } }))).toBe('through the noise');
+      const warnings = logged.filter((l) => l.includes(' WARN '));
+      // 3 lines at start and 3 before each message: initialize, tools/call.
+      expect(warnings.length).toBeGreaterThanOrEqual(9);
+      for (const w of warnings) expect(w).toMatch(/ WARN MCP server `[^`]*` wrote a stdout line that is not JSON; skipped: chaos-server: this line is not JSON-RPC \([1-3]\)/);
     } finally {
       await client.close();
     }
