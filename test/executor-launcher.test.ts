@@ -9,12 +9,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnvironmentConfig } from '../src/config/index.js';
 import { selectLauncher, type LaunchedServer, type StdioLauncher, type StdioServerSpec } from '../src/mcp-client/index.js';
-import { createLogger, nullLogger } from '../src/util/index.js';
+import { nullLogger } from '../src/util/index.js';
 import { EVERYTHING, FIXTURES, isAlive, killQuietly, startExecServerProcess, waitFor, type ExecServerProcess } from './helpers/exec-processes.js';
+import { expectNoiseSkipped, NOISY_SERVER_ARGS } from './helpers/noisy-server.js';
 
 const TOKEN = randomBytes(24).toString('base64url');
 const FIXTURE = path.join(FIXTURES, 'remote-echo-server.mjs');
-const CHAOS = path.join(FIXTURES, 'chaos-server.ts');
 let dir: string;
 let tokenFile: string;
 let server: ExecServerProcess;
@@ -140,19 +140,8 @@ describe('executor launcher', { timeout: 60_000 }, () => {
   });
 
   it('skips stdout lines that are not JSON-RPC and logs them at warn, as for a local server', async () => {
-    const logged: string[] = [];
     const launcher = selectLauncher({ name: 'noisy', environment: 'remote' }, { local: localLauncher, environments: environments(server.url), env: LOCAL_ENV });
-    const launched = await launcher.launch(spec({ serverName: 'noisy', args: [CHAOS, '--mode', 'noise-stdout'] }), { logger: createLogger((l) => logged.push(l)) });
-    const client = await connect(launched);
-    try {
-      expect(text(await client.callTool({ name: 'echo', arguments: { text: 'through the noise' } }))).toBe('through the noise');
-      const warnings = logged.filter((l) => l.includes(' WARN '));
-      // 3 lines at start and 3 before each message: initialize, tools/call.
-      expect(warnings.length).toBeGreaterThanOrEqual(9);
-      for (const w of warnings) expect(w).toMatch(/ WARN MCP server `[^`]*` wrote a stdout line that is not JSON; skipped: chaos-server: this line is not JSON-RPC \([1-3]\)/);
-    } finally {
-      await client.close();
-    }
+    await expectNoiseSkipped((logger) => launcher.launch(spec({ serverName: 'noisy', args: NOISY_SERVER_ARGS }), { logger }));
   });
 
   it('close() kills the remote process group, grandchildren included', async () => {

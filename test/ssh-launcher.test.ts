@@ -8,12 +8,12 @@ import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnvironmentConfig } from '../src/config/index.js';
 import { selectLauncher, type LaunchedServer, type StdioLauncher, type StdioServerSpec } from '../src/mcp-client/index.js';
-import { createLogger, nullLogger } from '../src/util/index.js';
+import { nullLogger } from '../src/util/index.js';
 import { FIXTURES, isAlive, killQuietly, waitFor } from './helpers/exec-processes.js';
+import { expectNoiseSkipped, NOISY_SERVER_ARGS } from './helpers/noisy-server.js';
 import { startTestSshd, type TestSshd } from './helpers/test-sshd.js';
 
 const FIXTURE = path.join(FIXTURES, 'remote-echo-server.mjs');
-const CHAOS = path.join(FIXTURES, 'chaos-server.ts');
 const SECRET_VALUE = `secret-${randomBytes(8).toString('hex')}`;
 const LOCAL_ENV = { LOCAL_VALUE: SECRET_VALUE, NOT_NAMED: 'must-not-travel', PATH: process.env.PATH, HOME: process.env.HOME };
 let dir: string;
@@ -122,18 +122,7 @@ describe('ssh launcher', { timeout: 90_000 }, () => {
 
   it('skips stdout lines that are not JSON-RPC and logs them at warn, as for a local server', async (ctx) => {
     if ('skip' in sshd) return ctx.skip(`sshd unavailable: ${sshd.skip}`);
-    const logged: string[] = [];
-    const launched = await launcher().launch(spec({ args: [CHAOS, '--mode', 'noise-stdout'] }), { logger: createLogger((l) => logged.push(l)) });
-    const client = await connect(launched);
-    try {
-      expect(text(await client.callTool({ name: 'echo', arguments: { text: 'through the noise' } }))).toBe('through the noise');
-      const warnings = logged.filter((l) => l.includes(' WARN '));
-      // 3 lines at start and 3 before each message: initialize, tools/call.
-      expect(warnings.length).toBeGreaterThanOrEqual(9);
-      for (const w of warnings) expect(w).toMatch(/ WARN MCP server `[^`]*` wrote a stdout line that is not JSON; skipped: chaos-server: this line is not JSON-RPC \([1-3]\)/);
-    } finally {
-      await client.close();
-    }
+    await expectNoiseSkipped((logger) => launcher().launch(spec({ args: NOISY_SERVER_ARGS }), { logger }));
   });
 
   it('close() kills the remote process group', async (ctx) => {
