@@ -11,6 +11,7 @@ import type { EnvironmentConfig } from '../src/config/index.js';
 import { selectLauncher, type LaunchedServer, type StdioLauncher, type StdioServerSpec } from '../src/mcp-client/index.js';
 import { nullLogger } from '../src/util/index.js';
 import { EVERYTHING, FIXTURES, isAlive, killQuietly, startExecServerProcess, waitFor, type ExecServerProcess } from './helpers/exec-processes.js';
+import { expectNoiseSkipped, NOISY_SERVER_ARGS } from './helpers/noisy-server.js';
 
 const TOKEN = randomBytes(24).toString('base64url');
 const FIXTURE = path.join(FIXTURES, 'remote-echo-server.mjs');
@@ -136,6 +137,11 @@ describe('executor launcher', { timeout: 60_000 }, () => {
     } finally {
       await Promise.all([remote.close(), local.close()]);
     }
+  });
+
+  it('skips stdout lines that are not JSON-RPC and logs them at warn, as for a local server', async () => {
+    const launcher = selectLauncher({ name: 'noisy', environment: 'remote' }, { local: localLauncher, environments: environments(server.url), env: LOCAL_ENV });
+    await expectNoiseSkipped((logger) => launcher.launch(spec({ serverName: 'noisy', args: NOISY_SERVER_ARGS }), { logger }));
   });
 
   it('close() kills the remote process group, grandchildren included', async () => {

@@ -10,6 +10,7 @@ import type { EnvironmentConfig } from '../src/config/index.js';
 import { selectLauncher, type LaunchedServer, type StdioLauncher, type StdioServerSpec } from '../src/mcp-client/index.js';
 import { nullLogger } from '../src/util/index.js';
 import { FIXTURES, isAlive, killQuietly, waitFor } from './helpers/exec-processes.js';
+import { expectNoiseSkipped, NOISY_SERVER_ARGS } from './helpers/noisy-server.js';
 import { startTestSshd, type TestSshd } from './helpers/test-sshd.js';
 
 const FIXTURE = path.join(FIXTURES, 'remote-echo-server.mjs');
@@ -117,6 +118,11 @@ describe('ssh launcher', { timeout: 90_000 }, () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('skips stdout lines that are not JSON-RPC and logs them at warn, as for a local server', async (ctx) => {
+    if ('skip' in sshd) return ctx.skip(`sshd unavailable: ${sshd.skip}`);
+    await expectNoiseSkipped((logger) => launcher().launch(spec({ args: NOISY_SERVER_ARGS }), { logger }));
   });
 
   it('close() kills the remote process group', async (ctx) => {

@@ -9,10 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { createLogger } from '../util/index.js';
+import { createLogger, groupExists } from '../util/index.js';
 import { ExecutorClient } from './executor-client.js';
 import { checkAuthConfig, startExecServer, type ExecServer } from './exec-server.js';
-import { groupExists } from './process-group.js';
 
 const TOKEN = randomBytes(16).toString('hex');
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -4,4 +4,3 @@ export * from './methods.js';
 export { startExecServer, checkAuthConfig, type ExecServer, type ExecServerOptions } from './exec-server.js';
 export { ExecutorClient, ExecRpcError, type ExecutorConnectOptions, type StartOptions, type ConnectionLost } from './executor-client.js';
 export { describeExit, type ExecExit, type ExecProcess, type OutputChunk } from './exec-process.js';
-export { signalGroup, groupExists, terminateGroup } from './process-group.js';

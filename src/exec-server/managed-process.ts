@@ -1,10 +1,8 @@
 // One process run by the exec-server: spawned in its own process group, output numbered and
 // forwarded, stdin written with a bounded queue, and the group terminated when it ends.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { SwitchboardError } from '../util/index.js';
+import { groupExists, PROCESS_GROUP_TERM_GRACE_MS, SwitchboardError, terminateGroup } from '../util/index.js';
 import type { OutputStream } from './methods.js';
-import { KILL_GRACE_MS } from './methods.js';
-import { groupExists, terminateGroup } from './process-group.js';
 
 export interface ProcessSink {
   output(stream: OutputStream, seq: number, data: Buffer): void;
@@ -124,7 +122,7 @@ export class ManagedProcess {
   }
 
   /** SIGTERM the group, SIGKILL after the grace period; resolves when the group is gone. */
-  terminate(graceMs = KILL_GRACE_MS): Promise<void> {
+  terminate(graceMs = PROCESS_GROUP_TERM_GRACE_MS): Promise<void> {
     this.termination ??= terminateGroup(this.pid, graceMs).finally(() => {
       this.termination = null;
     });

@@ -85,8 +85,6 @@ export const DEFAULT_EXEC_LIMITS: Readonly<ExecLimits> = Object.freeze({
   maxConnections: 64,
 });
 
-/** SIGTERM to a process group, then SIGKILL after this long (Codex's PROCESS_GROUP_TERM_GRACE_PERIOD). */
-export const KILL_GRACE_MS = 2000;
 /** Output is read and sent in chunks of at most this size. */
 export const OUTPUT_CHUNK_BYTES = 64 * 1024;
 /** The client splits stdin writes into frames of at most this many raw bytes (about 88 KB as base64). */

@@ -13,8 +13,6 @@ export const HTTP_RETRY_DELAYS_MS: readonly number[] = [250, 1000];
 export const MAX_TOOL_LIST_PAGES = 100;
 export const MAX_TOOL_LIST_ITEMS = 10_000;
 
-/** SIGTERM to the process group, then SIGKILL after this long. */
-export const PROCESS_GROUP_TERM_GRACE_MS = 2_000;
 /** Lines of server stderr kept for startup errors. */
 export const STDERR_TAIL_LINES = 20;
 /** Largest body excerpt put into an `HTTP <status>: <body>` message. */

@@ -10,3 +10,5 @@ export * from './file-lock.js';
 export * from './listen/index.js';
 export * from './json-rpc.js';
 export * from './version.js';
+export * from './line-framer.js';
+export * from './process-group.js';

@@ -45,10 +45,10 @@ function recordingLogger() {
 describe('gateway: upstream failures as status lines', () => {
   it('a server that fails to start: one error line with the manager’s text, logged; retries failing the same way add none', async () => {
     const { lines, logger } = recordingLogger();
-    const gw = await gateway([fixtureServer('steady'), fixtureServer('broken', { MGR_GARBAGE: '1' })], { logger, restart: { initialDelayMs: 50, maxDelayMs: 50 } });
+    const gw = await gateway([fixtureServer('steady'), fixtureServer('broken', { MGR_EXIT_AT_START: '2' })], { logger, restart: { initialDelayMs: 50, maxDelayMs: 50 } });
     const texts = await failures(gw, 'broken', 3);
     expect(new Set(texts).size).toBe(1);
-    expect(texts[0]).toMatch(/^MCP client for `broken` failed to start: MCP startup failed: MCP server `[^`]*node` wrote a line to stdout that is not JSON-RPC: /);
+    expect(texts[0]).toMatch(/^MCP client for `broken` failed to start: MCP startup failed: MCP server `[^`]*node` exited with code 2/);
     expect(statusLines(gw)).toEqual([line('broken', texts[0]!)]);
     expect(lines.filter((l) => l.includes(`gateway: ${texts[0]!.split('\n')[0]}`))).toHaveLength(1);
     // The healthy server is untouched.

@@ -67,13 +67,16 @@ describe('stdio transport failures', () => {
     expect(next.code).toBe('process_exited');
   });
 
-  it('a child that prints non-JSON on stdout fails the call with a decode error', async () => {
-    const client = pool.create(fixtureStdio('fx', 'stdio-v2-server.mjs'));
+  it('a child that prints non-JSON on stdout mid-call: the line is skipped and logged at warn, the call answered', async () => {
+    const logger = capturingLogger();
+    const client = pool.create(fixtureStdio('fx', 'stdio-v2-server.mjs'), { logger });
     await client.connect();
-    const err = await failure(client.callTool('garbage', {}));
-    expect(err.code).toBe('decode');
-    expect(err.message).toContain('this is not json-rpc');
-    expect(client.status.kind).toBe('failed');
+    expect(textOf(await client.callTool('garbage', {}))).toBe('answered after garbage');
+    expect(logger.lines.filter((l) => l.includes(' WARN '))).toEqual([
+      expect.stringContaining(`MCP server \`${process.execPath}\` wrote a stdout line that is not JSON; skipped: this is not json-rpc`),
+    ]);
+    expect(client.status.kind).toBe('ready');
+    expect(textOf(await client.callTool('echo', { text: 'still here' }))).toBe('still here');
   });
 
   it('a child that closes stdout mid-call fails the call and is killed', async () => {

@@ -55,13 +55,24 @@ describe('McpConnectionManager startup', () => {
     expect(performance.now() - t0).toBeLessThan(500);
   });
 
-  it('reports garbage on stdout as a failed server without disturbing the others', async () => {
+  it('a server that prints garbage on stdout before serving still starts (the lines are skipped)', async () => {
     h = await makeHarness([fixtureServer('garbage', { MGR_GARBAGE: '1' }, { startup_timeout_sec: 5 }), fixtureServer('fine')]);
+    const summary = await h.manager.waitForStartup();
+    expect(summary.ready.sort()).toEqual(['fine', 'garbage']);
+    expect(summary.failed).toEqual([]);
+    expect(textOf(await h.manager.callTool('mcp__garbage__echo', { text: 'hi' }))).toBe('garbage:echo:hi');
+  });
+
+  it('reports a server that exits at start as failed without disturbing the others', async () => {
+    h = await makeHarness([fixtureServer('broken', { MGR_EXIT_AT_START: '2' }), fixtureServer('fine')]);
     const summary = await h.manager.waitForStartup();
     expect(summary.ready).toEqual(['fine']);
     expect(summary.failed).toHaveLength(1);
-    expect(summary.failed[0]!.server).toBe('garbage');
-    expect(h.manager.status().find((s) => s.name === 'garbage')).toMatchObject({ state: 'failed', error: expect.stringContaining('MCP client for `garbage` failed to start: MCP startup failed:') });
+    expect(summary.failed[0]!.server).toBe('broken');
+    expect(h.manager.status().find((s) => s.name === 'broken')).toMatchObject({
+      state: 'failed',
+      error: expect.stringMatching(/^MCP client for `broken` failed to start: MCP startup failed: MCP server `[^`]*` exited with code 2/),
+    });
   });
 
   it('retries a failed server in the background and emits ready when it recovers', async () => {
@@ -109,7 +120,7 @@ describe('McpConnectionManager startup', () => {
   });
 
   it('fails required servers with Codex text', async () => {
-    h = await makeHarness([fixtureServer('needed', { MGR_GARBAGE: '1' }, { required: true, startup_timeout_sec: 3 }), fixtureServer('optional')]);
+    h = await makeHarness([fixtureServer('needed', { MGR_EXIT_AT_START: '2' }, { required: true, startup_timeout_sec: 3 }), fixtureServer('optional')]);
     await expect(h.manager.requireServers()).rejects.toThrow(/^required MCP servers failed to initialize: needed: MCP startup failed: /);
   });
 

@@ -1,6 +1,7 @@
 // The fault matrix's rows: one chaos-server mode (stdio or HTTP) next to a healthy server, what to do
 // with the chaos server once its startup settles, and what the outcome must be. Expectations are
 // patterns over the texts a user sees, so a row fails when the text stops saying what happened.
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { CallOutcome, RunningSubject, StartupOutcome } from './subjects.js';
@@ -138,6 +139,22 @@ const FAILED_TO_START = (cause: string) => new RegExp(`^MCP client for \`chaos\`
 const STOPPED = (cause: string) => new RegExp(`^MCP server \`chaos\` stopped after being ready \\(restarting in \\d+m?s\\): ${cause}`);
 const PROGRAM = '`[^`]*node`';
 
+/** The chaos server's noise-stdout lines per burst (its --noise-lines default). */
+const NOISE_LINES = 3;
+const NOISE_WARNING = new RegExp(` WARN MCP server ${PROGRAM} wrote a stdout line that is not JSON; skipped: chaos-server: this line is not JSON-RPC \\([1-3]\\)`);
+
+/** How many noise lines the subject's log reports as skipped, once at least `atLeast` are there. */
+async function skippedNoise(subject: RunningSubject, atLeast: number): Promise<number> {
+  const count = async () => (await readFile(subject.logFile, 'utf8').catch(() => '')).split('\n').filter((l) => NOISE_WARNING.test(l)).length;
+  const deadline = Date.now() + 5_000;
+  let n = await count();
+  while (n < atLeast && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    n = await count();
+  }
+  return n;
+}
+
 /** A stdio server that dies while serving: the call says why, one status line says it stopped. */
 function diesServing(mode: string, chaosArgs: string[], tool: string, args: Record<string, unknown>, cause: string, outcome: string): FaultCase {
   return {
@@ -185,7 +202,27 @@ export const STDIO_CASES: FaultCase[] = [
       expect(run.notes).toEqual(['after the restart: ready']);
     },
   },
-  neverReady('stdio', 'noise-stdout', ['--mode', 'noise-stdout'], FAILED_TO_START(`MCP server ${PROGRAM} wrote a line to stdout that is not JSON-RPC: chaos-server: this line is not JSON-RPC \\(1\\)`), 'failed: "wrote a line to stdout that is not JSON-RPC: <the line>"; calls fail at once'),
+  {
+    // The stdio framing policy (docs/reliability.md): a line that is not JSON-RPC is skipped and logged.
+    id: 'stdio/noise-stdout',
+    transport: 'stdio',
+    chaosArgs: ['--mode', 'noise-stdout'],
+    outcome: 'ready; calls work; every non-JSON-RPC stdout line is skipped and logged at warn with an excerpt',
+    async exercise(subject, run) {
+      await echo(subject, run, 'ping');
+      // 3 lines at start and 3 before each message: initialize, tools/list and the call's answers.
+      run.notes.push(`skipped lines logged at warn: ${await skippedNoise(subject, NOISE_LINES * 4)}`);
+    },
+    verify(run) {
+      ready(run);
+      expect(run.calls).toEqual([ok('ping')]);
+      expect(run.failureLines).toEqual([]);
+      expect(run.notes).toEqual([expect.stringMatching(/^skipped lines logged at warn: \d+$/)]);
+      const skipped = Number(run.notes[0]!.split(': ')[1]);
+      expect(skipped).toBeGreaterThanOrEqual(NOISE_LINES * 4);
+      expect(skipped % NOISE_LINES).toBe(0);
+    },
+  },
   {
     id: 'stdio/half-frame (tool_timeout_sec 4)',
     transport: 'stdio',

@@ -4,6 +4,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { constants } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
+import { PROCESS_GROUP_TERM_GRACE_MS, signalGroup, terminateGroup } from '../../util/index.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
 
 export type OutputStream = 'stdout' | 'stderr';
@@ -35,7 +36,7 @@ export interface RunCommandOptions {
   signal?: AbortSignal;
   /** Each chunk as it arrives (for exec_command_output_delta). */
   onOutput?: (stream: OutputStream, chunk: Buffer) => void;
-  /** Time between SIGTERM and SIGKILL (default 2000 ms). */
+  /** Time between SIGTERM and SIGKILL (default PROCESS_GROUP_TERM_GRACE_MS, 2000 ms). */
   killGraceMs?: number;
   /** After the process exits, how long to wait for descendants to close its pipes (default 2000 ms). */
   drainMs?: number;
@@ -61,18 +62,10 @@ export function exitCodeOf(t: ExecTermination): number {
   }
 }
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // the group is already gone
-  }
-}
-
 /** Never rejects: every way a command can end is an ExecTermination. */
 export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
   const { argv, cwd, signal } = options;
-  const killGraceMs = options.killGraceMs ?? 2000;
+  const killGraceMs = options.killGraceMs ?? PROCESS_GROUP_TERM_GRACE_MS;
   const drainMs = options.drainMs ?? 2000;
   const max = options.maxCapturedBytes ?? 8 * 1024 * 1024;
   const started = performance.now();
@@ -94,7 +87,7 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
       for (const t of timers) clearTimeout(t);
       if (listeners.onAbort) signal?.removeEventListener('abort', listeners.onAbort);
       // A stopped command's descendants that outlived SIGTERM get no further grace.
-      if (stopping && running.pid !== undefined) killGroup(running.pid, 'SIGKILL');
+      if (stopping && running.pid !== undefined) signalGroup(running.pid, 'SIGKILL');
       resolve({
         termination,
         exitCode: exitCodeOf(termination),
@@ -127,8 +120,7 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
     const stop = (why: ExecTermination) => {
       if (stopping || ended || proc.pid === undefined) return;
       stopping = why;
-      killGroup(proc.pid, 'SIGTERM');
-      timers.push(setTimeout(() => killGroup(proc.pid!, 'SIGKILL'), killGraceMs));
+      void terminateGroup(proc.pid, killGraceMs);
     };
     listeners.onAbort = () => stop({ kind: 'aborted' });
     signal?.addEventListener('abort', listeners.onAbort, { once: true });
@@ -155,7 +147,7 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
       // Descendants may still hold the pipes open; give them a moment, then end the group.
       timers.push(
         setTimeout(() => {
-          killGroup(proc.pid!, 'SIGKILL');
+          signalGroup(proc.pid!, 'SIGKILL');
           proc.stdout.destroy();
           proc.stderr.destroy();
           finish(ended!);

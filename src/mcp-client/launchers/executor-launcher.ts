@@ -1,11 +1,12 @@
 // The exec-server launcher: starts a stdio MCP server on a remote exec-server (one WebSocket
-// connection per server) and forwards its stdin/stdout; the MCP framing stays local.
+// connection per server) and forwards its stdin/stdout to the shared StdioTransport.
 import type { EnvironmentConfig } from '../../config/index.js';
 import { describeExit, ExecutorClient, type ExecProcess } from '../../exec-server/index.js';
 import { errorMessage, isSwitchboardError, SwitchboardError } from '../../util/index.js';
 import type { LaunchedServer, LaunchOptions, StdioLauncher, StdioServerSpec } from './launcher.js';
 import { buildRemoteCommand } from './remote-command.js';
-import { RemoteStdioTransport } from './remote-stdio-transport.js';
+import { StdioTransport } from './stdio-transport.js';
+import { McpClientError } from '../errors.js';
 
 export type ExecServerEnvironment = Extract<EnvironmentConfig, { type: 'exec-server' }>;
 
@@ -41,7 +42,7 @@ export function createExecutorLauncher(environment: ExecServerEnvironment, optio
       const command = buildRemoteCommand(spec, localEnv);
       const token = resolveToken(environment, localEnv);
       const log = logger.child({ server: spec.serverName, environment: environment.id });
-      const transport = new RemoteStdioTransport({ program: spec.command, logger: log, onStderrLine: launchOptions.onStderrLine });
+      const transport = new StdioTransport({ program: spec.command, logger: log, onStderrLine: launchOptions.onStderrLine });
       const client = await ExecutorClient.connect(environment.url, token, { signal, logger: log, ca: options.ca });
       let proc: ExecProcess;
       try {
@@ -63,7 +64,7 @@ export function createExecutorLauncher(environment: ExecServerEnvironment, optio
       }
       const closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
       transport.attach({
-        write: (data) => proc.write(data),
+        write: (frame) => proc.write(frame),
         async terminate() {
           await proc.kill().catch(() => {});
           let timer: NodeJS.Timeout | undefined;
@@ -79,7 +80,7 @@ export function createExecutorLauncher(environment: ExecServerEnvironment, optio
       void proc.exited.then((exit) => {
         const reason = `MCP server process on ${environment.url} ${describeExit(exit)}`;
         log.info(reason, { pid: proc.pid });
-        transport.ended(reason);
+        transport.ended(new McpClientError(exit.type === 'exited' ? 'process_exited' : 'connection_closed', reason));
         void client.close();
       });
       const where = `exec-server ${environment.url} pid ${proc.pid}`;

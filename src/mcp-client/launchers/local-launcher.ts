@@ -1,15 +1,13 @@
 // The local StdioLauncher: the server runs as a child in its own process group, with an allow-listed
-// environment; stderr goes to the log and a small tail; close kills the whole group.
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+// environment; its pipes feed the shared StdioTransport, and close kills the whole group.
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { errorMessage, sleep } from '../../util/index.js';
-import { PROCESS_GROUP_TERM_GRACE_MS, STDERR_TAIL_LINES } from '../defaults.js';
+import type { Writable } from 'node:stream';
+import { errorMessage, PROCESS_GROUP_TERM_GRACE_MS, sleep, terminateGroup } from '../../util/index.js';
 import { McpClientError } from '../errors.js';
 import type { LaunchedServer, LaunchOptions, StdioLauncher, StdioServerSpec } from './launcher.js';
 import { createLocalServerEnv } from './stdio-env.js';
-import { StdioStreamTransport } from './stdio-stream-transport.js';
+import { StdioTransport } from './stdio-transport.js';
 
 /** How long an exited server's stderr may take to drain (a grandchild can hold it open). */
 const STDERR_DRAIN_GRACE_MS = 250;
@@ -36,7 +34,7 @@ async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local:
   }
   options.signal?.throwIfAborted();
 
-  const child = spawn(spec.command, spec.args, {
+  const child: ChildProcessWithoutNullStreams = spawn(spec.command, spec.args, {
     cwd: spec.cwd ?? undefined,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -49,30 +47,40 @@ async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local:
     child.once('error', (err) => reject(new McpClientError('launch_failed', `failed to start MCP server \`${program}\`: ${err.message}`, { cause: err })));
   });
 
-  const tail: string[] = [];
-  const stderr = createInterface({ input: child.stderr!, crlfDelay: Infinity });
-  stderr.on('line', (line) => {
-    options.logger.info(`MCP server stderr (${program}): ${line}`);
-    tail.push(line);
-    if (tail.length > STDERR_TAIL_LINES) tail.shift();
-    options.onStderrLine?.(line);
+  const { stdin, stdout, stderr } = child;
+  const transport = new StdioTransport({ program, logger: options.logger, onStderrLine: options.onStderrLine });
+  stdout.on('data', (chunk: Buffer) => transport.receiveStdout(chunk));
+  stdout.on('close', () => transport.broken(new McpClientError('connection_closed', `MCP server \`${program}\` closed its stdout`)));
+  stdin.on('error', (err) => {
+    transport.broken(new McpClientError('connection_closed', `cannot write to MCP server \`${program}\`: ${errorMessage(err)}`, { cause: err }));
   });
-  child.stderr!.on('error', (err) => options.logger.warn(`Failed to read MCP server stderr (${program}): ${errorMessage(err)}`));
-
-  const grace = local.termGraceMs ?? PROCESS_GROUP_TERM_GRACE_MS;
-  const transport = new StdioStreamTransport({
-    stdin: child.stdin!,
-    stdout: child.stdout!,
-    program,
-    terminate: () => terminateGroup(child, grace),
-  });
-  const stderrDrained = new Promise<void>((resolve) => stderr.once('close', resolve));
+  stderr.on('data', (chunk: Buffer) => transport.receiveStderr(chunk));
+  stderr.on('error', (err) => options.logger.warn(`Failed to read MCP server stderr (${program}): ${errorMessage(err)}`));
+  const stderrDrained = new Promise<void>((resolve) =>
+    stderr.once('close', () => {
+      transport.stderrEnded();
+      resolve();
+    }),
+  );
   child.once('exit', (code, signal) => {
     const how = signal ? `was killed by signal ${signal}` : `exited with code ${code ?? 'unknown'}`;
     // Its last words on stderr usually arrive after the exit status; they belong in the error.
     void Promise.race([stderrDrained, sleep(STDERR_DRAIN_GRACE_MS)]).then(() => {
-      transport.fail(new McpClientError('process_exited', `MCP server \`${program}\` ${how}`));
+      transport.ended(new McpClientError('process_exited', `MCP server \`${program}\` ${how}`));
     });
+  });
+
+  const grace = local.termGraceMs ?? PROCESS_GROUP_TERM_GRACE_MS;
+  transport.attach({
+    write: (frame) => writeFrame(stdin, frame),
+    async terminate() {
+      try {
+        stdin.end();
+      } catch {
+        // already gone
+      }
+      await stopChild(child, grace);
+    },
   });
 
   if (options.signal?.aborted) {
@@ -81,35 +89,28 @@ async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local:
   }
   return {
     transport,
-    stderrTail: () => [...tail],
+    stderrTail: () => transport.stderrTail(),
     describe: () => `local pid ${child.pid ?? '?'}`,
   };
 }
 
-/** SIGTERM to the group; SIGKILL after the grace if anything in it is still alive. */
-async function terminateGroup(child: ChildProcess, graceMs: number): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined) return;
+/** One write; waits for 'drain' only when the pipe's buffer is full. */
+function writeFrame(stdin: Writable, frame: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const ok = stdin.write(frame, (err) => {
+      if (err) reject(err);
+      else if (ok) resolve();
+    });
+    if (!ok) stdin.once('drain', resolve);
+  });
+}
+
+/** The whole process group on POSIX; Windows has no groups to signal, so the child alone. */
+async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.pid === undefined) return;
   if (process.platform === 'win32') {
     child.kill();
     return;
   }
-  if (!signalGroup(pid, 'SIGTERM')) return;
-  const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline) {
-    await sleep(25);
-    if (!signalGroup(pid, 0)) return;
-  }
-  signalGroup(pid, 'SIGKILL');
-  for (let i = 0; i < 40 && signalGroup(pid, 0); i++) await sleep(25);
-}
-
-/** Signal the process group `pid`; false when no process of the group is left. */
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
+  await terminateGroup(child.pid, graceMs);
 }

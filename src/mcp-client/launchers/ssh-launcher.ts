@@ -5,7 +5,8 @@ import { abortError, errorMessage, SwitchboardError } from '../../util/index.js'
 import { DEFAULT_ENV_VARS } from '../defaults.js';
 import type { LaunchedServer, LaunchOptions, StdioLauncher, StdioServerSpec } from './launcher.js';
 import { buildRemoteCommand } from './remote-command.js';
-import { RemoteStdioTransport } from './remote-stdio-transport.js';
+import { StdioTransport } from './stdio-transport.js';
+import { McpClientError } from '../errors.js';
 import { buildRemoteScript, buildSshArgv, type SshEnvironment } from './ssh-command.js';
 
 export interface SshLauncherOptions {
@@ -49,7 +50,7 @@ export function createSshLauncher(environment: SshEnvironment, options: SshLaunc
       const { script, preamble } = buildRemoteScript(buildRemoteCommand(spec, localEnv));
       const argv = buildSshArgv(environment, script, { extraOptions: options.extraOptions, home: localEnv.HOME });
       const log = logger.child({ server: spec.serverName, environment: environment.id });
-      const transport = new RemoteStdioTransport({ program: spec.command, logger: log, onStderrLine: launchOptions.onStderrLine });
+      const transport = new StdioTransport({ program: spec.command, logger: log, onStderrLine: launchOptions.onStderrLine });
       const child = await spawnSsh(program, argv, sshClientEnv(localEnv));
       const exited = new Promise<string>((resolve) => {
         child.on('close', (code, sig) => resolve(sig !== null ? `ssh was killed by ${sig}` : `ssh exited with code ${code}`));
@@ -62,7 +63,7 @@ export function createSshLauncher(environment: SshEnvironment, options: SshLaunc
       child.stderr.on('data', (chunk: Buffer) => transport.receiveStderr(chunk));
       void exited.then((reason) => {
         log.info(`MCP server over ssh ended: ${reason}`, { host: environment.host });
-        transport.ended(`MCP server on ${environment.host} ended: ${reason}`);
+        transport.ended(new McpClientError('process_exited', `MCP server on ${environment.host} ended: ${reason}`));
       });
       const write = (data: Buffer | string) =>
         new Promise<void>((resolve, reject) => {

@@ -1,7 +1,8 @@
 // Newline-delimited JSON-RPC on a pair of streams, answering bad frames the way Codex's final server
 // did: unparsable JSON gets -32700 with id null, a structurally invalid message gets -32600 with its
-// id, and the connection stays usable. The SDK's ReadBuffer skips unparsable lines silently, which is
-// why the line splitting lives here; messages are validated and serialised with the SDK's helpers.
+// id, and the connection stays usable; a line over MAX_LINE_BYTES closes it ('line_too_long'). Lines
+// are split by the shared LineFramer (util); messages are validated and serialised with the SDK's
+// helpers. (The SDK's ReadBuffer skips unparsable lines silently, so it cannot answer them.)
 import type { Readable, Writable } from 'node:stream';
 import {
   parseJSONRPCMessage,
@@ -10,10 +11,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { errorMessage, type Logger } from '../../util/index.js';
-
-/** One line longer than this closes the connection (the SDK's stdio default). */
-export const MAX_LINE_BYTES = 10 * 1024 * 1024;
+import { errorMessage, LineFramer, MAX_LINE_BYTES, type Logger } from '../../util/index.js';
 
 export type StdioCloseReason = 'eof' | 'output_failed' | 'closed' | 'line_too_long';
 
@@ -27,8 +25,7 @@ export class StdioFrameTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  private chunks: Buffer[] = [];
-  private buffered = 0;
+  private readonly framer = new LineFramer(MAX_LINE_BYTES);
   private closed = false;
   private corked = false;
   private drainWait: Promise<void> | null = null;
@@ -54,22 +51,16 @@ export class StdioFrameTransport implements Transport {
   }
 
   private readonly onData = (chunk: Buffer | string) => {
-    let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a)) {
-      this.chunks.push(data.subarray(0, nl));
-      const line = Buffer.concat(this.chunks).toString('utf8').replace(/\r$/, '');
-      this.chunks = [];
-      this.buffered = 0;
-      data = data.subarray(nl + 1);
-      this.handleLine(line);
-      if (this.closed) return;
-    }
-    this.chunks.push(data);
-    this.buffered += data.length;
-    if (this.buffered > MAX_LINE_BYTES) {
+    const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    if (!this.framer.push(data, this.onLine)) {
       this.logger.error('input line exceeds the maximum size; closing', { maxBytes: MAX_LINE_BYTES });
       this.shutdown('line_too_long');
     }
+  };
+
+  private readonly onLine = (line: string): boolean => {
+    this.handleLine(line);
+    return !this.closed;
   };
 
   private handleLine(line: string): void {

@@ -1,0 +1,179 @@
+// The one MCP client transport for a stdio server, wherever it runs (here, on an exec-server, over
+// SSH): newline-delimited JSON-RPC over a byte channel that the launcher supplies, decoded and
+// validated by the SDK's codec. Launchers only move bytes and report how the process ended.
+//
+// Framing policy, the same for every launcher (docs/reliability.md):
+// - A stdout line that is not a JSON-RPC message (not JSON, or JSON the SDK's schema rejects) is
+//   skipped and logged at warn with a short excerpt. Servers and their wrappers (npx, shell
+//   profiles) print banners on stdout; the SDK's stdio client and Codex's rmcp skip such lines too.
+//   A request whose answer never comes fails on its own deadline.
+// - A line longer than MAX_LINE_BYTES (10 MiB, the SDK's bound) ends the connection ('decode').
+// - Empty lines are ignored; a trailing `\r` is dropped.
+import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { errorMessage, LineFramer, MAX_LINE_BYTES, type Logger } from '../../util/index.js';
+import { STDERR_TAIL_LINES } from '../defaults.js';
+import { McpClientError } from '../errors.js';
+import { StderrLines } from './stderr-lines.js';
+
+/** After the pipe breaks, wait this long for the exit status, which explains more than "closed". */
+const EXIT_STATUS_GRACE_MS = 500;
+/** How much of a skipped line the warning quotes. */
+const EXCERPT_CHARS = 200;
+
+/** The launcher's half: where the bytes go and how the process is stopped. */
+export interface ProcessChannel {
+  /** Write one frame to the server's stdin, in call order; rejects when the pipe is broken. */
+  write(frame: string): Promise<void>;
+  /** Stop the server (its whole process group) and release the channel; resolves when done, bounded in time. */
+  terminate(): Promise<void>;
+}
+
+export interface StdioTransportOptions {
+  /** The program, for messages (`MCP server \`<program>\` ...`) and stderr log lines. */
+  program: string;
+  logger: Logger;
+  onStderrLine?: (line: string) => void;
+  /** Largest single line; a longer one ends the connection. */
+  maxLineBytes?: number;
+}
+
+type State = 'new' | 'open' | 'closing' | 'closed';
+
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private state: State = 'new';
+  private channel: ProcessChannel | undefined;
+  private readonly framer: LineFramer;
+  private readonly stderr: StderrLines;
+  /** Messages and the end that arrived before start(): start() delivers them. */
+  private early: JSONRPCMessage[] = [];
+  private earlyEnd: McpClientError | undefined;
+  private reason: McpClientError | undefined;
+  private brokenTimer: ReturnType<typeof setTimeout> | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly options: StdioTransportOptions) {
+    this.framer = new LineFramer(options.maxLineBytes ?? MAX_LINE_BYTES);
+    this.stderr = new StderrLines((line) => {
+      options.logger.info(`MCP server stderr (${options.program}): ${line}`);
+      options.onStderrLine?.(line);
+    }, STDERR_TAIL_LINES);
+  }
+
+  attach(channel: ProcessChannel): void {
+    this.channel = channel;
+  }
+
+  /** Why the connection ended, when it ended on its own. */
+  get closeReason(): McpClientError | undefined {
+    return this.reason;
+  }
+
+  stderrTail(): string[] {
+    return this.stderr.lines();
+  }
+
+  /** Bytes from the server's stdout. */
+  receiveStdout(chunk: Buffer): void {
+    if (this.state === 'closing' || this.state === 'closed') return;
+    if (!this.framer.push(chunk, this.onLine)) {
+      const max = this.framer.maxLineBytes;
+      this.fail(new McpClientError('decode', `MCP server \`${this.options.program}\` wrote more than ${max} bytes without a newline`));
+    }
+  }
+
+  /** Bytes from the server's stderr. */
+  receiveStderr(chunk: Buffer): void {
+    this.stderr.push(chunk);
+  }
+
+  /** The server's stderr ended: its last unterminated line is complete. */
+  stderrEnded(): void {
+    this.stderr.flush();
+  }
+
+  /** The process is gone (its exit status) or its connection dropped: the connection ends with `reason`. */
+  ended(reason: McpClientError): void {
+    this.stderr.flush();
+    this.fail(reason);
+  }
+
+  /** The pipe broke (stdout closed, a write failed): give the exit status a moment to say more. */
+  broken(reason: McpClientError): void {
+    if (this.state === 'closing' || this.state === 'closed' || this.brokenTimer !== undefined) return;
+    this.brokenTimer = setTimeout(() => this.fail(reason), EXIT_STATUS_GRACE_MS);
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new Error('stdio transport already started');
+    this.state = 'open';
+    const early = this.early;
+    this.early = [];
+    for (const message of early) this.onmessage?.(message);
+    const end = this.earlyEnd;
+    if (end) queueMicrotask(() => this.fail(end));
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.state !== 'open' || this.earlyEnd) {
+      throw this.reason ?? this.earlyEnd ?? new McpClientError('connection_closed', `MCP server \`${this.options.program}\` is not connected`);
+    }
+    if (!this.channel) throw new McpClientError('not_ready', `MCP server \`${this.options.program}\` has no process yet`);
+    try {
+      await this.channel.write(serializeMessage(message));
+    } catch (err) {
+      // The connection ends (with the exit status, when the process is gone), which fails every
+      // pending request, this one included, with the real reason.
+      this.broken(new McpClientError('connection_closed', `cannot write to MCP server \`${this.options.program}\`: ${errorMessage(err)}`, { cause: err }));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return this.closing;
+    this.state = 'closing';
+    if (this.brokenTimer !== undefined) clearTimeout(this.brokenTimer);
+    this.closing = (async () => {
+      try {
+        await this.channel?.terminate();
+      } catch (err) {
+        this.options.logger.warn(`stopping MCP server \`${this.options.program}\` failed: ${errorMessage(err)}`);
+      }
+      this.state = 'closed';
+      this.framer.clear();
+      this.onclose?.();
+    })();
+    return this.closing;
+  }
+
+  /** End the connection because of `reason`; the first reason wins. */
+  private fail(reason: McpClientError): void {
+    if (this.state === 'new') {
+      this.earlyEnd ??= reason;
+      return;
+    }
+    if (this.state !== 'open') return;
+    this.reason = reason;
+    this.onerror?.(reason);
+    void this.close();
+  }
+
+  private readonly onLine = (line: string): boolean => {
+    if (line.trim() === '') return true;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch (err) {
+      const what = err instanceof SyntaxError ? 'not JSON' : 'not a JSON-RPC message';
+      const excerpt = line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
+      this.options.logger.warn(`MCP server \`${this.options.program}\` wrote a stdout line that is ${what}; skipped: ${excerpt}`);
+      return true;
+    }
+    if (this.state === 'new') this.early.push(message);
+    else this.onmessage?.(message);
+    // A handler may have closed the transport; the rest of the chunk is not for anyone.
+    return this.state === 'new' || this.state === 'open';
+  };
+}
