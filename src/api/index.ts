@@ -51,7 +51,7 @@ export type {
   RequestOptions,
   SessionRecoveredEvent,
 } from '../mcp-client/index.js';
-// The MCP SDK's types that appear in the signatures above.
+// The MCP SDK's types that appear in the signatures above, so callers need not know its package names.
 export type {
   CallToolResult,
   CompleteResult,
@@ -67,7 +67,7 @@ export type {
   Root,
   ServerCapabilities,
   Tool,
-} from '../mcp-client/index.js';
+} from '@modelcontextprotocol/client';
 
 // --- shared ---
 export { SwitchboardError, nullLogger, VERSION, type Logger } from '../util/index.js';

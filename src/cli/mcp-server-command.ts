@@ -5,22 +5,15 @@ import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type { ThreadManager } from '../core/index.js';
 import type * as AgentServerModule from '../agent-server/index.js';
-import type * as McpHostModule from '../mcp-host/index.js';
-import { isSwitchboardError, teeLogger, VERSION, type ListenAddress } from '../util/index.js';
+import { teeLogger, VERSION } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { createAgent, startMcpServers } from './exec-command.js';
-import { UsageError } from './exit-codes.js';
-import { listenFlag, positiveInt, readBearerToken } from './flag-values.js';
+import { positiveInt } from './flag-values.js';
+import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
 
-interface McpServerFlags {
-  http?: string;
-  tokenFile?: string;
-  insecureNoAuth?: boolean;
-  allowedHost: string[];
-  maxSessions?: number;
+interface McpServerFlags extends HttpServeFlags {
   maxTurns?: number;
-  idleTimeout?: number;
   progressInterval: number;
   verbose?: boolean;
 }
@@ -80,31 +73,8 @@ export async function composeAgentRuntime(ctx: CliContext, config: Config): Prom
   return { manager, close: async () => void (await mcp?.close()) };
 }
 
-/** An HTTP listener's life: announce its URL (and an open door), serve until a signal, close. Exit code 0. */
-export async function serveUntilStopped(ctx: CliContext, host: { url: string; close(): Promise<void> }, stop: Promise<NodeJS.Signals>, noAuthRisk: string | null): Promise<number> {
-  ctx.stdout.write(`listening on ${host.url}\n`);
-  if (noAuthRisk !== null) ctx.stderr.write(`warning: authentication is disabled (--insecure-no-auth); ${noAuthRisk}\n`);
-  const signal = await stop;
-  ctx.stderr.write(`received ${signal}; shutting down\n`);
-  await host.close();
-  return 0;
-}
-
-export function stopSignal(): { promise: Promise<NodeJS.Signals>; dispose: () => void } {
-  let onSignal: (s: NodeJS.Signals) => void = () => {};
-  const promise = new Promise<NodeJS.Signals>((resolve) => {
-    onSignal = resolve;
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  });
-  return { promise, dispose: () => (process.off('SIGINT', onSignal), process.off('SIGTERM', onSignal)) };
-}
-
 async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<number> {
-  const host: typeof McpHostModule = await import('../mcp-host/index.js');
-  const listen = flags.http === undefined ? null : listenFlag('--http', flags.http);
-  const token = listen ? readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_MCP_TOKEN') : null;
-  if (listen) checkAuth(host, listen, token, flags);
+  const http = await httpServeOptions(ctx, flags);
   const mcp: typeof AgentServerModule = await import('../agent-server/index.js');
   const loaded = await ctx.loadConfig();
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
@@ -120,57 +90,27 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   };
   const stop = stopSignal();
   try {
-    if (!listen) {
+    if (!http) {
       const served = await mcp.serveCodexStdio(agent, options, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise }, logger);
       // A client that stopped reading leaves writes pending on stdout, which would keep the process
       // alive forever; Codex's server also exits (non-zero) in that case.
       if (served.outputStuck) setImmediate(() => process.exit(served.exitCode));
       return served.exitCode;
     }
-    const served = await mcp.serveCodexHttp(
-      agent,
-      options,
-      {
-        listen,
-        token,
-        insecureNoAuth: flags.insecureNoAuth === true,
-        allowedHosts: flags.allowedHost,
-        ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
-        ...(flags.idleTimeout !== undefined ? { idleTimeoutMs: flags.idleTimeout * 1000 } : {}),
-      },
-      logger,
-    );
-    return await serveUntilStopped(ctx, served, stop.promise, token === null ? 'any local process can run the agent as you' : null);
+    const served = await mcp.serveCodexHttp(agent, options, http, logger);
+    return await serveUntilStopped(ctx, served, stop.promise, http.token === null ? 'any local process can run the agent as you' : null);
   } finally {
     stop.dispose();
     await runtime.close();
   }
 }
 
-export function checkAuth(host: typeof McpHostModule, listen: ListenAddress, token: string | null, flags: Pick<McpServerFlags, 'insecureNoAuth'>): void {
-  try {
-    host.checkAuthConfig(listen, token, flags.insecureNoAuth === true);
-  } catch (err) {
-    if (isSwitchboardError(err, 'http_auth_config')) throw new UsageError(err.message);
-    throw err;
-  }
-}
-
 export const registerMcpServerCommand: RegisterCommand = (program: Command, context: () => CliContext, result) => {
-  program
+  const cmd = program
     .command('mcp-server')
-    .description('run the agent as an MCP server (tools `codex` and `codex-reply`), a drop-in replacement for `codex mcp-server`')
-    .addOption(new Option('--http <host:port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio'))
-    .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN)'))
-    .addOption(new Option('--insecure-no-auth', 'HTTP: run without a token; loopback addresses only'))
-    .addOption(
-      new Option('--allowed-host <name>', 'HTTP: also accept this name in Host/Origin (repeatable)')
-        .argParser((v: string, prev: string[]) => [...prev, v])
-        .default([], 'none'),
-    )
-    .addOption(new Option('--max-sessions <n>', 'HTTP: sessions open at once (default 16)').argParser(positiveInt('--max-sessions')))
+    .description('run the agent as an MCP server (tools `codex` and `codex-reply`), a drop-in replacement for `codex mcp-server`');
+  addHttpServeOptions(cmd)
     .addOption(new Option('--max-turns <n>', 'tool calls running at once, across sessions (default 32)').argParser(positiveInt('--max-turns')))
-    .addOption(new Option('--idle-timeout <seconds>', 'HTTP: close a session idle this long (default 1800)').argParser(positiveInt('--idle-timeout')))
     .addOption(
       new Option('--progress-interval <seconds>', 'heartbeat notifications/progress for clients that sent a progressToken')
         .argParser(positiveInt('--progress-interval'))

@@ -4,22 +4,14 @@
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type * as GatewayModule from '../gateway/index.js';
-import type * as McpHostModule from '../mcp-host/index.js';
 import { isSwitchboardError, teeLogger, VERSION } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { createMcpManager } from './mcp-compose.js';
-import { listenFlag, positiveInt, readBearerToken } from './flag-values.js';
-import { checkAuth, serveUntilStopped, stopSignal } from './mcp-server-command.js';
+import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
 
-interface ServeFlags {
-  http?: string;
-  tokenFile?: string;
-  insecureNoAuth?: boolean;
-  allowedHost: string[];
-  maxSessions?: number;
-  idleTimeout?: number;
+interface ServeFlags extends HttpServeFlags {
   transparent?: boolean;
   verbose?: boolean;
 }
@@ -80,10 +72,7 @@ function transparentMode(gateway: typeof GatewayModule, config: Config, transpar
 }
 
 async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
-  const hostModule: typeof McpHostModule = await import('../mcp-host/index.js');
-  const listen = flags.http === undefined ? null : listenFlag('--http', flags.http);
-  const token = listen ? readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_MCP_TOKEN') : null;
-  if (listen) checkAuth(hostModule, listen, token, flags);
+  const http = await httpServeOptions(ctx, flags);
   const mcp: typeof GatewayModule = await import('../gateway/index.js');
   const { config } = await ctx.loadConfig();
   const mode = transparentMode(mcp, config, flags.transparent === true);
@@ -97,34 +86,20 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   };
   const stop = stopSignal();
   try {
-    if (!listen) return await mcp.serveGatewayStdio(options, deps, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise });
-    const host = await mcp.serveGatewayHttp(options, deps, {
-      listen,
-      token,
-      insecureNoAuth: flags.insecureNoAuth === true,
-      allowedHosts: flags.allowedHost,
-      ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
-      ...(flags.idleTimeout !== undefined ? { idleTimeoutMs: flags.idleTimeout * 1000 } : {}),
-    });
-    return await serveUntilStopped(ctx, host, stop.promise, token === null ? 'any local process can use your MCP servers through this gateway' : null);
+    if (!http) return await mcp.serveGatewayStdio(options, deps, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise });
+    const host = await mcp.serveGatewayHttp(options, deps, http);
+    return await serveUntilStopped(ctx, host, stop.promise, http.token === null ? 'any local process can use your MCP servers through this gateway' : null);
   } finally {
     stop.dispose();
   }
 }
 
 export const registerServeCommand: RegisterCommand = (program: Command, context: () => CliContext, result) => {
-  program
+  const cmd = program
     .command('serve')
-    .description('serve every configured MCP server as one MCP server (a gateway), over stdio or Streamable HTTP')
-    .addOption(new Option('--http <host:port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio'))
+    .description('serve every configured MCP server as one MCP server (a gateway), over stdio or Streamable HTTP');
+  addHttpServeOptions(cmd)
     .addOption(new Option('--transparent', 'pure proxy for exactly one enabled server: raw tool and prompt names'))
-    .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN)'))
-    .addOption(new Option('--insecure-no-auth', 'HTTP: run without a token; loopback addresses only'))
-    .addOption(
-      new Option('--allowed-host <name>', 'HTTP: also accept this name in Host/Origin (repeatable)').argParser((v: string, prev: string[]) => [...prev, v]).default([]),
-    )
-    .addOption(new Option('--max-sessions <n>', 'HTTP: sessions open at once (default 16)').argParser(positiveInt('--max-sessions')))
-    .addOption(new Option('--idle-timeout <seconds>', 'HTTP: close a session idle this long (default 1800)').argParser(positiveInt('--idle-timeout')))
     .addOption(new Option('--verbose', 'also write log lines to stderr'))
     .addHelpText('after', HELP)
     .action(async (flags: ServeFlags) => {

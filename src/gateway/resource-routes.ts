@@ -2,7 +2,7 @@
 // A URI (or URI template) offered by several servers goes to the first in config order, and the
 // clash is logged once. URIs that are not listed are matched against the servers' templates.
 import { UriTemplate } from '@modelcontextprotocol/server';
-import type { Resource, ResourceTemplateType } from '../mcp-client/index.js';
+import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import type { McpConnectionManager } from '../mcp/index.js';
 import type { Logger } from '../util/index.js';
 import type { GatewayMode } from './catalog-view.js';

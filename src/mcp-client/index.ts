@@ -18,23 +18,6 @@ export type { McpErrorCode, McpErrorDetails } from './errors.js';
 export { recipeFromConfig } from './recipe.js';
 export type { TransportRecipe, StdioRecipe, HttpRecipe } from './recipe.js';
 export * from './defaults.js';
-// SDK types that appear in McpClient's signatures, so callers need not know the SDK's package names.
-export type {
-  CallToolResult,
-  CompleteResult,
-  ElicitRequest,
-  ElicitResult,
-  GetPromptResult,
-  Implementation,
-  Progress,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplateType,
-  Root,
-  ServerCapabilities,
-  Tool,
-} from '@modelcontextprotocol/client';
 
 
 // ---- OAuth (oauth/ — discovery, login/logout, token store, refresh, auth status) ----

@@ -1,0 +1,80 @@
+// What `mcp-server --http` and `serve --http` share: their HTTP flags, turning the flags into the
+// host's options (address, token, limits; refused with exit code 2 when unsafe), and the listener's
+// life from "listening on <url>" to a signal.
+import { Option, type Command } from 'commander';
+import type { HttpServeOptions } from '../mcp-host/index.js';
+import { isSwitchboardError } from '../util/index.js';
+import type { CliContext } from './context.js';
+import { UsageError } from './exit-codes.js';
+import { listenFlag, positiveInt, readBearerToken } from './flag-values.js';
+
+export interface HttpServeFlags {
+  http?: string;
+  tokenFile?: string;
+  insecureNoAuth?: boolean;
+  allowedHost: string[];
+  maxSessions?: number;
+  idleTimeout?: number;
+}
+
+/** The flags of an MCP endpoint served over Streamable HTTP. */
+export function addHttpServeOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--http <host:port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio'))
+    .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN)'))
+    .addOption(new Option('--insecure-no-auth', 'HTTP: run without a token; loopback addresses only'))
+    .addOption(
+      new Option('--allowed-host <name>', 'HTTP: also accept this name in Host/Origin (repeatable)')
+        .argParser((v: string, prev: string[]) => [...prev, v])
+        .default([], 'none'),
+    )
+    .addOption(new Option('--max-sessions <n>', 'HTTP: sessions open at once (default 16)').argParser(positiveInt('--max-sessions')))
+    .addOption(new Option('--idle-timeout <seconds>', 'HTTP: close a session idle this long (default 1800)').argParser(positiveInt('--idle-timeout')));
+}
+
+/**
+ * The host options the flags ask for, or null for stdio. Checked before anything starts: a bad address
+ * or an unsafe token setting is a usage error.
+ */
+export async function httpServeOptions(ctx: CliContext, flags: HttpServeFlags): Promise<HttpServeOptions | null> {
+  if (flags.http === undefined) return null;
+  const listen = listenFlag('--http', flags.http);
+  const token = readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_MCP_TOKEN');
+  const insecureNoAuth = flags.insecureNoAuth === true;
+  const { checkAuthConfig } = await import('../mcp-host/index.js');
+  try {
+    checkAuthConfig(listen, token, insecureNoAuth);
+  } catch (err) {
+    if (isSwitchboardError(err, 'http_auth_config')) throw new UsageError(err.message);
+    throw err;
+  }
+  return {
+    listen,
+    token,
+    insecureNoAuth,
+    allowedHosts: flags.allowedHost,
+    ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
+    ...(flags.idleTimeout !== undefined ? { idleTimeoutMs: flags.idleTimeout * 1000 } : {}),
+  };
+}
+
+/** An HTTP listener's life: announce its URL (and an open door), serve until a signal, close. Exit code 0. */
+export async function serveUntilStopped(ctx: CliContext, host: { url: string; close(): Promise<void> }, stop: Promise<NodeJS.Signals>, noAuthRisk: string | null): Promise<number> {
+  ctx.stdout.write(`listening on ${host.url}\n`);
+  if (noAuthRisk !== null) ctx.stderr.write(`warning: authentication is disabled (--insecure-no-auth); ${noAuthRisk}\n`);
+  const signal = await stop;
+  ctx.stderr.write(`received ${signal}; shutting down\n`);
+  await host.close();
+  return 0;
+}
+
+/** Resolves with the first SIGINT or SIGTERM; dispose() stops listening for them. */
+export function stopSignal(): { promise: Promise<NodeJS.Signals>; dispose: () => void } {
+  let onSignal: (s: NodeJS.Signals) => void = () => {};
+  const promise = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = resolve;
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+  return { promise, dispose: () => (process.off('SIGINT', onSignal), process.off('SIGTERM', onSignal)) };
+}
