@@ -55,12 +55,14 @@ export function table<S extends z.ZodRawShape>(shape: S, text: (iss: Issue) => s
   return z.custom<Raw>(isTable, says(text)).pipe(z.object(shape));
 }
 
-/** Parse `value` (the table at `where`); the first issue, in the schema's key order, is the error. */
-export function parseTable<S extends z.ZodType>(schema: S, value: unknown, where: string[]): z.output<S> {
+/**
+ * Parse `value` (the table at `where`); the first issue, in the schema's key order, is the error. Its key
+ * path names the table's key (`depth` keys deep), not the element inside it (`args`, not `args.2`).
+ */
+export function parseTable<S extends z.ZodType>(schema: S, value: unknown, where: string[], depth = 1): z.output<S> {
   // jitless: one parse per table per run, so compiling zod's fast path would cost more than it saves.
   const result = schema.safeParse(value, { jitless: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const key = issue.path[0];
-  throw new ConfigError(issue.message, { keyPath: key === undefined ? where : [...where, String(key)] });
+  throw new ConfigError(issue.message, { keyPath: [...where, ...issue.path.slice(0, depth).map(String)] });
 }
