@@ -3,12 +3,7 @@
 // their own schemas and are read by buildConfig in between, which keeps the order problems are reported in.
 import { z } from 'zod';
 import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/values.js';
-import { keyOf, oneOf, says, string, type Raw } from './schema-fields.js';
-
-/** A table as the top level has always taken one: any object but an array. */
-export function isObjectTable(v: unknown): v is Raw {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isObjectTable, keyOf, oneOf, safeString, says, string, wholeNumber, type Raw } from './schema-fields.js';
 
 /** `<key> must be a table`; an absent table is an empty one. */
 function objectTable<S extends z.ZodRawShape>(shape: S) {
@@ -16,29 +11,6 @@ function objectTable<S extends z.ZodRawShape>(shape: S) {
     (v) => v ?? {},
     z.custom<Raw>(isObjectTable, says((iss) => `${keyOf(iss)} must be a table`)).pipe(z.object(shape)),
   );
-}
-
-/** Number(v) as these keys have always read their value ("64" and [64] included); NaN where it throws. */
-function toNumber(v: unknown): number {
-  try {
-    return Number(v);
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** A whole number in [min, max] after Number(); `booleans: false` refuses true/false (which Number makes 1/0). */
-function wholeNumber(min: number, max: number, text: (input: unknown) => string, options: { booleans: boolean }) {
-  const valid = (v: unknown) => (options.booleans || typeof v !== 'boolean') && Number.isInteger(toNumber(v)) && toNumber(v) >= min && toNumber(v) <= max;
-  return z.unknown().refine(valid, says(({ input }) => text(input))).transform(toNumber);
-}
-
-function safeString(v: unknown): string {
-  try {
-    return String(v);
-  } catch {
-    return Object.prototype.toString.call(v);
-  }
 }
 
 function isHttpsUrlWithPath(value: string): boolean {

@@ -7,8 +7,8 @@ import { applyOverrides, type ConfigOverride } from './overrides.js';
 import { deepFreeze, parseMcpServerConfig, type McpServerConfig } from './mcp-server-config.js';
 import { BUILT_IN_PROVIDERS, parseModelProvider, type ModelProviderConfig } from './model-config.js';
 import { parseEnvironment, type EnvironmentConfig } from './environment-config.js';
-import { agentSettingsSchema, isKnownTopLevelKey, isObjectTable, mcpClientSettingsSchema, type AgentSettings, type McpClientSettings } from './config-schema.js';
-import { parseTable } from './schema-fields.js';
+import { agentSettingsSchema, isKnownTopLevelKey, mcpClientSettingsSchema, type AgentSettings, type McpClientSettings } from './config-schema.js';
+import { isObjectTable, parseTable } from './schema-fields.js';
 import { locateKey } from './locate.js';
 
 export type { CredentialsStoreMode, SandboxWorkspaceWrite } from './config-schema.js';

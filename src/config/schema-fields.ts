@@ -10,6 +10,11 @@ export function isTable(v: unknown): v is Raw {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
 
+/** A table as the top level, environments and providers have always taken one: any object but an array (a date too). */
+export function isObjectTable(v: unknown): v is Raw {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /** The zod issue, as an error-map callback sees it: its path is complete by then. */
 type Issue = z.core.$ZodRawIssue;
 
@@ -44,6 +49,29 @@ export const stringArray = z.array(z.string(arrayOfStringsText), arrayOfStringsT
 
 /** A table of strings; a bad value is named by its own path (`env.A must be a string`). */
 export const stringTable = z.record(z.string(), string, says((iss) => `${keyOf(iss)} must be a table of strings`));
+
+/** Number(v) as these keys have always read their value ("64" and [64] included); NaN where it throws. */
+function toNumber(v: unknown): number {
+  try {
+    return Number(v);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** A whole number in [min, max] after Number(); `booleans: false` refuses true/false (which Number makes 1/0). */
+export function wholeNumber(min: number, max: number, text: (input: unknown) => string, options: { booleans: boolean }) {
+  const valid = (v: unknown) => (options.booleans || typeof v !== 'boolean') && Number.isInteger(toNumber(v)) && toNumber(v) >= min && toNumber(v) <= max;
+  return z.unknown().refine(valid, says(({ input }) => text(input))).transform(toNumber);
+}
+
+export function safeString(v: unknown): string {
+  try {
+    return String(v);
+  } catch {
+    return Object.prototype.toString.call(v);
+  }
+}
 
 /** A string that must be one of `values`; a non-string reads as `<key> must be a string`. */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T, text: string) {
