@@ -1,7 +1,7 @@
 // The [mcp_servers.<name>] table (Codex's keys, plus startup_mode/environment/transport) as zod schemas:
 // the one source of its keys, of their validation and texts, and of the parsed types.
 import { z } from 'zod';
-import { boolean, isTable, nonNegativeNumber, oneOf, says, string, stringArray, stringTable, table, type Raw } from './schema-fields.js';
+import { boolean, isTable, nonNegativeNumber, oneOf, safeString, says, string, stringArray, stringTable, table, type Raw } from './schema-fields.js';
 
 const ENV_VAR_ENTRY_TEXT = 'env_vars entries must be a name or { name = "NAME", source = "local" | "remote" }';
 
@@ -13,7 +13,7 @@ const envVarEntry = z.union(
   ],
   says(({ input }) =>
     isTable(input) && typeof input.name === 'string'
-      ? `unsupported env_vars source \`${String(input.source)}\`; expected \`local\` or \`remote\``
+      ? `unsupported env_vars source \`${safeString(input.source)}\`; expected \`local\` or \`remote\``
       : ENV_VAR_ENTRY_TEXT,
   ),
 );
