@@ -1,38 +1,46 @@
-// [environments.<id>]: where a stdio MCP server may run instead of locally (exec-server or ssh).
+// [environments.<id>]: where a stdio MCP server may run instead of locally (exec-server or ssh), as zod
+// schemas: the source of the type and of the validation, with today's texts.
+import { z } from 'zod';
 import { ConfigError } from './config-error.js';
+import { isObjectTable, nonEmptyString, parseTable, wholeNumber } from './schema-fields.js';
+
+/** Keys of each kind of environment, in check order (the first problem is the one reported). */
+const execServerSchema = z
+  .object({
+    url: nonEmptyString.refine((url) => /^wss?:\/\//.test(url), { error: 'url must start with ws:// or wss://' }),
+    token_env_var: nonEmptyString.optional(),
+  })
+  .transform((e) => ({ type: 'exec-server' as const, url: e.url, token_env_var: e.token_env_var ?? null }));
+
+const sshSchema = z
+  .object({
+    host: nonEmptyString,
+    port: wholeNumber(1, 65535, () => 'port must be between 1 and 65535', { booleans: true }).optional(),
+    user: nonEmptyString.optional(),
+    identity_file: nonEmptyString.optional(),
+  })
+  .transform((e) => ({ type: 'ssh' as const, host: e.host, user: e.user ?? null, port: e.port ?? null, identity_file: e.identity_file ?? null }));
 
 /** An `[environments.<id>]` table: a machine where stdio MCP servers may run (an exec-server or SSH). */
-export type EnvironmentConfig =
-  | { id: string; type: 'exec-server'; url: string; token_env_var: string | null }
-  | { id: string; type: 'ssh'; host: string; user: string | null; port: number | null; identity_file: string | null };
+export type EnvironmentConfig = { id: string } & (z.output<typeof execServerSchema> | z.output<typeof sshSchema>);
 
-type Raw = Record<string, unknown>;
+/** The kind of each environment and the key it cannot do without (missing, it is named on the table). */
+const KINDS = {
+  'exec-server': { schema: execServerSchema, needs: 'url', text: 'an exec-server environment needs url = "ws://host:port"' },
+  ssh: { schema: sshSchema, needs: 'host', text: 'an ssh environment needs host = "..."' },
+} as const;
+
+const typeSchema = z.object({ type: nonEmptyString.optional() });
 
 export function parseEnvironment(id: string, raw: unknown): EnvironmentConfig {
   const where = ['environments', id];
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError('environment must be a table', { keyPath: where });
-  const r = raw as Raw;
-  const str = (key: string): string | null => {
-    const v = r[key];
-    if (v === undefined) return null;
-    if (typeof v !== 'string' || v === '') throw new ConfigError(`${key} must be a non-empty string`, { keyPath: [...where, key] });
-    return v;
-  };
-  const type = str('type') ?? (r.url !== undefined ? 'exec-server' : r.host !== undefined ? 'ssh' : null);
-  if (type === 'exec-server') {
-    const url = str('url');
-    if (!url) throw new ConfigError('an exec-server environment needs url = "ws://host:port"', { keyPath: where });
-    if (!/^wss?:\/\//.test(url)) throw new ConfigError('url must start with ws:// or wss://', { keyPath: [...where, 'url'] });
-    return { id, type, url, token_env_var: str('token_env_var') };
+  if (!isObjectTable(raw)) throw new ConfigError('environment must be a table', { keyPath: where });
+  // Without `type`, a url makes an exec-server and a host an ssh environment.
+  const type = parseTable(typeSchema, raw, where).type ?? (raw.url !== undefined ? 'exec-server' : raw.host !== undefined ? 'ssh' : undefined);
+  if (type !== 'exec-server' && type !== 'ssh') {
+    throw new ConfigError('environment type must be "exec-server" (with url) or "ssh" (with host)', { keyPath: [...where, 'type'] });
   }
-  if (type === 'ssh') {
-    const host = str('host');
-    if (!host) throw new ConfigError('an ssh environment needs host = "..."', { keyPath: where });
-    const port = r.port === undefined ? null : Number(r.port);
-    if (port !== null && (!Number.isInteger(port) || port < 1 || port > 65535)) {
-      throw new ConfigError('port must be between 1 and 65535', { keyPath: [...where, 'port'] });
-    }
-    return { id, type, host, user: str('user'), port, identity_file: str('identity_file') };
-  }
-  throw new ConfigError('environment type must be "exec-server" (with url) or "ssh" (with host)', { keyPath: [...where, 'type'] });
+  const kind = KINDS[type];
+  if (raw[kind.needs] === undefined) throw new ConfigError(kind.text, { keyPath: where });
+  return { id, ...parseTable(kind.schema, raw, where) };
 }

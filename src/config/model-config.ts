@@ -1,22 +1,36 @@
-// Model provider settings ([model_providers.<id>], model, model_provider), Codex's keys and built-ins.
+// Model provider settings ([model_providers.<id>]): Codex's keys as a zod schema (the source of the type and
+// of the validation, with today's texts), and the built-in providers a table may override.
+import { z } from 'zod';
 import { ConfigError } from './config-error.js';
+import { isObjectTable, keyOf, nonNegativeNumber, oneOf, parseTable, says, string } from './schema-fields.js';
 
-export type WireApi = 'responses' | 'chat';
+/** `<key> must be a table of strings`, whatever is wrong (the table is taken as it is). */
+const stringTable = z.custom<Record<string, string>>(
+  (v) => isObjectTable(v) && Object.values(v).every((x) => typeof x === 'string'),
+  says((iss) => `${keyOf(iss)} must be a table of strings`),
+);
 
-/** A `[model_providers.<id>]` table (or a built-in provider): an OpenAI-compatible endpoint and its key variable. */
-export interface ModelProviderConfig {
-  id: string;
-  name: string;
-  base_url: string | null;
-  env_key: string | null;
-  wire_api: WireApi;
-  query_params: Record<string, string> | null;
-  http_headers: Record<string, string> | null;
-  env_http_headers: Record<string, string> | null;
-  request_max_retries: number | null;
-  stream_max_retries: number | null;
-  stream_idle_timeout_ms: number | null;
-}
+/** Keys of a provider table, in check order (the first problem is the one reported). */
+const providerSchema = z.object({
+  wire_api: oneOf(['responses', 'chat'], 'wire_api must be "responses" or "chat"').optional(),
+  name: string.optional(),
+  base_url: string.optional(),
+  env_key: string.optional(),
+  query_params: stringTable.optional(),
+  http_headers: stringTable.optional(),
+  env_http_headers: stringTable.optional(),
+  request_max_retries: nonNegativeNumber.optional(),
+  stream_max_retries: nonNegativeNumber.optional(),
+  stream_idle_timeout_ms: nonNegativeNumber.optional(),
+});
+
+type ProviderTable = z.output<typeof providerSchema>;
+export type WireApi = NonNullable<ProviderTable['wire_api']>;
+
+/** A provider: the table's keys (absent ones null), over the built-in provider of the same id if any. */
+export type ModelProviderConfig = { id: string; name: string; wire_api: WireApi } & {
+  [K in Exclude<keyof ProviderTable, 'name' | 'wire_api'>]-?: NonNullable<ProviderTable[K]> | null;
+};
 
 export const BUILT_IN_PROVIDERS: Readonly<Record<string, ModelProviderConfig>> = {
   openai: {
@@ -47,50 +61,22 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, ModelProviderConfig>> =
   },
 };
 
-type Raw = Record<string, unknown>;
-
-function optString(raw: Raw, key: string, where: string[]): string | null {
-  const v = raw[key];
-  if (v === undefined) return null;
-  if (typeof v !== 'string') throw new ConfigError(`${key} must be a string`, { keyPath: [...where, key] });
-  return v;
-}
-
-function optNumber(raw: Raw, key: string, where: string[]): number | null {
-  const v = raw[key];
-  if (v === undefined) return null;
-  const n = typeof v === 'bigint' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) throw new ConfigError(`${key} must be a non-negative number`, { keyPath: [...where, key] });
-  return n;
-}
-
-function optStringTable(raw: Raw, key: string, where: string[]): Record<string, string> | null {
-  const v = raw[key];
-  if (v === undefined) return null;
-  if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.values(v).some((x) => typeof x !== 'string')) {
-    throw new ConfigError(`${key} must be a table of strings`, { keyPath: [...where, key] });
-  }
-  return v as Record<string, string>;
-}
-
 export function parseModelProvider(id: string, raw: unknown): ModelProviderConfig {
   const where = ['model_providers', id];
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError('model provider must be a table', { keyPath: where });
-  const r = raw as Raw;
+  if (!isObjectTable(raw)) throw new ConfigError('model provider must be a table', { keyPath: where });
+  const t = parseTable(providerSchema, raw, where);
   const base = BUILT_IN_PROVIDERS[id];
-  const wire = optString(r, 'wire_api', where) ?? base?.wire_api ?? 'responses';
-  if (wire !== 'responses' && wire !== 'chat') throw new ConfigError('wire_api must be "responses" or "chat"', { keyPath: [...where, 'wire_api'] });
   return {
     id,
-    name: optString(r, 'name', where) ?? base?.name ?? id,
-    base_url: optString(r, 'base_url', where) ?? base?.base_url ?? null,
-    env_key: optString(r, 'env_key', where) ?? base?.env_key ?? null,
-    wire_api: wire,
-    query_params: optStringTable(r, 'query_params', where),
-    http_headers: optStringTable(r, 'http_headers', where),
-    env_http_headers: optStringTable(r, 'env_http_headers', where),
-    request_max_retries: optNumber(r, 'request_max_retries', where),
-    stream_max_retries: optNumber(r, 'stream_max_retries', where),
-    stream_idle_timeout_ms: optNumber(r, 'stream_idle_timeout_ms', where),
+    name: t.name ?? base?.name ?? id,
+    base_url: t.base_url ?? base?.base_url ?? null,
+    env_key: t.env_key ?? base?.env_key ?? null,
+    wire_api: t.wire_api ?? base?.wire_api ?? 'responses',
+    query_params: t.query_params ?? null,
+    http_headers: t.http_headers ?? null,
+    env_http_headers: t.env_http_headers ?? null,
+    request_max_retries: t.request_max_retries ?? null,
+    stream_max_retries: t.stream_max_retries ?? null,
+    stream_idle_timeout_ms: t.stream_idle_timeout_ms ?? null,
   };
 }

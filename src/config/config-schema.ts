@@ -1,0 +1,135 @@
+// config.toml's top-level settings as zod schemas: the one source of their types, their validation (with
+// today's texts) and the known top-level keys. The tables of entries (servers, environments, providers) have
+// their own schemas and are read by buildConfig in between, which keeps the order problems are reported in.
+import { z } from 'zod';
+import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/values.js';
+import { isObjectTable, keyOf, oneOf, safeString, says, string, wholeNumber, type Raw } from './schema-fields.js';
+
+/** `<key> must be a table`; an absent table is an empty one. */
+function objectTable<S extends z.ZodRawShape>(shape: S) {
+  return z.preprocess(
+    (v) => v ?? {},
+    z.custom<Raw>(isObjectTable, says((iss) => `${keyOf(iss)} must be a table`)).pipe(z.object(shape)),
+  );
+}
+
+function isHttpsUrlWithPath(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.pathname !== '/';
+  } catch {
+    return false;
+  }
+}
+
+const msText = (key: string) => () => `${key} must be a whole number of milliseconds between 1 and 86400000`;
+
+/** MCP client settings, in check order (the first problem is the one reported). */
+const mcpClientShape = {
+  mcp_oauth_credentials_store: oneOf(['auto', 'file', 'keyring'], 'mcp_oauth_credentials_store must be "auto", "file" or "keyring"').default('auto'),
+  mcp_oauth_callback_port: wholeNumber(1, 65535, (v) => `invalid MCP OAuth callback port \`${safeString(v)}\`: port must be between 1 and 65535`, { booleans: true })
+    .optional()
+    .transform((v) => v ?? null),
+  /** Client ID Metadata Document URL used as the OAuth client_id where the server supports it (https, with a path). */
+  mcp_oauth_client_metadata_url: string
+    .refine(isHttpsUrlWithPath, says(() => 'mcp_oauth_client_metadata_url must be an https:// URL with a path'))
+    .optional()
+    .transform((v) => v ?? null),
+  mcp_tool_name_max_length: wholeNumber(32, 1024, () => 'mcp_tool_name_max_length must be an integer between 32 and 1024', { booleans: true })
+    .optional()
+    .transform((v) => v ?? 64),
+  /** Background retries of a failed MCP server: the first delay, doubling up to the max (ms). */
+  mcp_restart_initial_delay_ms: wholeNumber(1, 86_400_000, msText('mcp_restart_initial_delay_ms'), { booleans: false }).optional(),
+  mcp_restart_max_delay_ms: wholeNumber(1, 86_400_000, msText('mcp_restart_max_delay_ms'), { booleans: false }).optional(),
+};
+
+export const mcpClientSettingsSchema = z
+  .object(mcpClientShape)
+  .transform((s, ctx) => {
+    const initial = s.mcp_restart_initial_delay_ms ?? 1_000;
+    const max = s.mcp_restart_max_delay_ms ?? Math.max(30_000, initial);
+    if (max < initial) {
+      ctx.issues.push({
+        code: 'custom',
+        input: s.mcp_restart_max_delay_ms,
+        path: ['mcp_restart_max_delay_ms'],
+        message: 'mcp_restart_max_delay_ms must not be less than mcp_restart_initial_delay_ms',
+      });
+    }
+    return { ...s, mcp_restart_initial_delay_ms: initial, mcp_restart_max_delay_ms: max };
+  });
+
+const approvalPolicies = APPROVAL_POLICIES.map((a) => `"${a}"`).join(', ');
+const sandboxModes = SANDBOX_MODES.map((a) => `"${a}"`).join(', ');
+
+/** A flag that is on only when set to `true` (anything else, unchecked, is off). */
+const onlyTrue = z.unknown().optional().transform((v) => v === true);
+const rootsText = says(() => 'writable_roots must be an array of paths');
+
+/** Sandbox and agent settings, in check order. */
+const agentShape = {
+  sandbox_workspace_write: objectTable({
+    writable_roots: z.array(z.string(rootsText), rootsText).default([]),
+    network_access: onlyTrue,
+    exclude_tmpdir_env_var: onlyTrue,
+    exclude_slash_tmp: onlyTrue,
+  }),
+  mcp_server: objectTable({ codex_events: z.unknown().optional().transform((v) => v !== false) }),
+  mcp_oauth_callback_url: string.optional().transform((v) => v ?? null),
+  model: string.optional().transform((v) => v ?? null),
+  approval_policy: z
+    .enum(APPROVAL_POLICIES, says(() => `approval_policy must be one of ${approvalPolicies}`))
+    .optional()
+    .transform((v) => v ?? null),
+  sandbox_mode: z
+    .enum(SANDBOX_MODES, says(() => `sandbox_mode must be one of ${sandboxModes}`))
+    .optional()
+    .transform((v) => v ?? null),
+  base_instructions: string.optional().transform((v) => v ?? null),
+  developer_instructions: string.optional().transform((v) => v ?? null),
+};
+
+export const agentSettingsSchema = z.object(agentShape);
+
+/** Codex top-level keys that an existing ~/.codex/config.toml may carry; accepted without a warning. */
+const CODEX_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
+  'model_reasoning_effort', 'model_reasoning_summary', 'model_verbosity', 'model_context_window',
+  'model_auto_compact_token_limit', 'model_supports_reasoning_summaries', 'review_model', 'projects', 'features',
+  'tui', 'notify', 'history', 'file_opener', 'hide_agent_reasoning', 'show_raw_agent_reasoning',
+  'shell_environment_policy', 'tools', 'disable_response_storage', 'preferred_auth_method', 'chatgpt_base_url',
+  'instructions', 'experimental_instructions_file', 'compact_prompt', 'windows_wsl_setup_acknowledged', 'otel',
+  'forced_login_method', 'forced_chatgpt_workspace_id', 'cli_auth_credentials_store', 'include_apply_patch_tool',
+  'include_plan_tool', 'web_search', 'experimental_use_rmcp_client', 'experimental_use_exec_command_tool',
+  'responses_originator_header_internal_override', 'notice', 'analytics', 'feedback', 'plugins', 'apps', 'hooks',
+  'agents', 'skills', 'memories', 'personality', 'trust_level', 'sandbox_policy', 'approvals_reviewer',
+  'service_tier', 'model_instructions_file', 'check_for_update_on_startup', 'windows', 'oss_provider',
+  'show_tooltips', 'suppress_unstable_features_warning', 'tool_output_token_limit', 'ghost_snapshot', 'permissions',
+  'experimental_compact_prompt_file', 'background_terminal_max_timeout', 'log_dir', 'sqlite_home',
+  // Current Codex ConfigToml fields and recently retired ones that old configs still carry.
+  'model_auto_compact_token_limit_scope', 'auto_review', 'allow_login_shell', 'default_permissions',
+  'include_permissions_instructions', 'include_apps_instructions', 'include_collaboration_mode_instructions',
+  'include_environment_context', 'project_doc_max_bytes', 'project_doc_fallback_filenames', 'js_repl_node_path',
+  'js_repl_node_module_dirs', 'sqlite', 'debug', 'plan_mode_reasoning_effort', 'model_catalog_json',
+  'apps_mcp_product_sku', 'openai_base_url', 'audio', 'realtime', 'experimental_realtime_ws_base_url',
+  'experimental_realtime_ws_model', 'experimental_realtime_ws_backend_prompt', 'experimental_realtime_ws_startup_context',
+  'experimental_realtime_start_instructions', 'experimental_thread_config_endpoint', 'experimental_thread_store_endpoint',
+  'experimental_thread_store', 'tool_suggest', 'marketplaces', 'project_root_markers', 'disable_paste_burst', 'desktop',
+  'experimental_use_unified_exec_tool', 'use_experimental_unified_exec_tool', 'use_experimental_streamable_shell_tool',
+  'experimental_use_freeform_apply_patch', 'include_view_image_tool', 'experimental_resume', 'model_max_output_tokens',
+  'experimental_sandbox_command_assessment', 'tools_web_search_request',
+]);
+
+/** Keys buildConfig reads itself: the profile, and the tables of entries that have schemas of their own. */
+const ENTRY_KEYS = ['profile', 'profiles', 'mcp_servers', 'environments', 'model_providers', 'model_provider'];
+
+const OWN_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([...ENTRY_KEYS, ...Object.keys(mcpClientShape), ...Object.keys(agentShape)]);
+
+export function isKnownTopLevelKey(key: string): boolean {
+  return OWN_TOP_LEVEL_KEYS.has(key) || CODEX_TOP_LEVEL_KEYS.has(key);
+}
+
+export type McpClientSettings = z.output<typeof mcpClientSettingsSchema>;
+export type AgentSettings = z.output<typeof agentSettingsSchema>;
+export type SandboxWorkspaceWrite = AgentSettings['sandbox_workspace_write'];
+export type CredentialsStoreMode = McpClientSettings['mcp_oauth_credentials_store'];
+

@@ -1,0 +1,157 @@
+// The [mcp_servers.<name>] table (Codex's keys, plus startup_mode/environment/transport) as zod schemas:
+// the one source of its keys, of their validation and texts, and of the parsed types.
+import { z } from 'zod';
+import { boolean, isTable, nonNegativeNumber, oneOf, safeString, says, string, stringArray, stringTable, table, type Raw } from './schema-fields.js';
+
+const ENV_VAR_ENTRY_TEXT = 'env_vars entries must be a name or { name = "NAME", source = "local" | "remote" }';
+
+/** `"NAME"` or `{ name = "NAME", source = "local" | "remote" }`. */
+const envVarEntry = z.union(
+  [
+    z.string().transform((name) => ({ name, source: 'local' as const })),
+    z.object({ name: z.string(), source: z.enum(['local', 'remote']).default('local') }),
+  ],
+  says(({ input }) =>
+    isTable(input) && typeof input.name === 'string'
+      ? `unsupported env_vars source \`${safeString(input.source)}\`; expected \`local\` or \`remote\``
+      : ENV_VAR_ENTRY_TEXT,
+  ),
+);
+
+/** Keys of a stdio server, in the order they are checked (the first problem is the one reported). */
+const stdioShape = {
+  command: string,
+  args: stringArray.optional(),
+  env: stringTable.optional(),
+  env_vars: z.array(envVarEntry, says(() => 'env_vars must be an array of names or { name, source } tables')).optional(),
+  cwd: string.optional(),
+};
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Keys of an HTTP server's connection, in check order. */
+const httpShape = {
+  url: string.refine(isHttpUrl, says(({ input }) => `url must be an http:// or https:// URL, got ${JSON.stringify(input)}`)),
+  /** `sse` is the legacy HTTP+SSE transport, chosen explicitly. */
+  transport: oneOf(['streamable_http', 'sse'], 'transport must be "streamable_http" or "sse"').optional(),
+  bearer_token_env_var: string.optional(),
+  http_headers: stringTable.optional(),
+  env_http_headers: stringTable.optional(),
+};
+
+const oauth = table(
+  {
+    client_id: string.optional(),
+    /** For the client_credentials grant: the variable holding the client secret. */
+    client_secret_env_var: string.optional(),
+    grant_type: z.enum(['authorization_code', 'client_credentials'], says(() => 'oauth.grant_type must be "authorization_code" or "client_credentials"')).optional(),
+  },
+  () => 'oauth must be a table such as { client_id = "..." }',
+);
+
+/** Server settings that only an HTTP server may have. */
+const httpOnlySettingsShape = {
+  oauth: oauth.optional(),
+  oauth_resource: string.optional(),
+};
+
+/** Settings with more than one name: the first name present is read; the names after it are neither read nor checked. */
+const FALLBACKS = [
+  ['startup_timeout_sec', 'startup_timeout_ms'],
+  ['environment', 'environment_id', 'experimental_environment'],
+] as const;
+
+function withoutShadowedNames(raw: unknown): unknown {
+  if (!isTable(raw)) return raw;
+  let out: Raw | undefined;
+  for (const names of FALLBACKS) {
+    const present = names.filter((n) => raw[n] !== undefined);
+    for (const shadowed of present.slice(1)) delete (out ??= { ...raw })[shadowed];
+  }
+  return out ?? raw;
+}
+
+/** Settings of every server, in check order. */
+const settingsShape = {
+  startup_timeout_sec: nonNegativeNumber.optional(),
+  startup_timeout_ms: nonNegativeNumber.optional(),
+  startup_mode: oneOf(['eager', 'lazy'], 'startup_mode must be "eager" or "lazy"').default('eager'),
+  environment: string.optional(),
+  environment_id: string.optional(),
+  experimental_environment: string.optional(),
+  enabled: boolean.default(true),
+  required: boolean.default(false),
+  tool_timeout_sec: nonNegativeNumber.optional(),
+  enabled_tools: stringArray.optional(),
+  disabled_tools: stringArray.optional(),
+  ...httpOnlySettingsShape,
+  scopes: stringArray.optional(),
+  supports_parallel_tool_calls: boolean.default(false),
+  // Codex keys accepted without being used (no warning for them).
+  default_tools_approval_mode: z.unknown().optional(),
+  tools: z.unknown().optional(),
+  name: z.unknown().optional(),
+};
+
+export const stdioTransportSchema = z.object(stdioShape).transform((t) => ({
+  type: 'stdio' as const,
+  command: t.command,
+  args: t.args ?? [],
+  env: t.env ?? null,
+  env_vars: t.env_vars ?? [],
+  cwd: t.cwd ?? null,
+}));
+
+export const httpTransportSchema = z.object(httpShape).transform((t) => ({
+  type: t.transport ?? 'streamable_http',
+  url: t.url,
+  bearer_token_env_var: t.bearer_token_env_var ?? null,
+  http_headers: t.http_headers ?? null,
+  env_http_headers: t.env_http_headers ?? null,
+}));
+
+export const serverSettingsSchema = z.preprocess(
+  withoutShadowedNames,
+  z.object(settingsShape).transform((s) => ({
+    enabled: s.enabled,
+    required: s.required,
+    /** Seconds; null means the default (30 s). */
+    startup_timeout_sec: s.startup_timeout_sec ?? (s.startup_timeout_ms === undefined ? null : s.startup_timeout_ms / 1000),
+    /** Seconds; null means the default (300 s). */
+    tool_timeout_sec: s.tool_timeout_sec ?? null,
+    enabled_tools: s.enabled_tools ?? null,
+    disabled_tools: s.disabled_tools ?? null,
+    startup_mode: s.startup_mode,
+    environment: s.environment ?? s.environment_id ?? s.experimental_environment ?? null,
+    oauth: s.oauth ?? null,
+    oauth_resource: s.oauth_resource ?? null,
+    scopes: s.scopes ?? null,
+    supports_parallel_tool_calls: s.supports_parallel_tool_calls,
+  })),
+);
+
+/** Keys only a stdio server may have, and keys only an HTTP server may have, in the order the first one present is named. */
+export const STDIO_ONLY_KEYS: readonly string[] = Object.keys(stdioShape);
+export const HTTP_ONLY_KEYS: readonly string[] = [
+  // Codex's keys first, then switchboard's own `transport`.
+  ...Object.keys(httpShape).filter((k) => k !== 'transport'),
+  ...Object.keys(httpOnlySettingsShape),
+  'transport',
+];
+export const KNOWN_SERVER_KEYS: ReadonlySet<string> = new Set([...STDIO_ONLY_KEYS, ...HTTP_ONLY_KEYS, ...Object.keys(settingsShape)]);
+
+export type StdioTransportConfig = z.output<typeof stdioTransportSchema>;
+export type HttpTransportConfig = z.output<typeof httpTransportSchema>;
+export type McpTransportConfig = StdioTransportConfig | HttpTransportConfig;
+export type EnvVarSpec = StdioTransportConfig['env_vars'][number];
+export type EnvVarSource = EnvVarSpec['source'];
+export type McpServerSettings = z.output<typeof serverSettingsSchema>;
+export type OAuthConfig = NonNullable<McpServerSettings['oauth']>;
+export type StartupMode = McpServerSettings['startup_mode'];
