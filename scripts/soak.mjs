@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run soak [-- --minutes N] [--clients 8] [--in-flight 4] [--subject gateway|manager] [--json FILE]
-// [--seed N] [--crash-after N] [--no-trace-gc]` (flags in the README's "Soak" section):
+// [--seed N] [--crash-after N] [--no-trace-gc]` (flags in docs/reliability.md, "Soak"):
 // a long run outside CI on the built code. By default the subject is the gateway — the built CLI
 // `switchboard serve --http` with 10 upstreams (five healthy stdio servers, five chaotic ones) — under a
 // constant stream of calls from concurrent MCP clients, each its own session. Reports calls, latency,

@@ -39,7 +39,7 @@ export function expectationOf(probe: HttpProbe): ProbeExpectation {
     case 'unknown-session':
       return { kind: 'reject', status: 404 };
     case 'protocol-version':
-      // serve takes an older dated version as the negotiated one (see README, Streamable HTTP).
+      // serve takes an older dated version as the negotiated one (see docs/agent-server.md, Streamable HTTP).
       return { kind: 'answer-or-reject' };
     case 'large':
       return probe.bytes > MAX_BODY_BYTES ? { kind: 'reject', status: 413 } : { kind: 'accepted' };

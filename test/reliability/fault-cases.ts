@@ -33,7 +33,7 @@ export interface FaultCase {
   /** What is done to the chaos server once its first startup outcome is known. */
   exercise(subject: RunningSubject, run: CaseRun): Promise<void>;
   verify(run: CaseRun): void;
-  /** The outcome in words, for the README's matrix. */
+  /** The outcome in words, for the matrix in docs/reliability.md. */
   outcome: string;
 }
 
