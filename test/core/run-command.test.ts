@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCommand, type OutputStream } from '../../src/core/index.js';
-import { removeAll, tempDir } from '../helpers/temp.js';
+import { removeAll, tempDir } from '../support/temp.js';
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AskForApproval, SandboxPolicy } from '../../src/protocol/index.js';
 import { BwrapSandbox, createShellTool, type Sandbox } from '../../src/core/index.js';
-import { RecordingContext, type Answer } from '../helpers/recording-context.js';
-import { removeAll, tempDir } from '../helpers/temp.js';
+import { RecordingContext, type Answer } from '../support/recording-context.js';
+import { removeAll, tempDir } from '../support/temp.js';
 
 const bwrap = new BwrapSandbox();
 const unavailable = await bwrap.ensureAvailable().then(

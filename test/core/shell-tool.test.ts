@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AskForApproval, SandboxPolicy } from '../../src/protocol/index.js';
 import { BwrapSandbox, createShellTool } from '../../src/core/index.js';
 import { isSwitchboardError } from '../../src/util/index.js';
-import { RecordingContext, type Answer } from '../helpers/recording-context.js';
-import { removeAll, tempDir } from '../helpers/temp.js';
+import { RecordingContext, type Answer } from '../support/recording-context.js';
+import { removeAll, tempDir } from '../support/temp.js';
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));

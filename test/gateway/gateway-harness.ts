@@ -10,7 +10,7 @@ import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/ind
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent, type RestartPolicyOptions } from '../../src/mcp/index.js';
 import { GatewaySession, type GatewayMode } from '../../src/gateway/index.js';
 import { nullLogger, type Logger } from '../../src/util/index.js';
-import { removeTree } from '../helpers/temp.js';
+import { removeTree } from '../support/temp.js';
 
 export const UPSTREAM_FIXTURE = fileURLToPath(new URL('../fixtures/gateway-upstream.mjs', import.meta.url));
 

@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxPolicy } from '../../src/protocol/index.js';
 import { createApplyPatchTool } from '../../src/core/index.js';
-import { RecordingContext } from '../helpers/recording-context.js';
-import { tempDir } from '../helpers/temp.js';
+import { RecordingContext } from '../support/recording-context.js';
+import { tempDir } from '../support/temp.js';
 import { grammarPatch, LINKS, mutatedPatch, WORKSPACE } from '../fuzz/patches.js';
 
 export const PATCH_FUZZ = { seed: 7_331, runsPerKind: 5_000, slowCaseMs: 2_000 } as const;

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killProcessesByMarker } from '../helpers/fixture-processes.js';
+import { killProcessesByMarker } from '../support/fixture-processes.js';
 import { probesArbitrary, type HttpProbe } from '../fuzz/http-probes.js';
 import { batchArbitrary, type FrameKind } from '../fuzz/jsonrpc-frames.js';
 import type { FuzzTarget } from '../fuzz/fuzz-target.js';

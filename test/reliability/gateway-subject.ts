@@ -9,11 +9,11 @@ import { createInterface } from 'node:readline';
 import { Client, deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { stringify } from 'smol-toml';
 import { errorMessage } from '../../src/util/index.js';
-import { BIN, requireBuild } from '../helpers/mcp-server-harness.js';
-import { descendants, type ProcessInfo } from '../helpers/process-tree.js';
+import { BIN, requireBuild } from '../support/mcp-server-harness.js';
+import { descendants, type ProcessInfo } from '../support/process-tree.js';
 import type { FaultSubject, StartupOutcome } from './subjects.js';
 import { waitForStartupOutcome } from './startup-waiter.js';
-import { removeTree } from '../helpers/temp.js';
+import { removeTree } from '../support/temp.js';
 
 /** How long the gateway may take to close its servers and exit once its stdin ends. */
 const EXIT_GRACE_MS = 20_000;

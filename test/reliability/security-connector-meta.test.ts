@@ -10,8 +10,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECTOR_META_KEYS } from '../../src/mcp/index.js';
 import { mcpToolSourceFrom } from '../../src/core/index.js';
 import { responsesTurn, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
-import { EventReader, makeHarness as makeAgentHarness, text, type Harness as AgentHarness } from '../helpers/agent-harness.js';
-import { REPO, runCliProcess } from '../helpers/cli.js';
+import { EventReader, makeHarness as makeAgentHarness, text, type Harness as AgentHarness } from '../support/agent-harness.js';
+import { REPO, runCliProcess } from '../support/cli.js';
 import { fixtureServer, makeHarness, MANAGER_FIXTURE, type Harness } from '../mcp/manager-harness.js';
 
 const META = { connector_id: 'connector_gmail', connector_name: 'Gmail', connector_display_name: 'Gmail', connector_description: 'Mail', connectorDescription: 'Mail', custom: 'kept' };

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, REPO } from '../helpers/cli.js';
+import { BIN, REPO } from '../support/cli.js';
 import { CHAOS, NODE } from './fault-cases.js';
 
 let root: string;

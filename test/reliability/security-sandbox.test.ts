@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxPolicy } from '../../src/protocol/index.js';
 import { BwrapSandbox, createShellTool } from '../../src/core/index.js';
-import { RecordingContext } from '../helpers/recording-context.js';
-import { removeAll, tempDir } from '../helpers/temp.js';
+import { RecordingContext } from '../support/recording-context.js';
+import { removeAll, tempDir } from '../support/temp.js';
 
 const bwrap = new BwrapSandbox();
 const unavailable = await bwrap.ensureAvailable().then(

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ENV_VARS } from '../../src/mcp-client/index.js';
 import { responsesTurn, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
-import { REPO, runCliProcess, type CliResult } from '../helpers/cli.js';
-import { startExecServerProcess, type ExecServerProcess } from '../helpers/exec-processes.js';
-import { killProcessesByMarker, spawnUrlServer } from '../helpers/fixture-processes.js';
+import { REPO, runCliProcess, type CliResult } from '../support/cli.js';
+import { startExecServerProcess, type ExecServerProcess } from '../support/exec-processes.js';
+import { killProcessesByMarker, spawnUrlServer } from '../support/fixture-processes.js';
 import { CHAOS, NODE } from './fault-cases.js';
 
 const WHOAMI = path.join(REPO, 'test/fixtures/remote-echo-server.mjs');

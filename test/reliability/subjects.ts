@@ -9,7 +9,7 @@ import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type M
 import { createLogger, errorMessage, fileLogWrite } from '../../src/util/index.js';
 import { gatewaySubject } from './gateway-subject.js';
 import { waitForStartupOutcome } from './startup-waiter.js';
-import { removeTree } from '../helpers/temp.js';
+import { removeTree } from '../support/temp.js';
 
 export type StartupOutcome = { state: 'ready' } | { state: 'failed'; error: string } | { state: 'cancelled' };
 
