@@ -2,8 +2,8 @@
 // whole process group (grandchildren included), spawn failures and bounded capture.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCommand, type OutputStream } from '../../src/core/index.js';
-import { removeAll, tempDir } from '../support/temp.js';
+import { runCommand, type OutputStream } from './run-command.js';
+import { removeAll, tempDir } from '../../../test/support/temp.js';
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
