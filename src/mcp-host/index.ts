@@ -3,6 +3,6 @@
 // Products (agent-server, gateway) pass their texts and session factories in.
 export { startHttpHost, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpServeOptions, type HttpSessionHandle } from './http/http-host.js';
 export { MemoryEventStore } from './http/memory-event-store.js';
-export { parseListenAddress, isLoopbackHost, checkAuthConfig, bearerMatches, allowedHostnames, MIN_TOKEN_LENGTH, type ListenAddress } from './http/http-security.js';
+export { parseListenAddress, isLoopbackHost, checkAuthConfig, bearerMatches, MIN_TOKEN_LENGTH, type ListenAddress } from './http/http-security.js';
 export { StdioFrameTransport } from './rpc/stdio-transport.js';
 export { RequestGuard, requestKey, errorResponse, errorResponseFor, type GuardTexts } from './rpc/request-guard.js';
