@@ -3,13 +3,12 @@
 // protection, concurrent POST streams). The suite sends no token, so the server runs with
 // --insecure-no-auth on loopback.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
 import { makeServerHome, REPO, spawnHttpServer, type ServerHome } from '../support/mcp-server-harness.js';
+import { tempDir, removeTree } from '../support/temp.js';
 
 const run = promisify(execFile);
 const CONFORMANCE = path.join(REPO, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
@@ -24,13 +23,13 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   sh = await makeServerHome(model);
   server = await spawnHttpServer(sh, ['--insecure-no-auth']);
-  results = await mkdtemp(path.join(os.tmpdir(), 'sb-conformance-'));
+  results = await tempDir('sb-conformance-');
 }, 60_000);
 afterAll(async () => {
   await server?.stop();
   await model?.close();
   await sh?.cleanup();
-  if (results) await rm(results, { recursive: true, force: true });
+  if (results) await removeTree(results);
 });
 
 describe('official conformance suite, server scenarios', () => {

@@ -9,7 +9,8 @@ import { serveCodexHttp } from '../../src/agent-server/index.js';
 import type { HttpHost } from '../../src/mcp-host/index.js';
 import { nullLogger } from '../../src/util/index.js';
 import { responsesTurn, rsp, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
-import { runCli, tempHome } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
+import { tempHome } from '../support/temp.js';
 import { inProcessAgent, type InProcess } from '../support/in-process-server.js';
 import { RawHttpSession, readSse, type SseEvent } from '../support/raw-http-session.js';
 

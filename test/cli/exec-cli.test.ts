@@ -2,12 +2,13 @@
 // exit codes, flags, and resuming a thread after the process was killed mid-turn.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EventSchema, type Event } from '../../src/protocol/index.js';
 import { chatTurn, responsesTurn, rsp, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
+import { tempDir, removeTree } from '../support/temp.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin', 'switchboard.js');
@@ -21,7 +22,7 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   server = await startFakeModelServer();
-  home = await mkdtemp(path.join(os.tmpdir(), 'sb-exec-'));
+  home = await tempDir('sb-exec-');
   await writeFile(
     path.join(home, 'config.toml'),
     [
@@ -42,7 +43,7 @@ afterEach(async () => {
   for (const c of children) c.kill('SIGKILL');
   children.clear();
   await server.close();
-  await rm(home, { recursive: true, force: true });
+  await removeTree(home);
 });
 
 interface Run {

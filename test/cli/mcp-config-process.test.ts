@@ -4,7 +4,8 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FIXTURES, runCliProcess, tempHome } from '../support/cli.js';
+import { FIXTURES, runCliProcess } from '../support/cli.js';
+import { tempHome } from '../support/temp.js';
 
 let home: string;
 let cleanup: () => Promise<void>;

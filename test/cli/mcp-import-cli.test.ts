@@ -2,7 +2,8 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempHome } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
+import { tempHome } from '../support/temp.js';
 
 let home: string;
 let cleanup: () => Promise<void>;

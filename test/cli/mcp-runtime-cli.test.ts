@@ -4,7 +4,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempHome } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
+import { tempHome } from '../support/temp.js';
 import { MANAGER_FIXTURE } from '../mcp/manager-harness.js';
 
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');

@@ -9,7 +9,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectLauncher, type StdioLauncher } from '../../src/mcp-client/index.js';
 import { nullLogger } from '../../src/util/index.js';
-import { FIXTURES, isAlive, startExecServerProcess, waitFor, type ExecServerProcess } from '../support/exec-processes.js';
+import { FIXTURES, startExecServerProcess, type ExecServerProcess } from '../support/exec-processes.js';
+import { isAlive } from '../support/process-tree.js';
+import { waitFor } from '../support/wait.js';
 
 const TOKEN = randomBytes(24).toString('base64url');
 const suffix = randomBytes(3).toString('hex');
@@ -102,6 +104,6 @@ describe('exec-server in a network namespace', { timeout: 60_000 }, () => {
     expect(counter('tx_bytes') - tx).toBeGreaterThan(payload.length);
     expect(counter('rx_bytes') - rx).toBeGreaterThan(payload.length);
     await client.close();
-    await waitFor(() => !isAlive(who.pid), 'the server in the namespace to be stopped');
+    await waitFor(() => !isAlive(who.pid), 'the server in the namespace to be stopped', 15_000);
   });
 });

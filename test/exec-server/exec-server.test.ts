@@ -8,7 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ExecutorClient, RpcErrorCode, type OutputChunk } from '../../src/exec-server/index.js';
-import { childrenOf, FIXTURES, groupMembers, isAlive, killQuietly, runCli, startExecServerProcess, waitFor, type ExecServerProcess } from '../support/exec-processes.js';
+import { FIXTURES, runCli, startExecServerProcess, type ExecServerProcess } from '../support/exec-processes.js';
+import { childrenOf, groupMembers, isAlive, killQuietly } from '../support/process-tree.js';
+import { waitFor } from '../support/wait.js';
 
 const TOKEN = randomBytes(24).toString('base64url');
 let dir: string;
@@ -179,12 +181,12 @@ describe('exec-server process', { timeout: 60_000 }, () => {
     const client = await ExecutorClient.connect(server.url, TOKEN);
     let out = '';
     const proc = await client.start(['sh', '-c', 'sleep 300 & echo $!; exec sleep 301'], { cwd: '/', onOutput: (c) => (out += c.data.toString()) });
-    await waitFor(() => out.includes('\n'), 'the grandchild pid');
+    await waitFor(() => out.includes('\n'), 'the grandchild pid', 15_000);
     const grandchild = Number(out.trim());
     leftovers.push(proc.pid, grandchild);
     expect(groupMembers(proc.pid).sort()).toEqual([proc.pid, grandchild].sort());
     await client.close();
-    await waitFor(() => !isAlive(proc.pid) && !isAlive(grandchild), 'the process group to die');
+    await waitFor(() => !isAlive(proc.pid) && !isAlive(grandchild), 'the process group to die', 15_000);
   });
 
   it('leaves no remote processes when the client process is killed', async () => {
@@ -199,7 +201,7 @@ describe('exec-server process', { timeout: 60_000 }, () => {
     leftovers.push(leader!, grandchild!);
     expect(isAlive(leader!) && isAlive(grandchild!)).toBe(true);
     holder.kill('SIGKILL');
-    await waitFor(() => !isAlive(leader!) && !isAlive(grandchild!), 'the remote processes of the killed client to die');
+    await waitFor(() => !isAlive(leader!) && !isAlive(grandchild!), 'the remote processes of the killed client to die', 15_000);
   });
 
   it('kills its processes and exits 0 on SIGTERM', async () => {

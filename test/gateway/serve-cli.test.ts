@@ -2,9 +2,8 @@
 // with protocol frames only on stdout and a clean exit at EOF, and the HTTP front door (bearer token,
 // Host and Origin) shared with `mcp-server --http`, plus an upstream crash that leaves it serving.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -13,6 +12,7 @@ import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { MANAGER_FIXTURE } from '../mcp/manager-harness.js';
 import { UPSTREAM_FIXTURE } from './gateway-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
+import { tempDir, removeTree } from '../support/temp.js';
 
 const TOKEN = 'serve-cli-test-token-abcdefgh';
 
@@ -22,7 +22,7 @@ function serverToml(name: string, script: string, env: Record<string, string> = 
 }
 
 async function makeHome(toml: string): Promise<{ home: string; work: string; env: NodeJS.ProcessEnv }> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'sb-serve-'));
+  const home = await tempDir('sb-serve-');
   const work = path.join(home, 'work');
   await mkdir(work);
   await writeFile(path.join(home, 'config.toml'), toml);
@@ -56,9 +56,9 @@ const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVe
 describe('switchboard serve: usage', () => {
   let home: string;
   beforeAll(async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'sb-serve-usage-'));
+    home = await tempDir('sb-serve-usage-');
   });
-  afterAll(async () => rm(home, { recursive: true, force: true }));
+  afterAll(async () => removeTree(home));
 
   it('refuses --transparent without exactly one enabled server, naming them', async () => {
     await writeFile(path.join(home, 'config.toml'), '');
@@ -120,7 +120,7 @@ describe('switchboard serve over stdio (process)', () => {
       // Every line parsed as JSON above; each one is a JSON-RPC 2.0 frame.
       expect(frames().every((f) => (f as { jsonrpc?: string }).jsonrpc === '2.0')).toBe(true);
     } finally {
-      await rm(home, { recursive: true, force: true });
+      await removeTree(home);
     }
   }, 60_000);
 });
@@ -139,7 +139,7 @@ describe('switchboard serve --http (process)', () => {
   }, 60_000);
   afterAll(async () => {
     await serve?.stop();
-    if (home) await rm(home, { recursive: true, force: true });
+    if (home) await removeTree(home);
   });
 
   it('prints its URL and requires the bearer token', async () => {

@@ -9,6 +9,7 @@ import { parseMcpServerConfig } from '../../src/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager, type McpManagerEvent } from '../../src/mcp/index.js';
 import { nullLogger } from '../../src/util/index.js';
 import { FIXTURES, startExecServerProcess, type ExecServerProcess } from '../support/exec-processes.js';
+import { EventLog } from '../support/wait.js';
 
 const TOKEN = randomBytes(24).toString('base64url');
 let dir: string;
@@ -37,13 +38,8 @@ describe('connection manager over an exec-server', () => {
       env: { MGR_NAME: 'remote' },
       environment: 'box',
     }).config;
-    const events: McpManagerEvent[] = [];
-    const waiters: { pred: (e: McpManagerEvent) => boolean; resolve: () => void }[] = [];
-    const waitFor = (pred: (e: McpManagerEvent) => boolean) =>
-      new Promise<void>((resolve) => {
-        if (events.some(pred)) resolve();
-        else waiters.push({ pred, resolve });
-      });
+    const log = new EventLog<McpManagerEvent>();
+    const events = log.events;
     const manager = new McpConnectionManager(
       { servers: { remote: server }, restart: { initialDelayMs: 200, maxDelayMs: 400 } },
       {
@@ -53,13 +49,7 @@ describe('connection manager over an exec-server', () => {
           environments: { box: { id: 'box', type: 'exec-server', url, token_env_var: 'EXEC_TOKEN' } },
           env: { ...process.env, EXEC_TOKEN: TOKEN },
         }),
-        onEvent: (e) => {
-          events.push(e);
-          for (const w of waiters.filter((x) => x.pred(e))) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve();
-          }
-        },
+        onEvent: (e) => log.push(e),
       },
     );
     try {
@@ -70,12 +60,12 @@ describe('connection manager over an exec-server', () => {
       expect(first.content).toEqual([{ type: 'text', text: 'remote:echo:one' }]);
 
       await exec.stop();
-      await waitFor((e) => e.type === 'mcp_startup_update' && e.status.state === 'failed');
+      await log.waitFor((e) => e.type === 'mcp_startup_update' && e.status.state === 'failed', 30_000, 'failed update');
       await expect(manager.callTool('mcp__remote__echo', { text: 'down' })).rejects.toThrow(/MCP server 'remote' is unavailable/);
 
       // The same address again: the manager's background retries find it.
       exec = await startExecServerProcess(['--listen', listen, '--token-file', tokenFile]);
-      await waitFor(() => readyCount() === 2);
+      await log.waitFor(() => readyCount() === 2, 30_000, 'second ready update');
       const again = await manager.callTool('mcp__remote__echo', { text: 'two' });
       expect(again.content).toEqual([{ type: 'text', text: 'remote:echo:two' }]);
     } finally {

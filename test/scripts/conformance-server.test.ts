@@ -1,7 +1,7 @@
 // The conformance fixture against the real @modelcontextprotocol/conformance CLI (a few representative
 // scenarios; `npm run conformance:server` runs all of them), its HTTP guards, its standalone entry, and
 // the scoring and baseline rules of scripts/conformance-server.ts.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConformanceServer, type StartedServer } from '../fixtures/conformance-server.js';
 import { judge, listServerScenarios, parseBaseline, readScenarioResults, runConformanceCli, type ScenarioResult } from '../../scripts/conformance-server.js';
 import { spawnUrlServer, waitForExit } from '../support/fixture-processes.js';
+import { removeTree } from '../support/temp.js';
 
 const REPRESENTATIVE = [
   'server-initialize',
@@ -31,7 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  if (outDir !== undefined) await rm(outDir, { recursive: true, force: true });
+  if (outDir !== undefined) await removeTree(outDir);
 });
 
 function status(url: string, headers: Record<string, string>): Promise<number> {

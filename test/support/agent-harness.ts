@@ -1,12 +1,11 @@
 // Test harness for the agent: a temp $SWITCHBOARD_HOME, a config pointing at the fake model server,
 // a ThreadManager, and helpers that read a thread's events until a turn ends.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { buildConfig, type Config } from '../../src/config/index.js';
 import { OpenAIModelClient, ThreadManager, type McpToolSource, type Thread, type Tool } from '../../src/core/index.js';
 import { EventSchema, type Event, type EventMsg } from '../../src/protocol/index.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
+import { tempDir, removeTree } from './temp.js';
 
 export interface Harness {
   home: string;
@@ -19,7 +18,7 @@ export async function makeHarness(
   server: FakeModelServer,
   opts: { tools?: Tool[]; mcp?: McpToolSource; raw?: Record<string, unknown>; provider?: Record<string, unknown>; env?: NodeJS.ProcessEnv } = {},
 ): Promise<Harness> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'sb-agent-'));
+  const home = await tempDir('sb-agent-');
   const { config } = buildConfig(
     {
       model: 'mock-model',
@@ -46,7 +45,7 @@ export async function makeHarness(
     manager,
     async cleanup() {
       await manager.shutdown();
-      await rm(home, { recursive: true, force: true });
+      await removeTree(home);
     },
   };
 }

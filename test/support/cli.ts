@@ -1,8 +1,6 @@
 // Runs the switchboard CLI in-process (main(argv, io)) or as a real child process, capturing output.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/index.js';
 
@@ -53,10 +51,4 @@ export function runCliProcess(args: string[], opts: CliOptions): Promise<CliResu
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
-}
-
-/** A temporary home directory, removed by the returned cleanup. */
-export async function tempHome(): Promise<{ home: string; cleanup: () => Promise<void> }> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'sb-cli-'));
-  return { home, cleanup: () => rm(home, { recursive: true, force: true }) };
 }

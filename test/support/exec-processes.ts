@@ -1,7 +1,7 @@
-// Test helpers for the exec-server tests: run the CLI's exec-server as a separate process, and
-// observe processes (alive, children) through /proc.
+// Test helpers for the exec-server tests: run the CLI's exec-server as a separate process, or the CLI
+// to completion. Observing processes through /proc is process-tree.ts's.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -67,66 +67,4 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Pr
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-/** True when the process exists and is not a zombie. */
-export function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** Pids of live processes whose parent is `ppid`. */
-export function childrenOf(ppid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === ppid && fields[0] !== 'Z') out.push(Number(entry));
-    } catch {
-      // raced with its exit
-    }
-  }
-  return out;
-}
-
-/** Pids of live processes in process group `pgid`. */
-export function groupMembers(pgid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') out.push(Number(entry));
-    } catch {
-      // raced with its exit
-    }
-  }
-  return out;
-}
-
-/** Poll until `check` is true; fails with `what` after `timeoutMs`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Kill leftovers a failed test may leave (by pid, never by name). */
-export function killQuietly(pids: number[], signal: NodeJS.Signals = 'SIGKILL'): void {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // already gone
-    }
-  }
 }

@@ -1,8 +1,7 @@
-// Test helpers for fixture processes: spawning, raw newline-delimited JSON-RPC over stdio, waiting for
-// exit, and finding or killing every process whose command line carries a marker.
+// Test helpers for fixture processes: spawning, raw newline-delimited JSON-RPC over stdio, and
+// waiting for a child's exit. Finding processes by marker is process-tree.ts's.
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { waitFor } from './wait.js';
 
 export interface Exit {
   code: number | null;
@@ -20,49 +19,9 @@ export function waitForExit(child: ChildProcess, timeoutMs = 10_000): Promise<Ex
   });
 }
 
-export function isAlive(child: ChildProcess): boolean {
+/** The child has neither exited nor been killed by a signal. */
+export function isRunning(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
-}
-
-/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function waitUntil<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
-/** PIDs of live processes whose command line contains `marker` (Linux /proc). */
-export async function findProcessesByMarker(marker: string): Promise<number[]> {
-  const pids: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8');
-      const state = /^State:\s+(\S)/m.exec(await readFile(`/proc/${entry}/status`, 'utf8'))?.[1];
-      if (cmdline.includes(marker) && state !== 'Z') pids.push(Number(entry));
-    } catch {
-      // The process exited while we looked.
-    }
-  }
-  return pids;
-}
-
-/** SIGKILLs every process carrying `marker` and waits until none is left; returns how many there were. */
-export async function killProcessesByMarker(marker: string): Promise<number> {
-  const pids = await findProcessesByMarker(marker);
-  for (const pid of pids) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }
-  await waitUntil(`processes marked ${marker} to exit`, async () => ((await findProcessesByMarker(marker)).length === 0 ? true : undefined));
-  return pids.length;
 }
 
 /** A child speaking newline-delimited JSON on stdio, driven without an SDK (for checks the SDK hides). */
@@ -124,7 +83,7 @@ export class RawStdioPeer {
   }
 
   waitForMessage(predicate: (m: Record<string, unknown>) => boolean, timeoutMs = 10_000): Promise<Record<string, unknown>> {
-    return waitUntil('a matching stdout message', () => this.parsed.find(predicate), timeoutMs);
+    return waitFor(() => this.parsed.find(predicate), 'a matching stdout message', timeoutMs);
   }
 
   async initialize(): Promise<void> {
@@ -149,10 +108,10 @@ export async function spawnUrlServer(command: string, args: string[], timeoutMs 
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-8192)));
   try {
-    const url = await waitUntil('the server URL', () => {
-      if (!isAlive(child)) throw new Error(`${args.join(' ')} exited before printing its URL:\n${stderr}`);
+    const url = await waitFor(() => {
+      if (!isRunning(child)) throw new Error(`${args.join(' ')} exited before printing its URL:\n${stderr}`);
       return /^(https?:\/\/\S+)\n/.exec(stdout)?.[1];
-    }, timeoutMs);
+    }, 'the server URL', timeoutMs);
     return { child, url };
   } catch (error) {
     child.kill('SIGKILL');

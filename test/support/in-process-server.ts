@@ -1,8 +1,7 @@
 // `switchboard mcp-server` in-process: the same agent composition as the CLI (ThreadManager with the
 // built-in tools, server config with per-call overrides), served over an in-memory transport pair or
 // the HTTP host, so tests can reach into the agent and run fast.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { applyOverrides, buildConfig, type ConfigOverride } from '../../src/config/index.js';
@@ -20,6 +19,7 @@ import { CodexMcpServer, createCodexAgent, type CodexAgent, type CodexServerOpti
 import { nullLogger } from '../../src/util/index.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
 import type { CodexEventNote } from './mcp-test-clients.js';
+import { tempDir, removeTree } from './temp.js';
 
 export interface InProcess {
   home: string;
@@ -42,7 +42,7 @@ export async function inProcessAgent(
   model: FakeModelServer,
   opts: { raw?: Record<string, unknown>; overrides?: ConfigOverride[]; tools?: Tool[]; mcp?: McpToolSource; maxTurns?: number; threadIdleMs?: number; options?: Partial<CodexServerOptions> } = {},
 ): Promise<InProcess> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'sb-mcpserver-inproc-'));
+  const home = await tempDir('sb-mcpserver-inproc-');
   const work = path.join(home, 'work');
   await mkdir(work);
   const fileRaw: Record<string, unknown> = {
@@ -72,7 +72,7 @@ export async function inProcessAgent(
     async cleanup() {
       agent.idle.stop();
       await manager.shutdown();
-      await rm(home, { recursive: true, force: true });
+      await removeTree(home);
     },
   };
 }

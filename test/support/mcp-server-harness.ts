@@ -3,11 +3,11 @@
 // HTTP), and an in-process server on an in-memory transport.
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
 import { BIN, REPO } from './cli.js';
+import { tempDir, removeTree } from './temp.js';
 
 export { BIN, REPO };
 
@@ -21,7 +21,7 @@ export interface ServerHome {
 
 /** config.toml as Codex's own tests wrote it: untrusted approvals force elicitation. */
 export async function makeServerHome(model: FakeModelServer, extraToml = ''): Promise<ServerHome> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'sb-mcpserver-'));
+  const home = await tempDir('sb-mcpserver-');
   const work = path.join(home, 'work');
   await mkdir(work);
   await writeFile(
@@ -45,7 +45,7 @@ export async function makeServerHome(model: FakeModelServer, extraToml = ''): Pr
     home,
     work,
     env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, MOCK_KEY: 'sk-mock' },
-    cleanup: () => rm(home, { recursive: true, force: true }),
+    cleanup: () => removeTree(home),
   };
 }
 

@@ -1,7 +1,86 @@
-// The processes below this one (Linux /proc): what a test started and did not clean up. Zombies do
-// not count (they are exited; their parent just has not reaped them yet).
+// Processes as Linux /proc shows them: alive or not, children, group members, the processes below
+// this one (what a test started and did not clean up), and those whose command line carries a
+// marker. Zombies never count (they have exited; their parent just has not reaped them yet).
+import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { waitUntil } from './fixture-processes.js';
+import { waitFor } from './wait.js';
+
+/** `state ppid pgrp ...` from /proc/<pid>/stat (after `pid (comm) `; comm may hold spaces and parentheses). */
+function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+function livePids(): number[] {
+  return readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number);
+}
+
+/** Live processes whose stat fields satisfy `test` (a process that exits while we look is skipped). */
+function liveWhere(test: (fields: string[]) => boolean): number[] {
+  const out: number[] = [];
+  for (const pid of livePids()) {
+    try {
+      const fields = statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      if (fields[0] !== 'Z' && test(fields)) out.push(pid);
+    } catch {
+      // exited while we looked
+    }
+  }
+  return out;
+}
+
+/** True when the process exists and is not a zombie. */
+export function isAlive(pid: number): boolean {
+  try {
+    return statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'))[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Pids of live processes whose parent is `ppid`. */
+export function childrenOf(ppid: number): number[] {
+  return liveWhere((fields) => Number(fields[1]) === ppid);
+}
+
+/** Pids of live processes in process group `pgid`. */
+export function groupMembers(pgid: number): number[] {
+  return liveWhere((fields) => Number(fields[2]) === pgid);
+}
+
+/** Kill leftovers a failed test may leave (by pid, never by name). */
+export function killQuietly(pids: number[], signal: NodeJS.Signals = 'SIGKILL'): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** PIDs of live processes whose command line contains `marker`. */
+export async function findProcessesByMarker(marker: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8');
+      const state = /^State:\s+(\S)/m.exec(await readFile(`/proc/${entry}/status`, 'utf8'))?.[1];
+      if (cmdline.includes(marker) && state !== 'Z') pids.push(Number(entry));
+    } catch {
+      // The process exited while we looked.
+    }
+  }
+  return pids;
+}
+
+/** SIGKILLs every process carrying `marker` and waits until none is left; returns how many there were. */
+export async function killProcessesByMarker(marker: string): Promise<number> {
+  const pids = await findProcessesByMarker(marker);
+  killQuietly(pids);
+  await waitFor(async () => (await findProcessesByMarker(marker)).length === 0, `processes marked ${marker} to exit`);
+  return pids.length;
+}
 
 export interface ProcessInfo {
   pid: number;
@@ -13,8 +92,7 @@ export interface ProcessInfo {
 async function readProcess(pid: number): Promise<ProcessInfo | undefined> {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // `pid (comm) state ppid ...`; comm may itself contain spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(stat);
     if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
     const command = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).replace(/\0/g, ' ').trim();
     return { pid, ppid: Number(fields[1]), command };
@@ -51,10 +129,10 @@ export async function descendants(root: number = process.pid): Promise<ProcessIn
 export async function leftoverDescendants(timeoutMs = 3_000): Promise<ProcessInfo[]> {
   let last: ProcessInfo[] = [];
   try {
-    await waitUntil('no child processes', async () => {
+    await waitFor(async () => {
       last = await descendants();
-      return last.length === 0 ? true : undefined;
-    }, timeoutMs);
+      return last.length === 0;
+    }, 'no child processes', timeoutMs);
     return [];
   } catch {
     return last;

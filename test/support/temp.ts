@@ -1,4 +1,4 @@
-// Temporary folders that tests create and always remove.
+// Temporary folders (and $SWITCHBOARD_HOMEs) that tests create and always remove.
 import { mkdtemp, readdir, readFile, rm, cp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,12 @@ export async function tempDir(prefix = 'sb-tools-', parent = os.tmpdir()): Promi
  */
 export async function removeTree(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+}
+
+/** A temporary $SWITCHBOARD_HOME (or any folder a test owns), removed by the returned cleanup. */
+export async function tempHome(prefix = 'sb-home-'): Promise<{ home: string; cleanup: () => Promise<void> }> {
+  const home = await tempDir(prefix);
+  return { home, cleanup: () => removeTree(home) };
 }
 
 export async function removeAll(dirs: string[]): Promise<void> {

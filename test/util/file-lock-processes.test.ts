@@ -6,7 +6,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withFileLock } from '../../src/util/index.js';
-import { FIXTURES, REPO, tempHome } from '../support/cli.js';
+import { FIXTURES, REPO } from '../support/cli.js';
+import { tempHome } from '../support/temp.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;

@@ -1,30 +1,13 @@
 // The process runner against real processes: streaming, exit codes, timeout and abort killing the
 // whole process group (grandchildren included), spawn failures and bounded capture.
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCommand, type OutputStream } from './run-command.js';
 import { removeAll, tempDir } from '../../../test/support/temp.js';
+import { isAlive } from '../../../test/support/process-tree.js';
+import { waitFor } from '../../../test/support/wait.js';
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
-
-/** Alive means present and not a zombie (containers may lack an init that reaps orphans). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('runCommand', () => {
   it('streams stdout and stderr chunks in order and reports the exit code', async () => {
@@ -70,7 +53,7 @@ describe('runCommand', () => {
     expect(result.termination).toEqual({ kind: 'timed_out', timeoutMs: 1000 });
     expect(result.exitCode).toBe(124);
     expect(grandchild).toBeGreaterThan(0);
-    await waitFor(() => !alive(grandchild));
+    await waitFor(() => !isAlive(grandchild), 'the grandchild to die');
   });
 
   it('abort kills the group, escalating to SIGKILL when SIGTERM is ignored', async () => {
@@ -92,7 +75,7 @@ describe('runCommand', () => {
     expect(result.termination).toEqual({ kind: 'aborted' });
     expect(result.exitCode).toBe(130);
     expect(grandchild).toBeGreaterThan(0);
-    await waitFor(() => !alive(grandchild));
+    await waitFor(() => !isAlive(grandchild), 'the grandchild to die');
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 

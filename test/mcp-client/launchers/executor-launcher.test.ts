@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnvironmentConfig } from '../../../src/config/index.js';
 import { selectLauncher, type LaunchedServer, type StdioLauncher, type StdioServerSpec } from '../../../src/mcp-client/index.js';
 import { nullLogger } from '../../../src/util/index.js';
-import { EVERYTHING, FIXTURES, isAlive, killQuietly, startExecServerProcess, waitFor, type ExecServerProcess } from '../../support/exec-processes.js';
+import { EVERYTHING, FIXTURES, startExecServerProcess, type ExecServerProcess } from '../../support/exec-processes.js';
+import { isAlive, killQuietly } from '../../support/process-tree.js';
+import { waitFor } from '../../support/wait.js';
 
 const TOKEN = randomBytes(24).toString('base64url');
 const FIXTURE = path.join(FIXTURES, 'remote-echo-server.mjs');
@@ -149,7 +151,7 @@ describe('executor launcher', { timeout: 60_000 }, () => {
     client.onclose = () => (closed = true);
     await client.close();
     expect(closed).toBe(true);
-    await waitFor(() => !isAlive(who.pid) && !isAlive(grandchild), 'the remote process group to die');
+    await waitFor(() => !isAlive(who.pid) && !isAlive(grandchild), 'the remote process group to die', 15_000);
   });
 
   it('closes the transport promptly when the exec-server dies', async () => {
@@ -165,7 +167,7 @@ describe('executor launcher', { timeout: 60_000 }, () => {
     expect(closedAt - killedAt).toBeLessThan(10_000);
     await expect(client.callTool({ name: 'counter', arguments: {} })).rejects.toThrow();
     // The orphaned server sees EOF on stdin and exits by itself.
-    await waitFor(() => !isAlive(who.pid), 'the orphaned fixture to exit');
+    await waitFor(() => !isAlive(who.pid), 'the orphaned fixture to exit', 15_000);
   });
 
   it('reports configuration and start errors clearly', async () => {

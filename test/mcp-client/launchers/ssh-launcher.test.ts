@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnvironmentConfig } from '../../../src/config/index.js';
 import { selectLauncher, type LaunchedServer, type StdioLauncher, type StdioServerSpec } from '../../../src/mcp-client/index.js';
 import { nullLogger } from '../../../src/util/index.js';
-import { FIXTURES, isAlive, killQuietly, waitFor } from '../../support/exec-processes.js';
+import { FIXTURES } from '../../support/exec-processes.js';
+import { isAlive, killQuietly } from '../../support/process-tree.js';
+import { waitFor } from '../../support/wait.js';
 import { startTestSshd, type TestSshd } from '../../support/test-sshd.js';
 
 const FIXTURE = path.join(FIXTURES, 'remote-echo-server.mjs');
@@ -127,7 +129,7 @@ describe('ssh launcher', { timeout: 90_000 }, () => {
     const grandchild = Number(text(await client.callTool({ name: 'spawn-grandchild', arguments: {} })));
     leftovers.push(who.pid, grandchild);
     await client.close();
-    await waitFor(() => !isAlive(who.pid) && !isAlive(grandchild), 'the remote process group to die');
+    await waitFor(() => !isAlive(who.pid) && !isAlive(grandchild), 'the remote process group to die', 15_000);
   });
 
   it('a killed ssh client closes the transport and leaves no remote processes', async (ctx) => {
@@ -140,7 +142,7 @@ describe('ssh launcher', { timeout: 90_000 }, () => {
     expect(isAlive(leader!) && isAlive(grandchild!)).toBe(true);
     process.kill(sshPid(launched), 'SIGKILL');
     await closed;
-    await waitFor(() => !isAlive(leader!) && !isAlive(grandchild!), 'the remote processes to die after the ssh client was killed');
+    await waitFor(() => !isAlive(leader!) && !isAlive(grandchild!), 'the remote processes to die after the ssh client was killed', 15_000);
   });
 
   it('closes the transport when the remote server exits, keeping its stderr', async (ctx) => {

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FileTokenStore, determineAuthStatus, oauthStoreKey } from '../../../src/mcp-client/index.js';
 import { parseMcpServerConfig } from '../../../src/config/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
-import { httpServer, loginWithBrowser, tempHome } from './helpers.js';
+import { httpServer, loginWithBrowser } from './helpers.js';
+import { tempHome } from '../../support/temp.js';
 
 describe('determineAuthStatus', () => {
   let fixture: OAuthFixture | undefined;

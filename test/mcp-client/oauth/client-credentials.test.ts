@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { performOAuthLogin } from '../../../src/mcp-client/index.js';
 import { isSwitchboardError } from '../../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
-import { connect, echo, fileRuntime, httpServer, storedCredentials, tempHome } from './helpers.js';
+import { connect, echo, fileRuntime, httpServer, storedCredentials } from './helpers.js';
+import { tempHome } from '../../support/temp.js';
 
 const OAUTH = { client_id: 'svc', client_secret_env_var: 'SVC_SECRET', grant_type: 'client_credentials' };
 

@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverAuthorizationState, discoverOAuth } from '../../../src/mcp-client/index.js';
 import { startOAuthFixture, type OAuthFixture, type OAuthFixtureOptions } from '../../fixtures/oauth-fixture.js';
-import { connect, echo, fileRuntime, httpServer, loginWithBrowser, tempHome } from './helpers.js';
+import { connect, echo, fileRuntime, httpServer, loginWithBrowser } from './helpers.js';
+import { tempHome } from '../../support/temp.js';
 
 const LAYOUTS: { name: string; options: OAuthFixtureOptions; metadataPath: (f: OAuthFixture) => string }[] = [
   { name: 'path-aware PRM, RFC 8414 at the origin', options: {}, metadataPath: () => '/.well-known/oauth-authorization-server' },

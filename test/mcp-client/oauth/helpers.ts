@@ -1,19 +1,11 @@
-// Shared helpers for the OAuth integration tests: temp homes, server configs, a headless "browser",
+// Shared helpers for the OAuth integration tests: server configs, a headless "browser",
 // and an SDK client connected through switchboard's OAuth provider.
-import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { parseMcpServerConfig, type McpServerConfig } from '../../../src/config/index.js';
 import { FileTokenStore, OAuthRuntime, oauthStoreKey, performOAuthLogin, type StoredOAuthCredentials } from '../../../src/mcp-client/index.js';
 import { nullLogger } from '../../../src/util/index.js';
-import { removeTree } from '../../support/temp.js';
-
-export async function tempHome(): Promise<{ home: string; cleanup: () => Promise<void> }> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'sb-oauth-'));
-  return { home, cleanup: () => removeTree(home) };
-}
 
 export function httpServer(name: string, url: string, extra: Record<string, unknown> = {}): McpServerConfig {
   return parseMcpServerConfig(name, { url, ...extra }).config;

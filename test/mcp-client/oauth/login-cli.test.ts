@@ -6,7 +6,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
-import { autoApproveBrowser, tempHome } from './helpers.js';
+import { autoApproveBrowser } from './helpers.js';
+import { tempHome } from '../../support/temp.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const BIN = path.join(ROOT, 'bin', 'switchboard.js');

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { performOAuthLogin, oauthStoreKey, type StoredOAuthCredentials } from '../../../src/mcp-client/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
-import { autoApproveBrowser, connect, echo, fileRuntime, httpServer, tempHome } from './helpers.js';
+import { autoApproveBrowser, connect, echo, fileRuntime, httpServer } from './helpers.js';
+import { tempHome } from '../../support/temp.js';
 
 describe('mcp login (DCR + PKCE)', () => {
   let fixture: OAuthFixture;

@@ -6,7 +6,8 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
-import { httpServer, loginWithBrowser, storedCredentials, tempHome } from './helpers.js';
+import { httpServer, loginWithBrowser, storedCredentials } from './helpers.js';
+import { tempHome } from '../../support/temp.js';
 
 const CHILD = path.resolve(import.meta.dirname, '../../fixtures/oauth-refresh-child.mjs');
 const DIST = path.resolve(import.meta.dirname, '../../../dist/mcp-client/index.js');

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { performOAuthLogout } from '../../../src/mcp-client/index.js';
 import { isSwitchboardError } from '../../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture, type OAuthFixtureOptions } from '../../fixtures/oauth-fixture.js';
-import { connect, echo, fileRuntime, httpServer, loginWithBrowser, storedCredentials, tempHome } from './helpers.js';
+import { connect, echo, fileRuntime, httpServer, loginWithBrowser, storedCredentials } from './helpers.js';
+import { tempHome } from '../../support/temp.js';
 
 describe('OAuth refresh', () => {
   let fixture: OAuthFixture | undefined;

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider, performOAuthLogin } from '../../../src/mcp-client/index.js';
 import { isSwitchboardError, nullLogger } from '../../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
-import { autoApproveBrowser, connect, fileRuntime, httpServer, tempHome } from './helpers.js';
+import { autoApproveBrowser, connect, fileRuntime, httpServer } from './helpers.js';
+import { tempHome } from '../../support/temp.js';
 
 async function callAdmin(client: Client): Promise<string> {
   const result = await client.callTool({ name: 'admin_action', arguments: {} });

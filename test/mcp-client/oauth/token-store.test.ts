@@ -14,7 +14,7 @@ import {
   type StoredOAuthCredentials,
 } from '../../../src/mcp-client/index.js';
 import { nullLogger } from '../../../src/util/index.js';
-import { tempHome } from './helpers.js';
+import { tempHome } from '../../support/temp.js';
 
 const DIST = path.resolve(import.meta.dirname, '../../../dist/mcp-client/index.js');
 
