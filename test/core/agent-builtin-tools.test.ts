@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApplyPatchTool, createPlanTool, createPlatformSandbox, createShellTool } from '../../src/core/index.js';
 import { responsesTurn, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
 import { EventReader, makeHarness, text, type Harness } from '../support/agent-harness.js';
+import { needsBwrap, noBwrap } from '../support/host-tools.js';
 
 let server: FakeModelServer;
 let h: Harness | undefined;
@@ -18,7 +19,7 @@ afterEach(async () => {
 });
 
 describe('built-in tools in a turn', () => {
-  it('shell, then apply_patch, then the answer', async () => {
+  it.skipIf(noBwrap)(needsBwrap('shell, then apply_patch, then the answer'), async () => {
     h = await makeHarness(server, {
       tools: [createShellTool({ sandbox: createPlatformSandbox() }), createApplyPatchTool(), createPlanTool()],
       raw: { approval_policy: 'never', sandbox_mode: 'workspace-write' },
