@@ -91,7 +91,7 @@ describe('exec-server in a network namespace', { timeout: 60_000 }, () => {
     const rx = counter('rx_bytes');
     const tx = counter('tx_bytes');
     const launched = await launcher.launch(
-      { serverName: 'echo', command: process.execPath, args: [path.join(FIXTURES, 'remote-echo-server.mjs')], env: null, envVars: [], cwd: dir },
+      { serverName: 'echo', command: process.execPath, args: [path.join(FIXTURES, 'chaos-server.ts'), '--process-tools'], env: null, envVars: [], cwd: dir },
       { logger: nullLogger },
     );
     const client = new Client({ name: 'netns-test', version: '1.0.0' });

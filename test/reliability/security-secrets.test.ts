@@ -15,7 +15,7 @@ import { spawnUrlServer } from '../support/fixture-processes.js';
 import { CHAOS, NODE } from './fault-cases.js';
 import { tempDir, removeTree } from '../support/temp.js';
 
-const WHOAMI = path.join(REPO, 'test/fixtures/remote-echo-server.mjs');
+const WHOAMI = path.join(REPO, 'test/fixtures/chaos-server.ts');
 const secret = (label: string) => `${label}-${randomBytes(12).toString('hex')}`;
 
 /** Secrets in the parent environment; names look like secrets, so the shell's filter drops them too. */
@@ -70,7 +70,7 @@ const whoamiEnv = (r: CliResult) => (JSON.parse((JSON.parse(r.stdout) as { conte
 const localServer = (name: string, extra: string[] = []) => [
   `[mcp_servers.${name}]`,
   `command = ${JSON.stringify(NODE)}`,
-  `args = [${JSON.stringify(WHOAMI)}, "--marker=${marker}"]`,
+  `args = [${JSON.stringify(WHOAMI)}, "--process-tools", "--marker=${marker}"]`,
   ...extra,
 ];
 

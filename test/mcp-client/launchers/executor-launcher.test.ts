@@ -15,7 +15,9 @@ import { isAlive, killQuietly } from '../../support/process-tree.js';
 import { waitFor } from '../../support/wait.js';
 
 const TOKEN = randomBytes(24).toString('base64url');
-const FIXTURE = path.join(FIXTURES, 'remote-echo-server.mjs');
+// The chaos fixture, healthy, with the tools that show where and how it runs (whoami, counter, ...).
+const FIXTURE = path.join(FIXTURES, 'chaos-server.ts');
+const FIXTURE_ARGS = [FIXTURE, '--process-tools'];
 let dir: string;
 let tokenFile: string;
 let server: ExecServerProcess;
@@ -38,7 +40,7 @@ function environments(url: string): Record<string, EnvironmentConfig> {
 }
 
 function spec(overrides: Partial<StdioServerSpec> = {}): StdioServerSpec {
-  return { serverName: 'echo', command: process.execPath, args: [FIXTURE], env: null, envVars: [], cwd: dir, ...overrides };
+  return { serverName: 'echo', command: process.execPath, args: FIXTURE_ARGS, env: null, envVars: [], cwd: dir, ...overrides };
 }
 
 async function launch(url: string, s: StdioServerSpec, environment = 'remote', env: NodeJS.ProcessEnv = LOCAL_ENV): Promise<LaunchedServer> {
@@ -88,7 +90,7 @@ describe('executor launcher', { timeout: 60_000 }, () => {
     const client = await connect(launched);
     try {
       const tools = await client.listTools();
-      expect(tools.tools.map((t) => t.name).sort()).toEqual(['counter', 'echo', 'spawn-grandchild', 'whoami']);
+      expect(tools.tools.map((t) => t.name).sort()).toEqual(['add', 'counter', 'echo', 'slow', 'spawn-grandchild', 'whoami']);
       const who = JSON.parse(text(await client.callTool({ name: 'whoami', arguments: {} }))) as { pid: number; cwd: string; env: Record<string, string> };
       leftovers.push(who.pid);
       expect(who.cwd).toBe(dir);
@@ -99,7 +101,7 @@ describe('executor launcher', { timeout: 60_000 }, () => {
       expect(who.env).not.toHaveProperty('EXEC_TOKEN');
       expect(who.env).not.toHaveProperty('UNSET_LOCALLY');
       expect(who.env.PATH).toBe(process.env.PATH);
-      expect(launched.stderrTail()).toContain('remote-echo ready');
+      expect(launched.stderrTail()).toContain('chaos-server: process tools ready');
     } finally {
       await client.close();
     }
@@ -123,7 +125,7 @@ describe('executor launcher', { timeout: 60_000 }, () => {
     const launched = await launch(server.url, spec({ serverName: 'everything', args: [EVERYTHING, 'stdio'] }));
     const remote = await connect(launched);
     const local = new Client({ name: 'exec-test-local', version: '1.0.0' });
-    await local.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' }));
+    await local.connect(new StdioClientTransport({ command: process.execPath, args: FIXTURE_ARGS, stderr: 'pipe' }));
     try {
       const names = (await remote.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum']));

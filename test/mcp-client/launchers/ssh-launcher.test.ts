@@ -14,7 +14,9 @@ import { isAlive, killQuietly } from '../../support/process-tree.js';
 import { waitFor } from '../../support/wait.js';
 import { startTestSshd, type TestSshd } from '../../support/test-sshd.js';
 
-const FIXTURE = path.join(FIXTURES, 'remote-echo-server.mjs');
+// The chaos fixture, healthy, with the tools that show where and how it runs (whoami, counter, ...).
+const FIXTURE = path.join(FIXTURES, 'chaos-server.ts');
+const FIXTURE_ARGS = [FIXTURE, '--process-tools'];
 const SECRET_VALUE = `secret-${randomBytes(8).toString('hex')}`;
 const LOCAL_ENV = { LOCAL_VALUE: SECRET_VALUE, NOT_NAMED: 'must-not-travel', PATH: process.env.PATH, HOME: process.env.HOME };
 let dir: string;
@@ -53,7 +55,7 @@ function launcher(options: { sshOptions?: string[] } = {}): StdioLauncher {
 }
 
 function spec(overrides: Partial<StdioServerSpec> = {}): StdioServerSpec {
-  return { serverName: 'echo', command: process.execPath, args: [FIXTURE], env: null, envVars: [], cwd: dir, ...overrides };
+  return { serverName: 'echo', command: process.execPath, args: FIXTURE_ARGS, env: null, envVars: [], cwd: dir, ...overrides };
 }
 
 async function connect(launched: LaunchedServer): Promise<Client> {
@@ -134,7 +136,7 @@ describe('ssh launcher', { timeout: 90_000 }, () => {
 
   it('a killed ssh client closes the transport and leaves no remote processes', async (ctx) => {
     if ('skip' in sshd) return ctx.skip(`sshd unavailable: ${sshd.skip}`);
-    const launched = await launcher().launch(spec({ command: 'sh', args: ['-c', `sleep 300 & echo "pids $$ $!" >&2; exec ${process.execPath} ${FIXTURE}`] }), { logger: nullLogger });
+    const launched = await launcher().launch(spec({ command: 'sh', args: ['-c', `sleep 300 & echo "pids $$ $!" >&2; exec ${process.execPath} ${FIXTURE_ARGS.join(' ')}`] }), { logger: nullLogger });
     const client = await connect(launched);
     const closed = new Promise<void>((resolve) => (client.onclose = () => resolve()));
     const [, leader, grandchild] = /pids (\d+) (\d+)/.exec(launched.stderrTail().join('\n'))!.map(Number);
