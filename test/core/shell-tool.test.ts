@@ -13,6 +13,7 @@ import { isSwitchboardError } from '../../src/util/index.js';
 import { RecordingContext, type Answer } from '../support/recording-context.js';
 import { needsBwrap, noBwrap } from '../support/host-tools.js';
 import { removeAll, tempDir } from '../support/temp.js';
+import { waitFor } from '../support/wait.js';
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
@@ -201,7 +202,7 @@ describe('shell tool execution', { timeout: 120_000 }, () => {
     const controller = new AbortController();
     const { ctx } = await setup('never', undefined, controller.signal);
     const running = run(ctx, { command: ['bash', '-c', 'echo ready; sleep 60'] });
-    while (ctx.streamed('stdout') === '') await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => ctx.streamed('stdout') !== '', 'the command to start printing', 60_000);
     const reason = new Error('interrupted');
     controller.abort(reason);
     await expect(running).rejects.toBe(reason);

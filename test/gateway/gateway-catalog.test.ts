@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServer } from '../mcp/manager-harness.js';
 import { startGateway, textOf, upstream, type GatewayHarness, type Note } from './gateway-harness.js';
 import { tempDir, removeTree } from '../support/temp.js';
+import { waitFor } from '../support/wait.js';
 
 const CALL = { timeout: 60_000 };
 const toolsChanged = (n: Note) => n.method === 'notifications/tools/list_changed';
@@ -40,11 +41,7 @@ async function toolNames(gw: GatewayHarness): Promise<string[]> {
 /** Resolves once the manager's snapshot file for `server` exists (it is written in the background). */
 async function snapshotSaved(home: string, server: string): Promise<void> {
   const dir = path.join(home, 'cache', 'mcp-tools');
-  const deadline = Date.now() + 20_000;
-  while (!(existsSync(dir) && readdirSync(dir).some((f) => f.startsWith(`${server}-`)))) {
-    if (Date.now() > deadline) throw new Error(`no snapshot for ${server}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitFor(() => existsSync(dir) && readdirSync(dir).some((f) => f.startsWith(`${server}-`)), `a snapshot for ${server}`, 20_000);
 }
 
 describe('gateway catalog', () => {

@@ -13,6 +13,7 @@ import { MANAGER_FIXTURE } from '../mcp/manager-harness.js';
 import { UPSTREAM_FIXTURE } from './gateway-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
 import { tempDir, removeTree } from '../support/temp.js';
+import { waitFor } from '../support/wait.js';
 
 const TOKEN = 'serve-cli-test-token-abcdefgh';
 
@@ -103,10 +104,7 @@ describe('switchboard serve over stdio (process)', () => {
       child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       const frames = () => out.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { id?: number; result?: Record<string, unknown> });
-      const answer = async (id: number) => {
-        for (let i = 0; i < 600 && !frames().some((f) => f.id === id); i++) await new Promise((r) => setTimeout(r, 50));
-        return frames().find((f) => f.id === id);
-      };
+      const answer = (id: number) => waitFor(() => frames().find((f) => f.id === id), `the answer to request ${id}`, 30_000);
       const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`);
       send(INIT);
       expect((await answer(1))?.result).toMatchObject({ serverInfo: { name: 'switchboard-gateway' }, capabilities: { tools: { listChanged: true }, logging: {} } });

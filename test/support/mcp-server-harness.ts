@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
 import { BIN, REPO } from './cli.js';
 import { tempDir, removeTree } from './temp.js';
+import { Changes } from './wait.js';
 
 export { BIN, REPO };
 
@@ -62,7 +63,7 @@ export class RawStdioClient {
   readonly frames: Frame[] = [];
   stderr = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  private readonly waiters = new Set<() => void>();
+  private readonly changes = new Changes();
   private partial = '';
   private nextId = 1;
 
@@ -71,7 +72,7 @@ export class RawStdioClient {
       const lines = (this.partial + d).split('\n');
       this.partial = lines.pop() ?? '';
       for (const line of lines) if (line.trim() !== '') this.frames.push(JSON.parse(line) as Frame);
-      for (const w of [...this.waiters]) w();
+      this.changes.notify();
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (this.stderr += d));
     child.stdin.on('error', () => {});
@@ -112,23 +113,11 @@ export class RawStdioClient {
 
   /** Resolves with the first frame (from index `from`) matching `pred`. */
   async waitFor(pred: (f: Frame) => boolean, what: string, timeoutMs = 30_000, from = 0): Promise<Frame> {
-    const found = () => this.frames.slice(from).find(pred);
-    const hit = found();
-    if (hit) return hit;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`timed out waiting for ${what}; frames: ${JSON.stringify(this.frames.map((f) => f.method ?? f.id)).slice(0, 2000)}; stderr: ${this.stderr.slice(-2000)}`));
-      }, timeoutMs);
-      const check = () => {
-        const f = found();
-        if (!f) return;
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        resolve(f);
-      };
-      this.waiters.add(check);
-    });
+    return this.changes.until(
+      () => this.frames.slice(from).find(pred),
+      () => `timed out waiting for ${what}; frames: ${JSON.stringify(this.frames.map((f) => f.method ?? f.id)).slice(0, 2000)}; stderr: ${this.stderr.slice(-2000)}`,
+      timeoutMs,
+    );
   }
 
   response(id: string | number, timeoutMs?: number): Promise<Frame> {
