@@ -6,8 +6,8 @@ import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { rsp, startFakeModelServer, type FakeModelServer, type ScriptStep } from '../test/fixtures/fake-model-server.js';
-import { inProcessAgent } from '../test/helpers/in-process-server.js';
-import { BIN, makeServerHome, requireBuild, spawnHttpServer, type ServerHome } from '../test/helpers/mcp-server-harness.js';
+import { inProcessAgent } from '../test/support/in-process-server.js';
+import { BIN, makeServerHome, requireBuild, spawnHttpServer, type ServerHome } from '../test/support/mcp-server-harness.js';
 import { median, row, type BenchContext, type BenchRow } from './bench-types.js';
 
 const STDIO_DELTAS = 2000;

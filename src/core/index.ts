@@ -6,12 +6,8 @@ export type { ApprovalRequest, JsonSchema, Tool, ToolContext, ToolOutputItem, To
 export { createShellTool, DEFAULT_SHELL_TIMEOUT_MS, type ShellToolOptions } from './tools/shell.js';
 export { createApplyPatchTool } from './tools/apply-patch/apply-patch-tool.js';
 export { runPatch } from './tools/apply-patch/run-patch.js';
-export { parsePatch, PatchParseError, type Hunk, type UpdateChunk } from './tools/apply-patch/parser.js';
 export { createPlanTool } from './tools/plan.js';
-export { parseCommand } from './tools/parsed-command.js';
-export { assessExec, askToRetryUnsandboxed, type ExecAssessment } from './approvals/exec-policy.js';
 export { assessPatch, type PatchAssessment } from './approvals/patch-policy.js';
-export { isKnownSafeCommand } from './approvals/safe-commands.js';
 export { EXEC_REJECTED_BY_USER, PATCH_REJECTED_BY_USER } from './approvals/messages.js';
 export {
   SANDBOX_UNAVAILABLE,
@@ -21,12 +17,10 @@ export {
   type SandboxWrapOptions,
   type WritableRoot,
 } from './sandbox/sandbox.js';
-export { BwrapSandbox, bwrapArgs } from './sandbox/bwrap.js';
-export { SeatbeltSandbox, seatbeltProfile } from './sandbox/seatbelt.js';
+export { BwrapSandbox } from './sandbox/bwrap.js';
+export { SeatbeltSandbox } from './sandbox/seatbelt.js';
 export { createPlatformSandbox, NoSandbox } from './sandbox/platform.js';
-export { sandboxOptionsFor, isWritablePath } from './sandbox/writable-roots.js';
-export { runCommand, type ExecResult, type ExecTermination, type OutputStream, type RunCommandOptions } from './exec/run-command.js';
-export { truncateForModel } from './exec/truncate-output.js';
+export type { OutputStream } from './exec/run-command.js';
 export { shellEnvironment } from './exec/shell-env.js';
 // --- end tools ---
 
@@ -38,7 +32,7 @@ export { resolveProvider, type ResolvedProvider } from './model/provider.js';
 export { OpenAIModelClient, createOpenAIModelClient, classifyModelError, type OpenAIModelClientOptions } from './model/openai-model-client.js';
 export * from './mcp-tool-source.js';
 export { mcpToolSourceFrom } from './mcp-manager-source.js';
-export { createMcpTool, mcpResultForModel, type ElicitationHandler } from './tools/mcp-tools.js';
+export { createMcpTool, type ElicitationHandler } from './tools/mcp-tools.js';
 export { createMcpResourceTools } from './tools/mcp-resource-tools.js';
 export { ToolRegistry, type TurnTools } from './tools/tool-registry.js';
 export { Thread, type ThreadState } from './thread/thread.js';
@@ -55,7 +49,6 @@ export {
   type ThreadOverrides,
 } from './thread/thread-settings.js';
 export { DEFAULT_BASE_INSTRUCTIONS } from './thread/instructions.js';
-export { newThreadId } from './thread/ids.js';
 export { isPersistedEvent } from './rollout/persist-policy.js';
 export { RolloutRecorder } from './rollout/rollout-recorder.js';
 export { findRolloutFile, loadRollout, parseRollout, type LoadedRollout } from './rollout/rollout-reader.js';

@@ -12,6 +12,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { createLogger, groupExists } from '../util/index.js';
 import { ExecutorClient } from './executor-client.js';
 import { checkAuthConfig, startExecServer, type ExecServer } from './exec-server.js';
+import { waitFor } from '../../test/support/wait.js';
 
 const TOKEN = randomBytes(16).toString('hex');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -30,14 +31,6 @@ async function server(options: { heartbeatMs?: number; maxBufferedOutputBytes?: 
   });
   cleanups.push(() => srv.close());
   return { srv, logs };
-}
-
-async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('exec-server internals', () => {
@@ -62,13 +55,13 @@ describe('exec-server internals', () => {
       if (f.method === 'process/exited') exited = true;
     });
     ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'process/start', params: { processId: 'z', argv: ['head', '-c', String(size), '/dev/zero'], cwd: '/' } }));
-    await until(() => pid !== 0, 'the start reply');
+    await waitFor(() => pid !== 0, 'the start reply', 15_000);
     ws.pause();
-    await until(() => logs.some((l) => l.includes('output paused')), 'the server to pause output');
+    await waitFor(() => logs.some((l) => l.includes('output paused')), 'the server to pause output', 15_000);
     expect(exited).toBe(false);
     expect(groupExists(pid)).toBe(true);
     ws.resume();
-    await until(() => exited, 'the process to finish after the client resumed', 60_000);
+    await waitFor(() => exited, 'the process to finish after the client resumed', 60_000);
     expect(received).toBe(size);
     expect(zeros).toBe(true);
     expect(logs.some((l) => l.includes('output resumed'))).toBe(true);
@@ -88,14 +81,14 @@ describe('exec-server internals', () => {
     );
     let reply = '';
     sock.on('data', (d: Buffer) => (reply += d.toString('latin1')));
-    await until(() => reply.includes('\r\n\r\n'), 'the upgrade reply');
+    await waitFor(() => reply.includes('\r\n\r\n'), 'the upgrade reply', 15_000);
     expect(reply).toMatch(/^HTTP\/1\.1 101/);
     sock.write(maskedTextFrame(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'process/start', params: { processId: 's', argv: ['sleep', '300'], cwd: '/' } })));
-    await until(() => /"pid":(\d+)/.test(reply), 'the start reply');
+    await waitFor(() => /"pid":(\d+)/.test(reply), 'the start reply', 15_000);
     const pid = Number(/"pid":(\d+)/.exec(reply)![1]);
     expect(groupExists(pid)).toBe(true);
-    await until(() => logs.some((l) => l.includes('missed a heartbeat')), 'the heartbeat to drop the client');
-    await until(() => !groupExists(pid), 'the process of the dropped client to die');
+    await waitFor(() => logs.some((l) => l.includes('missed a heartbeat')), 'the heartbeat to drop the client', 15_000);
+    await waitFor(() => !groupExists(pid), 'the process of the dropped client to die', 15_000);
   });
 
   it('the client detects a gap in the sequence, ends the process and asks for a kill', async () => {
@@ -122,7 +115,7 @@ describe('exec-server internals', () => {
     const proc = await client.start(['x'], { cwd: '/', onOutput: (c) => chunks.push(c.data.toString()) });
     expect(await proc.exited).toEqual({ type: 'output_lost', expectedSeq: 1, receivedSeq: 2 });
     expect(chunks).toEqual(['hi']);
-    await until(() => methods.includes('process/kill'), 'the kill request');
+    await waitFor(() => methods.includes('process/kill'), 'the kill request', 15_000);
     await expect(proc.write('more')).rejects.toThrow('has ended');
 
     // When the connection drops, running processes and pending requests end with it.

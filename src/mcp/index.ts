@@ -7,9 +7,8 @@ export { createConnectionManager, type ConnectionManagerOptions } from './create
 export type { ClientFactory, ServerPhase } from './managed-server.js';
 export type { CatalogEntry, ToolSource } from './catalog.js';
 export type { CallElicitation, CallElicitationHandler } from './elicitation-router.js';
-export { SnapshotStore, snapshotConfigHash, SNAPSHOT_SCHEMA_VERSION } from './snapshot-store.js';
-export { TrustedServers, CONNECTOR_META_KEYS, isModelVisible } from './tool-metadata.js';
-export { assignToolNames, sanitizeNamePart, DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
-export { toolFilterFor } from './tool-filter.js';
+export { SnapshotStore, SNAPSHOT_SCHEMA_VERSION } from './snapshot-store.js';
+export { TrustedServers, CONNECTOR_META_KEYS } from './tool-metadata.js';
+export { sanitizeNamePart, DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
 export { startupErrorDisplay, notLoggedInText } from './startup-error.js';
 export { DEFAULT_RESTART_POLICY, type RestartPolicyOptions } from './restart-policy.js';

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeTree } from '../helpers/temp.js';
+import { removeTree } from '../support/temp.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');

@@ -4,8 +4,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApplyPatchTool } from '../../src/core/index.js';
-import { RecordingContext } from '../helpers/recording-context.js';
-import { copyTree, readTree, removeAll, tempDir } from '../helpers/temp.js';
+import { RecordingContext } from '../support/recording-context.js';
+import { copyTree, readTree, removeAll, tempDir } from '../support/temp.js';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/apply-patch');
 const cases = readdirSync(FIXTURES, { withFileTypes: true })

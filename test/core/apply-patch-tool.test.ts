@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AskForApproval, SandboxPolicy } from '../../src/protocol/index.js';
 import { BwrapSandbox, createApplyPatchTool, createShellTool } from '../../src/core/index.js';
 import { isSwitchboardError } from '../../src/util/index.js';
-import { RecordingContext, type Answer } from '../helpers/recording-context.js';
-import { readTree, removeAll, tempDir } from '../helpers/temp.js';
+import { RecordingContext, type Answer } from '../support/recording-context.js';
+import { readTree, removeAll, tempDir } from '../support/temp.js';
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));

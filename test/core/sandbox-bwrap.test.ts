@@ -9,17 +9,11 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AskForApproval, SandboxPolicy } from '../../src/protocol/index.js';
 import { BwrapSandbox, createShellTool, type Sandbox } from '../../src/core/index.js';
-import { RecordingContext, type Answer } from '../helpers/recording-context.js';
-import { removeAll, tempDir } from '../helpers/temp.js';
+import { RecordingContext, type Answer } from '../support/recording-context.js';
+import { needsBwrap, noBwrap } from '../support/host-tools.js';
+import { removeAll, tempDir } from '../support/temp.js';
 
 const bwrap = new BwrapSandbox();
-const unavailable = await bwrap.ensureAvailable().then(
-  () => null,
-  (err: unknown) => (err instanceof Error ? err.message : String(err)),
-);
-// CI installs bubblewrap (.ci/run), so there a missing sandbox fails these tests instead of skipping.
-const skip = unavailable !== null && process.env.CI !== 'true';
-const title = skip ? `bubblewrap sandbox (skipped: ${unavailable})` : 'bubblewrap sandbox';
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
@@ -72,7 +66,7 @@ function fetchScript(): string {
 }
 
 // Generous: each case starts several sandboxes, and the machine may be busy.
-describe.skipIf(skip)(title, { timeout: 120_000 }, () => {
+describe.skipIf(noBwrap)(needsBwrap('bubblewrap sandbox'), { timeout: 120_000 }, () => {
   it('read-only: reading works, a write anywhere fails inside the sandbox', async () => {
     const { cwd } = await workspace();
     const { result, end } = await sh('cat existing.txt && echo data > new.txt', cwd, { type: 'read-only' });

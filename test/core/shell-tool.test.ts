@@ -1,7 +1,8 @@
 // The shell tool driven through a real ToolContext: each approval policy with a safe and an unsafe
 // command, approved_for_session, denial, abort, interrupt, events, output capping and timeouts.
-// Commands really run (under bubblewrap where the policy confines them). Most use `bash -c`: a
-// login shell (`-lc`) reads the machine's profile, whose noise would blur exact output checks.
+// Commands really run, under bubblewrap where the policy confines them (those tests are skipped,
+// saying so, where bubblewrap is missing). Most use `bash -c`: a login shell (`-lc`) reads the
+// machine's profile, whose noise would blur exact output checks.
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,8 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AskForApproval, SandboxPolicy } from '../../src/protocol/index.js';
 import { BwrapSandbox, createShellTool } from '../../src/core/index.js';
 import { isSwitchboardError } from '../../src/util/index.js';
-import { RecordingContext, type Answer } from '../helpers/recording-context.js';
-import { removeAll, tempDir } from '../helpers/temp.js';
+import { RecordingContext, type Answer } from '../support/recording-context.js';
+import { needsBwrap, noBwrap } from '../support/host-tools.js';
+import { removeAll, tempDir } from '../support/temp.js';
+import { waitFor } from '../support/wait.js';
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
@@ -44,7 +47,7 @@ const run = (ctx: RecordingContext, args: Record<string, unknown>) => tool.run({
 
 describe('shell tool × approval policy', { timeout: 120_000 }, () => {
   for (const approvalPolicy of ['untrusted', 'on-request', 'on-failure', 'never'] as const) {
-    it(`${approvalPolicy}: a known-safe command runs without asking`, async () => {
+    it.skipIf(noBwrap)(needsBwrap(`${approvalPolicy}: a known-safe command runs without asking`), async () => {
       const { ctx } = await setup(approvalPolicy);
       const result = await run(ctx, { command: SAFE });
       expect(result.success).toBe(true);
@@ -71,7 +74,7 @@ describe('shell tool × approval policy', { timeout: 120_000 }, () => {
     expect(end).toMatchObject({ status: 'declined', exit_code: -1, formatted_output: 'exec command rejected by user' });
   });
 
-  it('on-request: an unsafe command runs sandboxed without asking, and its failure goes to the model', async () => {
+  it.skipIf(noBwrap)(needsBwrap('on-request: an unsafe command runs sandboxed without asking, and its failure goes to the model'), async () => {
     const { ctx, outside, made } = await setup('on-request');
     const result = await run(ctx, { command: unsafe(outside) });
     expect(ctx.approvals).toHaveLength(0);
@@ -90,7 +93,7 @@ describe('shell tool × approval policy', { timeout: 120_000 }, () => {
     expect(existsSync(made)).toBe(true);
   });
 
-  it('on-failure: a sandbox failure is asked as a retry without sandbox; approved succeeds', async () => {
+  it.skipIf(noBwrap)(needsBwrap('on-failure: a sandbox failure is asked as a retry without sandbox; approved succeeds'), async () => {
     const { ctx, outside, made } = await setup('on-failure', () => 'approved');
     const result = await run(ctx, { command: unsafe(outside) });
     expect(ctx.approvals).toHaveLength(1);
@@ -101,7 +104,7 @@ describe('shell tool × approval policy', { timeout: 120_000 }, () => {
     expect(ctx.of('exec_command_end')).toHaveLength(1);
   });
 
-  it('on-failure: a denied retry reports the sandboxed failure', async () => {
+  it.skipIf(noBwrap)(needsBwrap('on-failure: a denied retry reports the sandboxed failure'), async () => {
     const { ctx, outside, made } = await setup('on-failure', () => 'denied');
     const result = await run(ctx, { command: unsafe(outside) });
     expect(result.success).toBe(false);
@@ -109,7 +112,7 @@ describe('shell tool × approval policy', { timeout: 120_000 }, () => {
     expect(existsSync(made)).toBe(false);
   });
 
-  it('never: an unsafe command fails in the sandbox without asking', async () => {
+  it.skipIf(noBwrap)(needsBwrap('never: an unsafe command fails in the sandbox without asking'), async () => {
     const { ctx, outside, made } = await setup('never');
     const result = await run(ctx, { command: unsafe(outside), with_escalated_permissions: true, justification: 'please' });
     expect(ctx.approvals).toHaveLength(0);
@@ -140,7 +143,7 @@ describe('shell tool × approval policy', { timeout: 120_000 }, () => {
 });
 
 describe('shell tool execution', { timeout: 120_000 }, () => {
-  it('emits begin, base64 output deltas and end with Codex fields; the model gets exit code and wall time', async () => {
+  it.skipIf(noBwrap)(needsBwrap('emits begin, base64 output deltas and end with Codex fields; the model gets exit code and wall time'), async () => {
     const { ctx } = await setup('never');
     const result = await run(ctx, { command: ['bash', '-c', 'echo hello; echo oops >&2; exit 3'] });
     const [begin] = ctx.of('exec_command_begin');
@@ -174,7 +177,7 @@ describe('shell tool execution', { timeout: 120_000 }, () => {
     ]);
   });
 
-  it('caps the output the model sees, keeping head and tail; clients get all of it', async () => {
+  it.skipIf(noBwrap)(needsBwrap('caps the output the model sees, keeping head and tail; clients get all of it'), async () => {
     const { ctx } = await setup('never');
     const result = await run(ctx, { command: ['bash', '-c', 'seq 1 2000'] });
     expect(result.success).toBe(true);
@@ -187,7 +190,7 @@ describe('shell tool execution', { timeout: 120_000 }, () => {
     expect(ctx.streamed('stdout')).toBe(end!.stdout);
   });
 
-  it('timeout_ms kills the command and says so', async () => {
+  it.skipIf(noBwrap)(needsBwrap('timeout_ms kills the command and says so'), async () => {
     const { ctx } = await setup('never');
     const result = await tool.run({ command: ['bash', '-c', 'echo started; sleep 60'], timeout_ms: 500 }, ctx);
     expect(result.success).toBe(false);
@@ -195,18 +198,18 @@ describe('shell tool execution', { timeout: 120_000 }, () => {
     expect(result.output).toContain('command timed out after 500 milliseconds\nstarted\n');
   });
 
-  it('an interrupt stops the command promptly and rejects with the abort reason', async () => {
+  it.skipIf(noBwrap)(needsBwrap('an interrupt stops the command promptly and rejects with the abort reason'), async () => {
     const controller = new AbortController();
     const { ctx } = await setup('never', undefined, controller.signal);
     const running = run(ctx, { command: ['bash', '-c', 'echo ready; sleep 60'] });
-    while (ctx.streamed('stdout') === '') await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => ctx.streamed('stdout') !== '', 'the command to start printing', 60_000);
     const reason = new Error('interrupted');
     controller.abort(reason);
     await expect(running).rejects.toBe(reason);
     expect(ctx.of('exec_command_end')[0]).toMatchObject({ status: 'failed', exit_code: 130 });
   });
 
-  it('workdir is resolved against cwd; a missing one is reported to the model', async () => {
+  it.skipIf(noBwrap)(needsBwrap('workdir is resolved against cwd; a missing one is reported to the model'), async () => {
     const { ctx, cwd } = await setup('never');
     await mkdir(path.join(cwd, 'sub'));
     const ok = await run(ctx, { command: ['pwd'], workdir: 'sub' });

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatTurn, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
-import { removeTree } from '../helpers/temp.js';
+import { removeTree } from '../support/temp.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const examples = ['aggregate-servers.ts', 'agent-turn.ts', 'embed-gateway.ts'].map((f) => path.join('examples', f));

@@ -2,12 +2,13 @@
 // wait for a starting server, list_changed when a server starts, fails, recovers or changes its
 // tools, an upstream crash that leaves the gateway serving, and transparent mode's raw names.
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServer } from '../mcp/manager-harness.js';
 import { startGateway, textOf, upstream, type GatewayHarness, type Note } from './gateway-harness.js';
+import { tempDir, removeTree } from '../support/temp.js';
+import { waitFor } from '../support/wait.js';
 
 const CALL = { timeout: 60_000 };
 const toolsChanged = (n: Note) => n.method === 'notifications/tools/list_changed';
@@ -16,13 +17,13 @@ let gateways: GatewayHarness[] = [];
 let dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(gateways.map((g) => g.close()));
-  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  await Promise.all(dirs.map(removeTree));
   gateways = [];
   dirs = [];
 });
 
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'sb-gw-cat-'));
+async function ownedDir(): Promise<string> {
+  const dir = await tempDir('sb-gw-cat-');
   dirs.push(dir);
   return dir;
 }
@@ -40,16 +41,12 @@ async function toolNames(gw: GatewayHarness): Promise<string[]> {
 /** Resolves once the manager's snapshot file for `server` exists (it is written in the background). */
 async function snapshotSaved(home: string, server: string): Promise<void> {
   const dir = path.join(home, 'cache', 'mcp-tools');
-  const deadline = Date.now() + 20_000;
-  while (!(existsSync(dir) && readdirSync(dir).some((f) => f.startsWith(`${server}-`)))) {
-    if (Date.now() > deadline) throw new Error(`no snapshot for ${server}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitFor(() => existsSync(dir) && readdirSync(dir).some((f) => f.startsWith(`${server}-`)), `a snapshot for ${server}`, 20_000);
 }
 
 describe('gateway catalog', () => {
   it('answers tools/list at once from startup snapshots while a server starts; a call waits for it', async () => {
-    const home = await tempDir();
+    const home = await ownedDir();
     const knobs = path.join(home, 'knobs.json');
     const slow = fixtureServer('slowpoke', { MGR_KNOBS_FILE: knobs, MGR_TOOLS: 'echo,other' });
     const first = await gateway([slow], { home });
@@ -73,7 +70,7 @@ describe('gateway catalog', () => {
   }, 60_000);
 
   it('sends tools/list_changed when a server starts, fails and recovers; the gateway keeps serving', async () => {
-    const home = await tempDir();
+    const home = await ownedDir();
     const knobs = path.join(home, 'flaky-knobs.json');
     await writeFile(knobs, JSON.stringify({ MGR_EXIT_AFTER_MS: '1500' }));
     const gw = await gateway([fixtureServer('steady'), fixtureServer('flaky', { MGR_KNOBS_FILE: knobs })], { home, restart: { initialDelayMs: 100, maxDelayMs: 200 } });

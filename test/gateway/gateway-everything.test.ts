@@ -2,16 +2,16 @@
 // token), every tool of @modelcontextprotocol/server-everything returns what calling it directly
 // returns; so do its tool list, resources, templates, prompts and completions. Both sides declare the
 // same capabilities (sampling, form and URL elicitation, roots) and answer the same way.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { BIN, requireBuild } from '../helpers/mcp-server-harness.js';
+import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
+import { tempDir, removeTree } from '../support/temp.js';
 
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const TOKEN = 'gateway-test-token-0123456789';
@@ -78,7 +78,7 @@ describe.each(['stdio', 'http'] as const)('server-everything through `switchboar
 
   beforeAll(async () => {
     requireBuild();
-    home = await mkdtemp(path.join(os.tmpdir(), 'sb-gw-everything-'));
+    home = await tempDir('sb-gw-everything-');
     work = path.join(home, 'work');
     await mkdir(work);
     await writeFile(path.join(home, 'config.toml'), `[mcp_servers.everything]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n`);
@@ -98,7 +98,7 @@ describe.each(['stdio', 'http'] as const)('server-everything through `switchboar
     await gateway?.close().catch(() => {});
     await direct?.close().catch(() => {});
     await serve?.stop();
-    if (home) await rm(home, { recursive: true, force: true });
+    if (home) await removeTree(home);
   });
 
   it('lists the same tools with the same definitions', async () => {

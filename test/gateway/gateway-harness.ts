@@ -1,16 +1,14 @@
 // Test harness for the gateway in-process: a GatewaySession on an in-memory transport, an SDK v2
 // client in front of it, real upstream servers (child processes) behind it through the real
 // connection manager, and recorded notifications to wait on instead of sleeping.
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent, type RestartPolicyOptions } from '../../src/mcp/index.js';
 import { GatewaySession, type GatewayMode } from '../../src/gateway/index.js';
 import { nullLogger, type Logger } from '../../src/util/index.js';
-import { removeTree } from '../helpers/temp.js';
+import { removeTree, tempDir } from '../support/temp.js';
+import { Changes } from '../support/wait.js';
 
 export const UPSTREAM_FIXTURE = fileURLToPath(new URL('../fixtures/gateway-upstream.mjs', import.meta.url));
 
@@ -53,15 +51,12 @@ export interface GatewayHarnessOptions {
 }
 
 export async function startGateway(servers: McpServerConfig[], options: GatewayHarnessOptions = {}): Promise<GatewayHarness> {
-  const home = options.home ?? (await mkdtemp(path.join(os.tmpdir(), 'sb-gw-')));
+  const home = options.home ?? (await tempDir('sb-gw-'));
   const logger = options.logger ?? nullLogger;
   const notes: Note[] = [];
   const events: McpManagerEvent[] = [];
   const noteCounts = new Map<McpManagerEvent, number>();
-  const waiters = new Set<() => void>();
-  const wake = () => {
-    for (const w of [...waiters]) w();
-  };
+  const changes = new Changes();
   const session = new GatewaySession(
     { name: 'gateway-under-test', title: 'Gateway under test', version: '0.0.0', mode: options.mode ?? { kind: 'aggregate' } },
     {
@@ -78,7 +73,7 @@ export async function startGateway(servers: McpServerConfig[], options: GatewayH
               events.push(e);
               noteCounts.set(e, notes.length);
               setup.onEvent(e);
-              wake();
+              changes.notify();
             },
           },
         ),
@@ -87,7 +82,7 @@ export async function startGateway(servers: McpServerConfig[], options: GatewayH
   const client = new Client({ name: 'gateway-test-client', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
   client.fallbackNotificationHandler = async (n) => {
     notes.push({ method: n.method, params: n.params as Record<string, unknown> | undefined });
-    wake();
+    changes.notify();
   };
   options.setup?.(client);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -95,21 +90,7 @@ export async function startGateway(servers: McpServerConfig[], options: GatewayH
   await client.connect(clientSide);
 
   const waitUntil = <T>(find: () => T | undefined, what: string, timeoutMs: number): Promise<T> =>
-    new Promise((resolve, reject) => {
-      const check = () => {
-        const found = find();
-        if (found === undefined) return;
-        waiters.delete(check);
-        clearTimeout(timer);
-        resolve(found);
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(`no ${what} within ${timeoutMs} ms; notes: ${JSON.stringify(notes)}; events: ${JSON.stringify(events)}`));
-      }, timeoutMs);
-      waiters.add(check);
-      check();
-    });
+    changes.until(find, () => `no ${what} within ${timeoutMs} ms; notes: ${JSON.stringify(notes)}; events: ${JSON.stringify(events)}`, timeoutMs) as Promise<T>;
 
   return {
     client,

@@ -4,6 +4,7 @@
 // subscriptions; logging/setLevel. Real upstream processes behind an in-process gateway session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
+import { waitFor } from '../support/wait.js';
 import { startGateway, textOf, upstream, type GatewayHarness } from './gateway-harness.js';
 
 const CALL = { timeout: 60_000 };
@@ -118,10 +119,10 @@ describe('gateway relay (aggregating, two upstreams, a client with sampling and 
     const controller = new AbortController();
     const call = gw.client.callTool({ name: 'mcp__alpha__wait_for_cancel', arguments: {} }, { ...CALL, signal: controller.signal });
     // The upstream call is running once the gateway has it in flight.
-    await waitFor(() => gw.session.activeRequests === 1);
+    await waitFor(() => gw.session.activeRequests === 1, 'the upstream call in flight', 20_000);
     controller.abort('user pressed stop');
     await expect(call).rejects.toThrow();
-    await waitFor(async () => (JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__alpha__seen', arguments: {} }, CALL))) as { cancelled: number }).cancelled === 1);
+    await waitFor(async () => (JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__alpha__seen', arguments: {} }, CALL))) as { cancelled: number }).cancelled === 1, 'the upstream to see the cancellation', 20_000);
   });
 
   it("passes an upstream's cancellation of its own elicitation on to the client", async () => {
@@ -129,7 +130,7 @@ describe('gateway relay (aggregating, two upstreams, a client with sampling and 
     const r = await gw.client.callTool({ name: 'mcp__beta__ask_then_withdraw', arguments: { ms: 300 } }, CALL);
     expect(textOf(r)).toBe('withdrawn');
     expect(elicitSignals.length).toBe(before + 1);
-    await waitFor(() => elicitSignals.at(-1)!.aborted);
+    await waitFor(() => elicitSignals.at(-1)!.aborted, 'the elicitation signal to abort', 20_000);
   });
 
   it('serves resources under their original URIs, attributed, the first server winning a shared URI', async () => {
@@ -249,15 +250,7 @@ describe("gateway relay of the client's roots", () => {
     await waitFor(async () => {
       const now = JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__fs__seen', arguments: {} }, CALL))) as { rootsChanged: number };
       return now.rootsChanged === 1;
-    });
+    }, 'the upstream to see roots list_changed', 20_000);
     expect(JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__fs__roots', arguments: {} }, CALL)))).toEqual(roots);
   });
 });
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

@@ -2,17 +2,18 @@
 // with protocol frames only on stdout and a clean exit at EOF, and the HTTP front door (bearer token,
 // Host and Origin) shared with `mcp-server --http`, plus an upstream crash that leaves it serving.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { runCli } from '../helpers/cli.js';
-import { BIN, requireBuild } from '../helpers/mcp-server-harness.js';
+import { runCli } from '../support/cli.js';
+import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { MANAGER_FIXTURE } from '../mcp/manager-harness.js';
 import { UPSTREAM_FIXTURE } from './gateway-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
+import { tempDir, removeTree } from '../support/temp.js';
+import { waitFor } from '../support/wait.js';
 
 const TOKEN = 'serve-cli-test-token-abcdefgh';
 
@@ -22,7 +23,7 @@ function serverToml(name: string, script: string, env: Record<string, string> = 
 }
 
 async function makeHome(toml: string): Promise<{ home: string; work: string; env: NodeJS.ProcessEnv }> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'sb-serve-'));
+  const home = await tempDir('sb-serve-');
   const work = path.join(home, 'work');
   await mkdir(work);
   await writeFile(path.join(home, 'config.toml'), toml);
@@ -56,9 +57,9 @@ const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVe
 describe('switchboard serve: usage', () => {
   let home: string;
   beforeAll(async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'sb-serve-usage-'));
+    home = await tempDir('sb-serve-usage-');
   });
-  afterAll(async () => rm(home, { recursive: true, force: true }));
+  afterAll(async () => removeTree(home));
 
   it('refuses --transparent without exactly one enabled server, naming them', async () => {
     await writeFile(path.join(home, 'config.toml'), '');
@@ -103,10 +104,7 @@ describe('switchboard serve over stdio (process)', () => {
       child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       const frames = () => out.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { id?: number; result?: Record<string, unknown> });
-      const answer = async (id: number) => {
-        for (let i = 0; i < 600 && !frames().some((f) => f.id === id); i++) await new Promise((r) => setTimeout(r, 50));
-        return frames().find((f) => f.id === id);
-      };
+      const answer = (id: number) => waitFor(() => frames().find((f) => f.id === id), `the answer to request ${id}`, 30_000);
       const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`);
       send(INIT);
       expect((await answer(1))?.result).toMatchObject({ serverInfo: { name: 'switchboard-gateway' }, capabilities: { tools: { listChanged: true }, logging: {} } });
@@ -120,7 +118,7 @@ describe('switchboard serve over stdio (process)', () => {
       // Every line parsed as JSON above; each one is a JSON-RPC 2.0 frame.
       expect(frames().every((f) => (f as { jsonrpc?: string }).jsonrpc === '2.0')).toBe(true);
     } finally {
-      await rm(home, { recursive: true, force: true });
+      await removeTree(home);
     }
   }, 60_000);
 });
@@ -139,7 +137,7 @@ describe('switchboard serve --http (process)', () => {
   }, 60_000);
   afterAll(async () => {
     await serve?.stop();
-    if (home) await rm(home, { recursive: true, force: true });
+    if (home) await removeTree(home);
   });
 
   it('prints its URL and requires the bearer token', async () => {

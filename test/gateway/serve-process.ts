@@ -1,7 +1,7 @@
 // `switchboard serve --http` as a real child process (the built CLI): waits for its
 // "listening on <url>" line, keeps its output, and stops it with SIGTERM (SIGKILL after a grace).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { BIN } from '../helpers/mcp-server-harness.js';
+import { BIN } from '../support/mcp-server-harness.js';
 
 export interface ServeProcess {
   url: string;

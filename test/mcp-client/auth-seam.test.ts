@@ -9,7 +9,8 @@ import type { McpClient } from '../../src/mcp-client/index.js';
 import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
 import { startHttpFixture } from '../fixtures/mcp/http-fixture.js';
 import type { HttpFixture } from '../fixtures/mcp/http-fixture.js';
-import { clientPool, serverConfig, textOf, waitFor } from './helpers.js';
+import { clientPool, serverConfig, textOf } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 const pool = clientPool();
 const fixtures: HttpFixture[] = [];
@@ -40,7 +41,7 @@ async function setup(token: string) {
 /** Connect, and let the standalone GET stream open before tokens change (it would 401 too). */
 async function connected(client: McpClient, f: HttpFixture): Promise<void> {
   await client.connect();
-  await waitFor(() => f.gets.length > 0, 10_000, 'the GET stream');
+  await waitFor(() => f.gets.length > 0, 'the GET stream', 10_000);
 }
 
 describe('OAuth seam', () => {

@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalLauncher } from '../../src/mcp-client/index.js';
-import { NODE, clientPool, serverConfig, textOf, waitFor } from './helpers.js';
+import { NODE, clientPool, serverConfig, textOf } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
@@ -89,7 +90,7 @@ describe('server-everything over stdio', () => {
     const uri = (await client.listResources())[0]!.uri;
     await client.subscribe(uri);
     await client.callTool('toggle-subscriber-updates', {});
-    await waitFor(() => updated.includes(uri), 20_000, 'a resources/updated notification');
+    await waitFor(() => updated.includes(uri), 'a resources/updated notification', 20_000);
     await client.unsubscribe(uri);
   });
 });

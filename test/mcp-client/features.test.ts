@@ -7,7 +7,8 @@ import type { McpClientError } from '../../src/mcp-client/index.js';
 import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
 import { startHttpFixture } from '../fixtures/mcp/http-fixture.js';
 import type { HttpFixture } from '../fixtures/mcp/http-fixture.js';
-import { clientPool, fixtureStdio, serverConfig, textOf, waitFor } from './helpers.js';
+import { clientPool, fixtureStdio, serverConfig, textOf } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 const pool = clientPool();
 const fixtures: HttpFixture[] = [];
@@ -69,12 +70,12 @@ describe('cancellation', () => {
     await client.connect();
     const controller = new AbortController();
     const call = client.callTool('slow', { ms: 30_000 }, { signal: controller.signal });
-    await waitFor(() => f.count('tools/call') === 1, 10_000, 'the call to reach the server');
+    await waitFor(() => f.count('tools/call') === 1, 'the call to reach the server', 10_000);
     controller.abort();
     const err = await failure(call);
     expect(err.code).toBe('cancelled');
-    await waitFor(() => f.count('notifications/cancelled') === 1, 10_000, 'notifications/cancelled');
-    await waitFor(() => events.includes('slow cancelled'), 10_000, 'the server to stop the tool');
+    await waitFor(() => f.count('notifications/cancelled') === 1, 'notifications/cancelled', 10_000);
+    await waitFor(() => events.includes('slow cancelled'), 'the server to stop the tool', 10_000);
   });
 });
 
@@ -133,7 +134,7 @@ describe('server-to-client requests', () => {
     const client = pool.create(fixtureStdio('fx', 'stdio-v2-server.mjs'), { handlers: { onLog: (p) => logs.push(`${p.level}:${String(p.data)}`) } });
     await client.connect();
     await client.callTool('log', { message: 'careful' });
-    await waitFor(() => logs.includes('warning:careful'), 10_000, 'the log message');
+    await waitFor(() => logs.includes('warning:careful'), 'the log message', 10_000);
   });
 });
 

@@ -51,11 +51,3 @@ export function textOf(result: { content?: unknown }): string {
   return content.map((c) => c.text ?? '').join('');
 }
 
-/** Resolve when `predicate` holds, polling; rejects after `timeoutMs`. For observing other processes. */
-export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

@@ -7,7 +7,8 @@ import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
 import { createV1Server } from '../fixtures/mcp/v1-server.mjs';
 import { startHttpFixture } from '../fixtures/mcp/http-fixture.js';
 import type { HttpFixture } from '../fixtures/mcp/http-fixture.js';
-import { clientPool, serverConfig, textOf, waitFor } from './helpers.js';
+import { clientPool, serverConfig, textOf } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 const pool = clientPool();
 const fixtures: HttpFixture[] = [];
@@ -51,7 +52,7 @@ describe.each(['v2', 'v1'] as const)('session recovery against the SDK %s server
     expect(textOf(result)).toBe('after expiry');
     expect(f.count('initialize')).toBe(2);
     expect(f.count('tools/call')).toBe(2);
-    await waitFor(() => recovered.length === 1, 10_000, 'the recovery report');
+    await waitFor(() => recovered.length === 1, 'the recovery report', 10_000);
     expect(recovered[0]!.toolsChanged).toBe(false);
     expect(recovered[0]!.generation).toBe(2);
     expect(f.count('tools/list')).toBe(2);
@@ -65,7 +66,7 @@ describe('session recovery', () => {
     const { f, client, recovered } = await setup('v2', (session) => (session > 1 ? ['brand_new_tool'] : []));
     f.expireSessions();
     await client.callTool('echo', { text: 'x' });
-    await waitFor(() => recovered.length === 1, 10_000, 'the recovery report');
+    await waitFor(() => recovered.length === 1, 'the recovery report', 10_000);
     expect(recovered[0]!.toolsChanged).toBe(true);
     expect(recovered[0]!.tools?.map((t) => t.name)).toContain('brand_new_tool');
   });

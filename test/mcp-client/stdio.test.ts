@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalLauncher, isMcpClientError } from '../../src/mcp-client/index.js';
 import type { McpClientError } from '../../src/mcp-client/index.js';
-import { capturingLogger, clientPool, fixtureStdio, serverConfig, textOf, waitFor } from './helpers.js';
+import { capturingLogger, clientPool, fixtureStdio, serverConfig, textOf } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 const pool = clientPool();
 afterEach(() => pool.closeAll());
@@ -53,7 +54,7 @@ describe('stdio transport failures', () => {
     const logger = capturingLogger();
     const client = pool.create(fixtureStdio('fx', 'stdio-v2-server.mjs', { env: { FIXTURE_STDERR_BANNER: 'hello from stderr' } }), { logger });
     await client.connect();
-    await waitFor(() => logger.lines.some((l) => l.includes(`MCP server stderr (${process.execPath}): hello from stderr`)), 10_000, 'stderr line');
+    await waitFor(() => logger.lines.some((l) => l.includes(`MCP server stderr (${process.execPath}): hello from stderr`)), 'stderr line', 10_000);
   });
 
   it('a child that exits mid-call fails the call and the connection with its exit code', async () => {
@@ -132,10 +133,10 @@ describe('process groups', () => {
         return [];
       }
     };
-    await waitFor(() => sleepers().length > 0, 10_000, 'the grandchild sleep');
+    await waitFor(() => sleepers().length > 0, 'the grandchild sleep', 10_000);
     await client.close();
     await connecting;
-    await waitFor(() => sleepers().length === 0, 5_000, 'the grandchild to die');
+    await waitFor(() => sleepers().length === 0, 'the grandchild to die', 5_000);
   });
 });
 

@@ -1,10 +1,10 @@
 // McpConnectionManager catalog: collision-free names independent of start order, routing, filters,
 // metadata policy, list_changed refreshes, startup snapshots, and a 10,000-tool server.
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServer, isUpdate, makeHarness, textOf, type Harness } from './manager-harness.js';
+import { tempDir, removeTree } from '../support/temp.js';
 
 const harnesses: Harness[] = [];
 const dirs: string[] = [];
@@ -13,14 +13,14 @@ async function harness(...args: Parameters<typeof makeHarness>): Promise<Harness
   harnesses.push(h);
   return h;
 }
-async function tempDir(): Promise<string> {
-  const d = await mkdtemp(path.join(os.tmpdir(), 'sb-cat-'));
+async function ownedDir(): Promise<string> {
+  const d = await tempDir('sb-cat-');
   dirs.push(d);
   return d;
 }
 afterEach(async () => {
   await Promise.all(harnesses.splice(0).map((h) => h.close()));
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+  await Promise.all(dirs.splice(0).map(removeTree));
 });
 
 const LONG = 'a_tool_name_that_is_long_enough_to_push_the_qualified_name_past_sixty_four_bytes';
@@ -85,7 +85,7 @@ describe('McpConnectionManager catalog', () => {
   });
 
   it('serves the snapshot while a server starts, then replaces it with the live list and says what changed', async () => {
-    const home = await tempDir();
+    const home = await ownedDir();
     const knobs = path.join(home, 'knobs.json');
     await writeFile(knobs, JSON.stringify({ MGR_TOOLS: 'alpha,beta' }));
     const server = fixtureServer('snap', { MGR_KNOBS_FILE: knobs });
@@ -111,7 +111,7 @@ describe('McpConnectionManager catalog', () => {
   });
 
   it('a call to a tool known only from the snapshot waits for its server, then runs or fails clearly', async () => {
-    const home = await tempDir();
+    const home = await ownedDir();
     const knobs = path.join(home, 'knobs.json');
     await writeFile(knobs, JSON.stringify({ MGR_TOOLS: 'stays,goes' }));
     const server = fixtureServer('w', { MGR_KNOBS_FILE: knobs });
@@ -132,7 +132,7 @@ describe('McpConnectionManager catalog', () => {
   });
 
   it('ignores a corrupt snapshot', async () => {
-    const home = await tempDir();
+    const home = await ownedDir();
     const knobs = path.join(home, 'knobs.json');
     const server = fixtureServer('c', { MGR_KNOBS_FILE: knobs });
     const first = await harness([server], { home });

@@ -1,8 +1,5 @@
 // Test harness for McpConnectionManager: real stdio fixture servers, recorded events, and waiting for
 // an event instead of sleeping.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
 import {
@@ -15,6 +12,8 @@ import {
   type RestartPolicyOptions,
 } from '../../src/mcp/index.js';
 import { nullLogger } from '../../src/util/index.js';
+import { EventLog } from '../support/wait.js';
+import { tempDir, removeTree } from '../support/temp.js';
 
 export const MANAGER_FIXTURE = fileURLToPath(new URL('../fixtures/mcp/manager-server.mjs', import.meta.url));
 
@@ -48,9 +47,8 @@ export interface HarnessOptions {
 }
 
 export async function makeHarness(servers: McpServerConfig[], options: HarnessOptions = {}): Promise<Harness> {
-  const home = options.home ?? (await mkdtemp(path.join(os.tmpdir(), 'sb-mgr-')));
-  const events: McpManagerEvent[] = [];
-  const waiters: { pred: (e: McpManagerEvent) => boolean; resolve: (e: McpManagerEvent) => void }[] = [];
+  const home = options.home ?? (await tempDir('sb-mgr-'));
+  const log = new EventLog<McpManagerEvent>();
   const manager = new McpConnectionManager(
     {
       servers: Object.fromEntries(servers.map((s) => [s.name, s])),
@@ -62,39 +60,17 @@ export async function makeHarness(servers: McpServerConfig[], options: HarnessOp
       createClient: options.createClient ?? createDefaultClientFactory({ logger: nullLogger, environments: {} }),
       logger: nullLogger,
       snapshots: options.snapshots === false ? undefined : SnapshotStore.inHome(home, nullLogger),
-      onEvent: (e) => {
-        events.push(e);
-        for (const w of [...waiters]) {
-          if (w.pred(e)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(e);
-          }
-        }
-      },
+      onEvent: (e) => log.push(e),
     },
   );
-  const waitFor = (pred: (e: McpManagerEvent) => boolean, timeoutMs = 20_000) => {
-    const seen = events.find(pred);
-    if (seen) return Promise.resolve(seen);
-    return new Promise<McpManagerEvent>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching event within ${timeoutMs} ms; saw ${JSON.stringify(events)}`)), timeoutMs);
-      waiters.push({
-        pred,
-        resolve: (e) => {
-          clearTimeout(timer);
-          resolve(e);
-        },
-      });
-    });
-  };
   return {
     manager,
-    events,
+    events: log.events,
     home,
-    waitFor: waitFor as Harness['waitFor'],
+    waitFor: ((pred: (e: McpManagerEvent) => boolean, timeoutMs?: number) => log.waitFor(pred, timeoutMs)) as Harness['waitFor'],
     async close() {
       await manager.close();
-      if (!options.home) await rm(home, { recursive: true, force: true });
+      if (!options.home) await removeTree(home);
     },
   };
 }

@@ -2,6 +2,7 @@
 // backoff, given up after the crash limit, required servers, lazy servers.
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServer, isComplete, isUpdate, makeHarness, textOf, type Harness } from './manager-harness.js';
+import { tempDir } from '../support/temp.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -77,10 +78,9 @@ describe('McpConnectionManager startup', () => {
 
   it('retries a failed server in the background and emits ready when it recovers', async () => {
     // The program does not exist until the test creates it: the first start fails, a retry succeeds.
-    const { mkdtemp, symlink } = await import('node:fs/promises');
-    const os = await import('node:os');
+    const { symlink } = await import('node:fs/promises');
     const path = await import('node:path');
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'sb-retry-'));
+    const dir = await tempDir('sb-retry-');
     const program = path.join(dir, 'node-later');
     const base = fixtureServer('later');
     const server = { ...base, transport: { ...base.transport, command: program } } as typeof base;

@@ -6,8 +6,9 @@
 // FAULT_MATRIX_OUT=<file.json> saves the matrix; `npm run fault-matrix` then renders it into docs/reliability.md.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findProcessesByMarker, killProcessesByMarker, spawnUrlServer, waitUntil } from '../helpers/fixture-processes.js';
-import { leftoverDescendants } from '../helpers/process-tree.js';
+import { spawnUrlServer } from '../support/fixture-processes.js';
+import { waitFor } from '../support/wait.js';
+import { leftoverDescendants, findProcessesByMarker, killProcessesByMarker } from '../support/process-tree.js';
 import { casesFor, CHAOS, DEFAULT_TIMEOUTS, FAULT_CASES, NODE, type CaseRun, type FaultCase } from './fault-cases.js';
 import { SUBJECTS, type FaultSubject, type RunningSubject } from './subjects.js';
 import { saveMatrix, type MatrixRow } from './fault-matrix-report.js';
@@ -101,10 +102,10 @@ async function runCase(subjectKind: FaultSubject, c: FaultCase): Promise<MatrixR
     httpChaos?.child.kill('SIGKILL');
   }
   // A killed process needs a moment to be reaped; anything still there after 5 s was left behind.
-  const leftMarked = await waitUntil('marked processes to go', async () => {
+  const leftMarked = await waitFor(async () => {
     const left = await findProcessesByMarker(marker);
     return left.length === 0 ? left : undefined;
-  }, 5_000).catch(async () => findProcessesByMarker(marker));
+  }, 'marked processes to go', 5_000).catch(async () => findProcessesByMarker(marker));
   if (leftMarked.length > 0) await killProcessesByMarker(marker);
 
   const row: MatrixRow = {

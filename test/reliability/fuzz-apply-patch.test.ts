@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxPolicy } from '../../src/protocol/index.js';
 import { createApplyPatchTool } from '../../src/core/index.js';
-import { RecordingContext } from '../helpers/recording-context.js';
-import { tempDir } from '../helpers/temp.js';
+import { RecordingContext } from '../support/recording-context.js';
+import { tempDir, removeTree } from '../support/temp.js';
 import { grammarPatch, LINKS, mutatedPatch, WORKSPACE } from '../fuzz/patches.js';
 
 export const PATCH_FUZZ = { seed: 7_331, runsPerKind: 5_000, slowCaseMs: 2_000 } as const;
@@ -58,7 +58,7 @@ beforeAll(async () => {
   await reset();
   initial = snapshot();
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
+afterAll(() => removeTree(root));
 
 async function check(patch: string): Promise<void> {
   const ctx = new RecordingContext({ cwd: path.join(root, 'work'), approvalPolicy: 'never', sandboxPolicy: policy });

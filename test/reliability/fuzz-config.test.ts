@@ -1,23 +1,23 @@
 // Config fuzzing: seeded random config.toml files — structured documents along Codex's schema, mutations
 // of them, raw bytes — and random `-c` overrides, through the real loader. Every case ends in a loaded
 // config or a ConfigError (never another exception), quickly.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseOverride, type ConfigOverride } from '../../src/config/index.js';
 import { configTable, mutatedDocument, overrideArg, rawBytes, toToml } from '../fuzz/config-documents.js';
+import { tempDir, removeTree } from '../support/temp.js';
 
 export const CONFIG_FUZZ = { seed: 4_242, runsPerKind: 2_500, slowCaseMs: 1_000 } as const;
 
 let home: string;
 let file: string;
 beforeAll(async () => {
-  home = await mkdtemp(path.join(os.tmpdir(), 'sb-fuzz-config-'));
+  home = await tempDir('sb-fuzz-config-');
   file = path.join(home, 'config.toml');
 });
-afterAll(() => rm(home, { recursive: true, force: true }));
+afterAll(() => removeTree(home));
 
 const outcomes = { loaded: 0, configError: 0 };
 let slowest = 0;

@@ -8,11 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killProcessesByMarker } from '../helpers/fixture-processes.js';
 import { probesArbitrary, type HttpProbe } from '../fuzz/http-probes.js';
 import { batchArbitrary, type FrameKind } from '../fuzz/jsonrpc-frames.js';
 import type { FuzzTarget } from '../fuzz/fuzz-target.js';
 import { FUZZ_TARGETS } from '../fuzz/targets.js';
+import { killProcessesByMarker } from '../support/process-tree.js';
 
 export const JSONRPC_FUZZ = { seed: 9_009, minFrames: 10_000, batches: 125, batchSize: { min: 60, max: 140 } } as const;
 

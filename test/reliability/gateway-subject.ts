@@ -2,18 +2,18 @@
 // whose config.toml holds the row's tables, spoken to by an SDK v2 client. A server is ready when its
 // tools (mcp__<server>__*) are in tools/list; a failure is the gateway's status line for it.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client, deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { stringify } from 'smol-toml';
 import { errorMessage } from '../../src/util/index.js';
-import { BIN, requireBuild } from '../helpers/mcp-server-harness.js';
-import { descendants, type ProcessInfo } from '../helpers/process-tree.js';
+import { BIN, requireBuild } from '../support/mcp-server-harness.js';
+import { waitForExit } from '../support/fixture-processes.js';
+import { descendants, type ProcessInfo } from '../support/process-tree.js';
 import type { FaultSubject, StartupOutcome } from './subjects.js';
-import { waitForStartupOutcome } from './startup-waiter.js';
-import { removeTree } from '../helpers/temp.js';
+import { removeTree, tempDir } from '../support/temp.js';
+import { Changes } from '../support/wait.js';
 
 /** How long the gateway may take to close its servers and exit once its stdin ends. */
 const EXIT_GRACE_MS = 20_000;
@@ -72,15 +72,12 @@ async function stillRunning(p: ProcessInfo): Promise<boolean> {
   }
 }
 
-async function waitForExit(child: ChildProcessWithoutNullStreams, ms: number): Promise<boolean> {
-  if (child.exitCode !== null || child.signalCode !== null) return true;
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
+/** Whether the child exited within `ms`. */
+function exitsWithin(child: ChildProcessWithoutNullStreams, ms: number): Promise<boolean> {
+  return waitForExit(child, ms).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** `switchboard serve` (stdio) as the CLI runs it: config.toml, default client factory, file log. */
@@ -88,7 +85,7 @@ export const gatewaySubject: FaultSubject = {
   name: 'gateway',
   async start(tables, options = {}) {
     requireBuild();
-    const home = options.home ?? (await mkdtemp(path.join(os.tmpdir(), 'sb-rel-gw-')));
+    const home = options.home ?? (await tempDir('sb-rel-gw-'));
     const logFile = path.join(home, 'log', 'switchboard.log');
     const delay = options.restartDelayMs ?? 60_000;
     await writeFile(
@@ -104,11 +101,11 @@ export const gatewaySubject: FaultSubject = {
     const outcomes = new Map<string, StartupOutcome[]>();
     const failures = new Map<string, string[]>();
     const present = new Set<string>();
-    const listeners = new Set<() => void>();
+    const changes = new Changes();
     const servers = Object.keys(tables);
     const record = (server: string, outcome: StartupOutcome) => {
       outcomes.set(server, [...(outcomes.get(server) ?? []), outcome]);
-      for (const l of [...listeners]) l();
+      changes.notify();
     };
 
     const client = new Client({ name: 'fault-matrix', version: '1.0.0' }, { capabilities: {} });
@@ -167,8 +164,7 @@ export const gatewaySubject: FaultSubject = {
     return {
       logFile,
       startup: (server, { skip = 0, timeoutMs = 30_000 } = {}) =>
-        waitForStartupOutcome(
-          listeners,
+        changes.until(
           () => outcomes.get(server)?.[skip],
           () => `no startup outcome #${skip + 1} for ${server} within ${timeoutMs} ms; seen: ${JSON.stringify(Object.fromEntries(outcomes))}`,
           timeoutMs,
@@ -194,9 +190,9 @@ export const gatewaySubject: FaultSubject = {
         // What runs below the gateway now must be gone once it has exited.
         const below = child.pid === undefined ? [] : await descendants(child.pid);
         await client.close().catch(() => {});
-        const exited = await waitForExit(child, EXIT_GRACE_MS);
+        const exited = await exitsWithin(child, EXIT_GRACE_MS);
         if (!exited) child.kill('SIGKILL');
-        await waitForExit(child, 5_000);
+        await exitsWithin(child, 5_000);
         const deadline = Date.now() + 5_000;
         let left = below;
         while (left.length > 0 && Date.now() < deadline) {

@@ -3,16 +3,15 @@
 // startup snapshot, not in `mcp tools --json`, not to the model — even for a server named like
 // Codex's own connector server. Trust granted in code keeps it (so these checks can fail).
 import { existsSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECTOR_META_KEYS } from '../../src/mcp/index.js';
 import { mcpToolSourceFrom } from '../../src/core/index.js';
 import { responsesTurn, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
-import { EventReader, makeHarness as makeAgentHarness, text, type Harness as AgentHarness } from '../helpers/agent-harness.js';
-import { REPO, runCliProcess } from '../helpers/cli.js';
+import { EventReader, makeHarness as makeAgentHarness, text, type Harness as AgentHarness } from '../support/agent-harness.js';
+import { REPO, runCliProcess } from '../support/cli.js';
 import { fixtureServer, makeHarness, MANAGER_FIXTURE, type Harness } from '../mcp/manager-harness.js';
+import { tempDir, removeTree } from '../support/temp.js';
 
 const META = { connector_id: 'connector_gmail', connector_name: 'Gmail', connector_display_name: 'Gmail', connector_description: 'Mail', connectorDescription: 'Mail', custom: 'kept' };
 const KNOBS = { MGR_TOOL_META: JSON.stringify(META) };
@@ -29,7 +28,7 @@ afterEach(async () => {
   await agent?.cleanup();
   await h?.close();
   await model?.close();
-  if (home) await rm(home, { recursive: true, force: true });
+  if (home) await removeTree(home);
   h = agent = model = home = undefined;
 });
 
@@ -50,7 +49,7 @@ describe('security: connector metadata', { timeout: 60_000 }, () => {
   });
 
   it('is stripped in `mcp tools --json`, live and from the startup snapshot (--no-wait)', async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'sb-meta-'));
+    home = await tempDir('sb-meta-');
     writeFileSync(
       path.join(home, 'config.toml'),
       ['[mcp_servers.codex_apps]', `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(MANAGER_FIXTURE)}]`, `env = { MGR_NAME = "apps", MGR_TOOL_META = ${JSON.stringify(KNOBS.MGR_TOOL_META)} }`].join('\n'),

@@ -3,12 +3,11 @@
 // and so are the folders switchboard creates for them. Run under umask 000 in real processes.
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, REPO } from '../helpers/cli.js';
+import { BIN, REPO } from '../support/cli.js';
 import { CHAOS, NODE } from './fault-cases.js';
+import { tempDir, removeTree } from '../support/temp.js';
 
 let root: string;
 let home: string;
@@ -16,10 +15,10 @@ beforeAll(() => {
   if (!existsSync(path.join(REPO, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
 });
 beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'sb-files-'));
+  root = await tempDir('sb-files-');
   home = path.join(root, 'not', 'yet', 'home'); // switchboard creates it
 });
-afterEach(() => rm(root, { recursive: true, force: true }));
+afterEach(() => removeTree(root));
 
 /** Runs `node <args>` under umask 000, so only switchboard's own modes protect what it writes. */
 function underUmask0(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string }> {

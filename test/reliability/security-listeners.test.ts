@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, startExecServerProcess, type ExecServerProcess } from '../helpers/exec-processes.js';
+import { CLI, startExecServerProcess, type ExecServerProcess } from '../support/exec-processes.js';
 
 export interface Probe {
   /** Extra headers (Authorization, Host, Origin). */

@@ -10,16 +10,11 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxPolicy } from '../../src/protocol/index.js';
 import { BwrapSandbox, createShellTool } from '../../src/core/index.js';
-import { RecordingContext } from '../helpers/recording-context.js';
-import { removeAll, tempDir } from '../helpers/temp.js';
+import { RecordingContext } from '../support/recording-context.js';
+import { needsBwrap, noBwrap } from '../support/host-tools.js';
+import { removeAll, tempDir } from '../support/temp.js';
 
 const bwrap = new BwrapSandbox();
-const unavailable = await bwrap.ensureAvailable().then(
-  () => null,
-  (err: unknown) => (err instanceof Error ? err.message : String(err)),
-);
-const skip = unavailable !== null && process.env.CI !== 'true';
-const title = skip ? `security: sandboxed shell (skipped: bubblewrap cannot run here: ${unavailable})` : 'security: sandboxed shell';
 
 const POLICY: SandboxPolicy = { type: 'workspace-write', writable_roots: [], network_access: false, exclude_slash_tmp: true, exclude_tmpdir_env_var: true };
 const dirs: string[] = [];
@@ -57,7 +52,7 @@ async function sh(script: string, cwd: string, policy: SandboxPolicy = POLICY) {
 const fetchScript = (url: string) =>
   `${JSON.stringify(process.execPath)} -e ${JSON.stringify(`fetch(${JSON.stringify(url)}).then(async r => console.log('BODY', await r.text()), e => { console.log('NETERR', e.cause?.code ?? e.message); process.exit(7); })`)}`;
 
-describe.skipIf(skip)(title, { timeout: 120_000 }, () => {
+describe.skipIf(noBwrap)(needsBwrap('security: sandboxed shell'), { timeout: 120_000 }, () => {
   it('writes inside the workspace, and nowhere else by any route', async () => {
     const { cwd, outside } = await workspace();
     expect((await sh('echo ok > inside.txt', cwd)).result.success).toBe(true);

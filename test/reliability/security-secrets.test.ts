@@ -4,18 +4,18 @@
 // (`mcp call`, `mcp status`, `exec`) with real servers, a real exec-server and the fake model server.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ENV_VARS } from '../../src/mcp-client/index.js';
 import { responsesTurn, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
-import { REPO, runCliProcess, type CliResult } from '../helpers/cli.js';
-import { startExecServerProcess, type ExecServerProcess } from '../helpers/exec-processes.js';
-import { killProcessesByMarker, spawnUrlServer } from '../helpers/fixture-processes.js';
+import { REPO, runCliProcess, type CliResult } from '../support/cli.js';
+import { startExecServerProcess, type ExecServerProcess } from '../support/exec-processes.js';
+import { killProcessesByMarker } from '../support/process-tree.js';
+import { spawnUrlServer } from '../support/fixture-processes.js';
 import { CHAOS, NODE } from './fault-cases.js';
+import { tempDir, removeTree } from '../support/temp.js';
 
-const WHOAMI = path.join(REPO, 'test/fixtures/remote-echo-server.mjs');
+const WHOAMI = path.join(REPO, 'test/fixtures/chaos-server.ts');
 const secret = (label: string) => `${label}-${randomBytes(12).toString('hex')}`;
 
 /** Secrets in the parent environment; names look like secrets, so the shell's filter drops them too. */
@@ -46,11 +46,11 @@ beforeAll(() => {
 afterEach(async () => {
   await Promise.allSettled(closers.splice(0).map((c) => c()));
   await killProcessesByMarker(marker);
-  await rm(home, { recursive: true, force: true });
+  await removeTree(home);
 });
 
 async function setup(): Promise<void> {
-  home = await mkdtemp(path.join(os.tmpdir(), 'sb-secrets-'));
+  home = await tempDir('sb-secrets-');
   marker = `secrets-${randomUUID()}`;
 }
 
@@ -70,7 +70,7 @@ const whoamiEnv = (r: CliResult) => (JSON.parse((JSON.parse(r.stdout) as { conte
 const localServer = (name: string, extra: string[] = []) => [
   `[mcp_servers.${name}]`,
   `command = ${JSON.stringify(NODE)}`,
-  `args = [${JSON.stringify(WHOAMI)}, "--marker=${marker}"]`,
+  `args = [${JSON.stringify(WHOAMI)}, "--process-tools", "--marker=${marker}"]`,
   ...extra,
 ];
 

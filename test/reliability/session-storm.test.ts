@@ -7,7 +7,8 @@ import { parseMcpServerConfig } from '../../src/config/index.js';
 import { createMcpClient, type SessionRecoveredEvent } from '../../src/mcp-client/index.js';
 import { createDefaultClientFactory, McpConnectionManager } from '../../src/mcp/index.js';
 import { createLogger } from '../../src/util/index.js';
-import { killProcessesByMarker, spawnUrlServer } from '../helpers/fixture-processes.js';
+import { spawnUrlServer } from '../support/fixture-processes.js';
+import { killProcessesByMarker } from '../support/process-tree.js';
 import { CHAOS, NODE } from './fault-cases.js';
 
 export const STORM = { calls: 500, inFlight: 16, expireEvery: 7, dropRate: 0.02, seed: 20_260_501 } as const;

@@ -1,15 +1,13 @@
 // The systems the reliability suites run against, behind one small interface: a subject is started
 // with Codex-style [mcp_servers.*] tables and answers startup outcomes, status lines and calls: the
 // connection manager (here) and the gateway, `switchboard serve` (gateway-subject.ts).
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { parseMcpServerConfig } from '../../src/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent } from '../../src/mcp/index.js';
 import { createFileLogger, errorMessage } from '../../src/util/index.js';
 import { gatewaySubject } from './gateway-subject.js';
-import { waitForStartupOutcome } from './startup-waiter.js';
-import { removeTree } from '../helpers/temp.js';
+import { removeTree, tempDir } from '../support/temp.js';
+import { Changes } from '../support/wait.js';
 
 export type StartupOutcome = { state: 'ready' } | { state: 'failed'; error: string } | { state: 'cancelled' };
 
@@ -47,11 +45,11 @@ const textOf = (content: unknown): string =>
 export const managerSubject: FaultSubject = {
   name: 'manager',
   async start(tables, options = {}) {
-    const home = options.home ?? (await mkdtemp(path.join(os.tmpdir(), 'sb-rel-')));
+    const home = options.home ?? (await tempDir('sb-rel-'));
     const logFile = path.join(home, 'log', 'switchboard.log');
     const logger = createFileLogger(logFile, { level: 'debug' });
     const events: McpManagerEvent[] = [];
-    const listeners = new Set<() => void>();
+    const changes = new Changes();
     const servers = Object.fromEntries(Object.entries(tables).map(([name, raw]) => [name, parseMcpServerConfig(name, raw).config]));
     const manager = new McpConnectionManager(
       { servers, restart: { initialDelayMs: options.restartDelayMs ?? 60_000, maxDelayMs: Math.max(options.restartDelayMs ?? 60_000, 1_000) } },
@@ -61,7 +59,7 @@ export const managerSubject: FaultSubject = {
         snapshots: SnapshotStore.inHome(home, logger),
         onEvent: (e) => {
           events.push(e);
-          for (const l of [...listeners]) l();
+          changes.notify();
         },
       },
     );
@@ -78,8 +76,7 @@ export const managerSubject: FaultSubject = {
     return {
       logFile,
       startup: (server, { skip = 0, timeoutMs = 30_000 } = {}) =>
-        waitForStartupOutcome(
-          listeners,
+        changes.until(
           () => outcomes(server)[skip],
           () => `no startup outcome #${skip + 1} for ${server} within ${timeoutMs} ms; events: ${JSON.stringify(events)}`,
           timeoutMs,

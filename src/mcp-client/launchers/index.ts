@@ -1,11 +1,7 @@
 // launchers/: where a stdio server's process runs (here, on an exec-server, over SSH) and the byte
 // channels that carry its newline-delimited JSON-RPC. The connection code above only sees a Transport.
 export * from './launcher.js';
-export { buildRemoteCommand, RemoteSpecError, type RemoteCommand } from './remote-command.js';
-export { StdioTransport, type ProcessChannel, type StdioTransportOptions } from './stdio-transport.js';
 export { createExecutorLauncher, type ExecServerEnvironment, type ExecutorLauncherOptions } from './executor-launcher.js';
 export { createSshLauncher, type SshLauncherOptions } from './ssh-launcher.js';
-export { buildRemoteScript, buildSshArgv, shellQuote, type SshEnvironment } from './ssh-command.js';
 export { selectLauncher, UnknownEnvironmentError, LOCAL_ENVIRONMENT_ID, type LauncherSelection } from './select-launcher.js';
 export { createLocalLauncher, type LocalLauncherOptions } from './local-launcher.js';
-export { createLocalServerEnv } from './stdio-env.js';

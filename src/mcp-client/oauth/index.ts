@@ -1,14 +1,13 @@
 // OAuth 2.1 for HTTP MCP servers: discovery, login/logout, token store, refresh, auth status.
 export * from './errors.js';
-export * from './credentials.js';
+export { oauthStoreKey, type StoredOAuthCredentials } from './credentials.js';
 export * from './token-store.js';
 export { FileTokenStore } from './file-token-store.js';
 export { KeyringTokenStore, napiKeyringBackend, type KeyringBackend } from './keyring-token-store.js';
 export { discoverOAuth, discoverAuthorizationState, normalizeScopes, DISCOVERY_TIMEOUT_MS, type OAuthDiscovery } from './discovery.js';
-export * from './scopes.js';
+export { parseScopesFlag } from './scopes.js';
 export { OAuthSession, DEFAULT_REFRESH_SKEW_MS, type OAuthSessionOptions } from './oauth-session.js';
 export { SwitchboardOAuthProvider, type AuthorizationMode, type OAuthGrant, type SwitchboardOAuthProviderOptions } from './provider.js';
 export { OAuthRuntime, createOAuthRuntime, hasStaticAuthorization, OAUTH_LOCK_DIR, type OAuthRuntimeOptions } from './oauth-runtime.js';
 export { determineAuthStatus, type McpAuthStatus, type AuthStatusDeps } from './auth-status.js';
-export { startCallbackServer, type CallbackServer, type OAuthCallback } from './callback-server.js';
 export { performOAuthLogin, performOAuthLogout, LOGIN_TEXTS, DEFAULT_OAUTH_LOGIN_TIMEOUT_MS, type OAuthLoginOptions } from './login.js';

@@ -1,0 +1,227 @@
+// `switchboard mcp-server --http`: the front door (bearer token, Host and Origin checks, refusing to
+// start unprotected), session and turn limits, request-id reuse, and SSE resumption with
+// Last-Event-ID across a dropped stream while an approval is pending.
+import http from 'node:http';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serveCodexHttp } from '../../src/agent-server/index.js';
+import type { HttpHost } from '../../src/mcp-host/index.js';
+import { nullLogger } from '../../src/util/index.js';
+import { responsesTurn, rsp, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
+import { runCli } from '../support/cli.js';
+import { tempHome } from '../support/temp.js';
+import { inProcessAgent, type InProcess } from '../support/in-process-server.js';
+import { RawHttpSession, readSse, type SseEvent } from '../support/raw-http-session.js';
+
+const TOKEN = 'http-test-token-0123456789';
+let model: FakeModelServer;
+let ip: InProcess;
+let host: HttpHost | null = null;
+
+beforeEach(async () => {
+  model = await startFakeModelServer();
+});
+afterEach(async () => {
+  await host?.close();
+  host = null;
+  await ip?.cleanup();
+  await model.close();
+});
+
+async function serve(opts: { token?: string | null; maxSessions?: number; maxTurns?: number; idleTimeoutMs?: number } = {}): Promise<HttpHost> {
+  ip = await inProcessAgent(model, { maxTurns: opts.maxTurns });
+  const token = opts.token === undefined ? TOKEN : opts.token;
+  host = await serveCodexHttp(
+    ip.agent,
+    ip.options,
+    {
+      listen: { host: '127.0.0.1', port: 0 },
+      token,
+      insecureNoAuth: token === null,
+      ...(opts.maxSessions ? { maxSessions: opts.maxSessions } : {}),
+      ...(opts.idleTimeoutMs ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
+    },
+    nullLogger,
+  );
+  return host;
+}
+
+/** A request with headers fetch will not let us set (Host). */
+function rawPost(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } };
+
+describe('the front door', () => {
+  it('requires the bearer token', async () => {
+    const h = await serve();
+    const none = await rawPost(h.url, {}, INIT);
+    expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="switchboard"');
+    expect(JSON.parse(none.body).error.message).toMatch(/^Unauthorized/);
+    expect((await rawPost(h.url, { authorization: `Bearer ${TOKEN}x` }, INIT)).status).toBe(401);
+    expect((await rawPost(h.url, { authorization: TOKEN }, INIT)).status).toBe(401);
+    const ok = new RawHttpSession(h.url, TOKEN);
+    expect(await ok.initialize()).toMatchObject({ result: { protocolVersion: '2025-11-25', serverInfo: { name: 'switchboard-mcp-server' } } });
+    await ok.close();
+  });
+
+  it('refuses foreign Host and Origin headers (DNS rebinding) before checking anything else', async () => {
+    const h = await serve();
+    const port = new URL(h.url).port;
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    expect((await rawPost(h.url, { ...auth, host: `evil.example:${port}` }, INIT)).status).toBe(403);
+    expect((await rawPost(h.url, { host: `attacker.test:${port}` }, INIT)).status).toBe(403);
+    expect((await rawPost(h.url, { ...auth, origin: 'http://evil.example' }, INIT)).status).toBe(403);
+    expect((await rawPost(h.url, { ...auth, host: `localhost:${port}`, origin: `http://localhost:${port}` }, INIT)).status).toBe(200);
+  });
+
+  it('answers only its endpoint path', async () => {
+    const h = await serve();
+    const res = await fetch(new URL('/other', h.url), { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{}' });
+    expect(res.status).toBe(404);
+  });
+
+  it('the CLI refuses to start without a token, and --insecure-no-auth off loopback', async () => {
+    const { home, cleanup } = await tempHome();
+    try {
+      const noToken = await runCli(['mcp-server', '--http', '127.0.0.1:0'], { home });
+      expect(noToken.code).toBe(2);
+      expect(noToken.stderr).toMatch(/no token: pass --token-file FILE or set SWITCHBOARD_MCP_TOKEN/);
+      const wide = await runCli(['mcp-server', '--http', '0.0.0.0:0', '--insecure-no-auth'], { home });
+      expect(wide.code).toBe(2);
+      expect(wide.stderr).toMatch(/--insecure-no-auth is only allowed on a loopback address/);
+      const short = await runCli(['mcp-server', '--http', '127.0.0.1:0'], { home, env: { SWITCHBOARD_MCP_TOKEN: 'short' } });
+      expect(short.code).toBe(2);
+      expect(short.stderr).toMatch(/too short/);
+      const badListen = await runCli(['mcp-server', '--http', 'nowhere'], { home });
+      expect(badListen.code).toBe(2);
+      expect(stdoutIsEmpty(noToken.stdout, wide.stdout, short.stdout)).toBe(true);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+function stdoutIsEmpty(...outs: string[]): boolean {
+  return outs.every((o) => o === '');
+}
+
+describe('limits', () => {
+  it('bounds concurrent sessions with a clear 503; a deleted session frees its slot', async () => {
+    const h = await serve({ maxSessions: 2 });
+    const a = new RawHttpSession(h.url, TOKEN);
+    const b = new RawHttpSession(h.url, TOKEN);
+    await a.initialize();
+    await b.initialize();
+    const refused = await rawPost(h.url, { authorization: `Bearer ${TOKEN}` }, INIT);
+    expect(refused.status).toBe(503);
+    expect(JSON.parse(refused.body)).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: expect.stringMatching(/^Too many sessions: this server keeps at most 2 at once \(--max-sessions\)/) } });
+    await a.close();
+    const c = new RawHttpSession(h.url, TOKEN);
+    await c.initialize();
+    expect(h.sessionCount).toBe(2);
+    await b.close();
+    await c.close();
+  });
+
+  it('closes a session left idle; its id then gets 404', async () => {
+    const h = await serve({ idleTimeoutMs: 1000 });
+    const s = new RawHttpSession(h.url, TOKEN);
+    await s.initialize();
+    expect(h.sessionCount).toBe(1);
+    await expect.poll(() => h.sessionCount, { timeout: 15_000 }).toBe(0);
+    const res = await s.post({ jsonrpc: '2.0', id: 9, method: 'ping' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
+  });
+
+  it('bounds concurrent turns across sessions with an error result naming the limit', async () => {
+    const h = await serve({ maxTurns: 1 });
+    model.enqueue({ kind: 'responses', events: [rsp.created()], hang: true });
+    const a = new RawHttpSession(h.url, TOKEN);
+    const b = new RawHttpSession(h.url, TOKEN);
+    await a.initialize();
+    await b.initialize();
+    const running = a.post({ jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'codex', arguments: { prompt: 'long' } } });
+    await model.waitForHang();
+    const refused = await b.request('tools/call', { name: 'codex', arguments: { prompt: 'second' } });
+    expect(refused.result).toEqual({
+      content: [{ type: 'text', text: 'This switchboard mcp-server already runs 1 turn at once (its --max-turns limit); wait for a running call to finish, then retry.' }],
+      isError: true,
+    });
+    expect(await a.notify('notifications/cancelled', { requestId: 'long' })).toBe(202);
+    expect(await a.responseOn(await running, 'long')).toMatchObject({ result: { isError: true, content: [{ text: 'Turn aborted.' }] } });
+    await a.close();
+    await b.close();
+  });
+
+  it('refuses a request that reuses a running id without disturbing the original', async () => {
+    const h = await serve();
+    model.enqueue({ kind: 'responses', events: [rsp.created()], hang: true });
+    const s = new RawHttpSession(h.url, TOKEN);
+    await s.initialize();
+    const running = s.post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'codex', arguments: { prompt: 'long' } } });
+    await model.waitForHang();
+    expect(await s.request('ping', {}, 7)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'A request with this ID is still running.' } });
+    await s.notify('notifications/cancelled', { requestId: 7 });
+    expect(await s.responseOn(await running, 7)).toMatchObject({ result: { isError: true, content: [{ text: 'Turn aborted.' }] } });
+    await s.close();
+  });
+});
+
+describe('SSE resumption', () => {
+  it('a client that loses the call stream resumes with Last-Event-ID, answers the approval and gets the result', async () => {
+    const h = await serve();
+    model.enqueue(responsesTurn({ calls: [{ id: 'c1', name: 'shell', args: { command: ['touch', 'resumed.txt'] } }] }), responsesTurn({ text: 'made it' }));
+    const s = new RawHttpSession(h.url, TOKEN);
+    await s.initialize();
+    const drop = new AbortController();
+    const res = await s.post({ jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: 'codex', arguments: { prompt: 'touch it', cwd: ip.work } } }, { signal: drop.signal });
+    let lastId: string | undefined;
+    for await (const ev of readSse(res)) {
+      if (ev.id) lastId = ev.id;
+      if ((ev.message?.params?.msg as { type?: string } | undefined)?.type === 'task_started') break;
+    }
+    drop.abort();
+    expect(lastId).toBeDefined();
+
+    // Like a real client, reconnect until the server has noticed the old stream is gone (409 until then).
+    const reconnect = () => fetch(h.url, { method: 'GET', headers: { ...s.headers(), accept: 'text/event-stream', 'last-event-id': lastId! } });
+    let resumed = await reconnect();
+    for (let attempt = 0; resumed.status === 409 && attempt < 100; attempt++) {
+      await resumed.text();
+      await new Promise((r) => setTimeout(r, 50));
+      resumed = await reconnect();
+    }
+    expect(resumed.status).toBe(200);
+    const seen: SseEvent[] = [];
+    let result: Record<string, unknown> | undefined;
+    for await (const ev of readSse(resumed)) {
+      seen.push(ev);
+      const m = ev.message;
+      if (m?.method === 'elicitation/create') await s.notifyResponse(m.id, { action: 'accept', content: { decision: 'approved' } });
+      if (m && m.id === 'call' && 'result' in m) {
+        result = m.result as Record<string, unknown>;
+        break;
+      }
+    }
+    const types = seen.map((e) => (e.message?.params?.msg as { type?: string } | undefined)?.type).filter(Boolean);
+    expect(types[0]).toBe('user_message');
+    expect(types).toContain('exec_approval_request');
+    expect(types.at(-1)).toBe('task_complete');
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'made it' }] });
+    expect(existsSync(path.join(ip.work, 'resumed.txt'))).toBe(true);
+    await s.close();
+  });
+});

@@ -1,0 +1,114 @@
+// The official SDK clients, v2 and v1, against `switchboard mcp-server` over stdio and Streamable
+// HTTP (child processes, fake model server): turns with events in order, approvals answered by the
+// client's elicitation handler, progress for clients that ask for it, and cancellation.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { responsesTurn, rsp, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
+import { makeServerHome, spawnHttpServer, type ServerHome } from '../support/mcp-server-harness.js';
+import { connectClient, type Sdk, type TestClient, type Wire } from '../support/mcp-test-clients.js';
+
+const TOKEN = 'test-token-0123456789abcdef';
+const shellCall = (id: string, command: string[]) => responsesTurn({ calls: [{ id, name: 'shell', args: { command } }] });
+
+describe.each([
+  ['v2', 'stdio'],
+  ['v1', 'stdio'],
+  ['v2', 'http'],
+  ['v1', 'http'],
+] as [Sdk, 'stdio' | 'http'][])('SDK %s client over %s', (sdk, transport) => {
+  let model: FakeModelServer;
+  let sh: ServerHome;
+  let http: Awaited<ReturnType<typeof spawnHttpServer>> | null = null;
+  let client: TestClient | null = null;
+
+  beforeAll(async () => {
+    model = await startFakeModelServer();
+    sh = await makeServerHome(model);
+    if (transport === 'http') http = await spawnHttpServer(sh, [], { SWITCHBOARD_MCP_TOKEN: TOKEN });
+  });
+  afterEach(async () => {
+    await client?.close();
+    client = null;
+  });
+  afterAll(async () => {
+    if (http) expect(await http.stop()).toBe(0);
+    await model.close();
+    await sh.cleanup();
+  });
+
+  const connect = async (capabilities?: Record<string, unknown>) => {
+    const wire: Wire = transport === 'stdio' ? { kind: 'stdio', sh } : { kind: 'http', url: http!.url, token: TOKEN };
+    client = await connectClient(sdk, wire, capabilities);
+    return client;
+  };
+
+  it('lists the tools and runs a full turn: events in order, approval accepted, result with threadId', async () => {
+    const c = await connect();
+    expect((await c.listTools()).map((t) => t.name)).toEqual(['codex', 'codex-reply']);
+    const file = `${sdk}-${transport}-ok.txt`;
+    model.enqueue(shellCall('c1', ['touch', file]), responsesTurn({ text: 'File created!' }));
+    c.answer = async () => ({ action: 'accept', content: { decision: 'approved' } });
+    const result = await c.callTool('codex', { prompt: 'make a file', cwd: sh.work });
+    const threadId = result.structuredContent!.threadId;
+    expect(result).toEqual({ content: [{ type: 'text', text: 'File created!' }], structuredContent: { threadId, content: 'File created!' } });
+    expect(existsSync(path.join(sh.work, file))).toBe(true);
+    expect(c.elicitations).toHaveLength(1);
+    expect(c.elicitations[0]!.message).toMatch(new RegExp(`^Allow Codex to run \`touch ${file.replaceAll('.', '\\.')}\``));
+    const types = c.events.map((e) => e.msg.type);
+    expect(types[0]).toBe('session_configured');
+    expect(types.at(-1)).toBe('task_complete');
+    const order = ['session_configured', 'task_started', 'exec_approval_request', 'exec_command_end', 'agent_message', 'task_complete'];
+    expect(types.filter((t) => order.includes(t))).toEqual(order);
+    for (const e of c.events) expect(e._meta.threadId).toBe(threadId);
+  });
+
+  it('declined and failed approvals deny the command; the call still completes', async () => {
+    const c = await connect();
+    for (const [n, answer] of [
+      [0, async () => ({ action: 'decline' })],
+      [1, async () => Promise.reject(new Error('the user closed the dialog'))],
+    ] as const) {
+      const file = `${sdk}-${transport}-denied-${n}.txt`;
+      model.enqueue(shellCall(`d${n}`, ['touch', file]), responsesTurn({ text: `not done ${n}` }));
+      c.answer = answer;
+      const result = await c.callTool('codex', { prompt: 'try', cwd: sh.work });
+      expect(result.content[0]!.text).toBe(`not done ${n}`);
+      expect(existsSync(path.join(sh.work, file))).toBe(false);
+    }
+  });
+
+  it('sends notifications/progress with rising values when the client asks for progress', async () => {
+    const c = await connect();
+    const file = `${sdk}-${transport}-progress.txt`;
+    model.enqueue(shellCall('p1', ['touch', file]), responsesTurn({ text: 'progress is visible' }));
+    const progress: { progress: number; message?: string }[] = [];
+    let atApproval = 0;
+    c.answer = async () => {
+      // Everything sent before the approval request has been read by now.
+      atApproval = progress.length;
+      return { action: 'accept' };
+    };
+    const result = await c.callTool('codex', { prompt: 'go', cwd: sh.work }, { onprogress: (p) => progress.push(p) });
+    expect(result.content[0]!.text).toBe('progress is visible');
+    expect(atApproval).toBeGreaterThanOrEqual(2);
+    expect(progress[0]!.message).toBe('turn started');
+    expect(progress.map((p) => p.message)).toContain(`waiting for approval to run touch ${file}`);
+    for (let i = 1; i < progress.length; i++) expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
+  });
+
+  it('cancelling the request aborts the turn and frees the thread for codex-reply', async () => {
+    const c = await connect();
+    model.enqueue({ kind: 'responses', events: [rsp.created()], hang: true });
+    const abort = new AbortController();
+    const call = c.callTool('codex', { prompt: 'long job', cwd: sh.work }, { signal: abort.signal });
+    await model.waitForHang();
+    const threadId = c.events.find((e) => e.msg.type === 'session_configured')!._meta.threadId;
+    abort.abort('user cancelled');
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => c.events.some((e) => e.msg.type === 'turn_aborted'), { timeout: 30_000 }).toBe(true);
+    model.enqueue(responsesTurn({ text: 'resumed fine' }));
+    const reply = await c.callTool('codex-reply', { prompt: 'continue', threadId });
+    expect(reply).toEqual({ content: [{ type: 'text', text: 'resumed fine' }], structuredContent: { threadId, content: 'resumed fine' } });
+  });
+});

@@ -1,0 +1,73 @@
+// Shared helpers for the OAuth integration tests: server configs, a headless "browser",
+// and an SDK client connected through switchboard's OAuth provider.
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { parseMcpServerConfig, type McpServerConfig } from '../../../src/config/index.js';
+import { FileTokenStore, OAuthRuntime, oauthStoreKey, performOAuthLogin, type StoredOAuthCredentials } from '../../../src/mcp-client/index.js';
+import { nullLogger } from '../../../src/util/index.js';
+
+export function httpServer(name: string, url: string, extra: Record<string, unknown> = {}): McpServerConfig {
+  return parseMcpServerConfig(name, { url, ...extra }).config;
+}
+
+/** A runtime over the file store in `home` (what a fresh switchboard process would build). */
+export function fileRuntime(home: string, options: { env?: NodeJS.ProcessEnv; now?: () => number } = {}): OAuthRuntime {
+  return new OAuthRuntime({
+    home,
+    store: new FileTokenStore(path.join(home, '.credentials.json')),
+    logger: nullLogger,
+    env: options.env ?? {},
+    now: options.now,
+  });
+}
+
+/** A "browser" that follows the authorization redirect to the loopback callback. */
+export async function autoApproveBrowser(url: string): Promise<boolean> {
+  let current = url;
+  for (let i = 0; i < 5; i++) {
+    const response = await fetch(current, { redirect: 'manual' });
+    await response.body?.cancel();
+    const location = response.headers.get('location');
+    if (!location) return response.ok;
+    current = new URL(location, current).href;
+    if (new URL(current).hostname === '127.0.0.1' && new URL(current).pathname === '/callback') {
+      const done = await fetch(current);
+      await done.body?.cancel();
+      return true;
+    }
+  }
+  return false;
+}
+
+export async function connect(url: string, authProvider: OAuthClientProvider | undefined): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider });
+  const client = new Client({ name: 'oauth-test', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+export async function echo(client: Client, text: string): Promise<string> {
+  const result = await client.callTool({ name: 'echo', arguments: { text } });
+  const first = (result.content as { type: string; text?: string }[])[0];
+  return first?.text ?? '';
+}
+
+/** Log `server` in through the real browser flow (auto-approved). */
+export async function loginWithBrowser(home: string, server: McpServerConfig): Promise<void> {
+  await performOAuthLogin({ runtime: fileRuntime(home), server, print: () => {}, openBrowser: autoApproveBrowser });
+}
+
+export async function storedCredentials(home: string, name: string, url: string): Promise<StoredOAuthCredentials | undefined> {
+  return new FileTokenStore(path.join(home, '.credentials.json')).load(oauthStoreKey(name, url));
+}
+
+/** A port that was free a moment ago (for tests that need a fixed callback port). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
