@@ -1,13 +1,14 @@
 // [environments.<id>]: where a stdio MCP server may run instead of locally (exec-server or ssh), as zod
 // schemas: the source of the type and of the validation, with today's texts.
-import { z } from 'zod';
+// zod/v3 (inside the zod 4 package): it loads in ~6.5 ms where 'zod' (v4) takes ~40 ms, on every CLI start.
+import { z } from 'zod/v3';
 import { ConfigError } from './config-error.js';
-import { isObjectTable, nonEmptyString, parseTable, wholeNumber } from './schema-fields.js';
+import { isObjectTable, nonEmptyString, objectOf, parseTable, wholeNumber } from './schema-fields.js';
 
 /** Keys of each kind of environment, in check order (the first problem is the one reported). */
 const execServerSchema = z
   .object({
-    url: nonEmptyString.refine((url) => /^wss?:\/\//.test(url), { error: 'url must start with ws:// or wss://' }),
+    url: nonEmptyString.refine((url) => /^wss?:\/\//.test(url), 'url must start with ws:// or wss://'),
     token_env_var: nonEmptyString.optional(),
   })
   .transform((e) => ({ type: 'exec-server' as const, url: e.url, token_env_var: e.token_env_var ?? null }));
@@ -30,7 +31,7 @@ const KINDS = {
   ssh: { schema: sshSchema, needs: 'host', text: 'an ssh environment needs host = "..."' },
 } as const;
 
-const typeSchema = z.object({ type: nonEmptyString.optional() });
+const typeSchema = objectOf({ type: nonEmptyString.optional() });
 
 export function parseEnvironment(id: string, raw: unknown): EnvironmentConfig {
   const where = ['environments', id];
