@@ -1,11 +1,14 @@
 // Real bubblewrap: what each sandbox mode lets a command do (writes in and out of the workspace,
 // /tmp, .git, loopback network to a server on the host), and what happens when the sandbox cannot
 // be set up: a clear failure, never an unconfined run.
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AskForApproval, SandboxPolicy } from '../../src/protocol/index.js';
 import { BwrapSandbox, createShellTool, type Sandbox } from '../../src/core/index.js';
@@ -193,5 +196,17 @@ describe('sandbox unavailable', { timeout: 120_000 }, () => {
     const { result } = await sh('touch ran.txt', cwd, { type: 'danger-full-access' }, { sandbox: missing });
     expect(result.success).toBe(true);
     expect(existsSync(path.join(cwd, 'ran.txt'))).toBe(true);
+  });
+});
+
+describe('a machine without bubblewrap', () => {
+  it('the probe says how to install it, and leaves no timer keeping the process alive', async () => {
+    // A child process (the built code) probes a missing bwrap and must exit right after the refusal:
+    // a spawn `timeout` used to hold it for 15 s after the failed spawn.
+    const built = pathToFileURL(path.resolve('dist/core/index.js')).href;
+    const script = `const { BwrapSandbox } = await import(${JSON.stringify(built)});
+      try { await new BwrapSandbox({ bwrapPath: '/nonexistent/bwrap' }).ensureAvailable(); } catch (e) { console.log(e.message); }`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: 12_000 });
+    expect(stdout).toMatch(/bubblewrap \(`\/nonexistent\/bwrap`\) is not installed/);
   });
 });

@@ -72,16 +72,22 @@ export class BwrapSandbox implements Sandbox {
   }
 }
 
+const PROBE_TIMEOUT_MS = 15_000;
+
 /** Run a trivial command under the strictest confinement we use; explain what to do when it fails. */
 function probeBwrap(bwrapPath: string, signal: AbortSignal | undefined): Promise<void> {
   const probe = bwrapArgs(['true'], { type: 'read-only' }, { cwd: '/', writableRoots: [], networkAccess: false });
   return new Promise((resolve, reject) => {
-    const child = spawn(bwrapPath, probe, { stdio: ['ignore', 'ignore', 'pipe'], signal, timeout: 15_000 });
+    const child = spawn(bwrapPath, probe, { stdio: ['ignore', 'ignore', 'pipe'], signal });
+    // Our own bound, not spawn's `timeout`: that timer outlives a failed spawn (ENOENT) and keeps the
+    // process alive for its whole length.
+    const timer = setTimeout(() => child.kill('SIGTERM'), PROBE_TIMEOUT_MS);
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       if (stderr.length < 4096) stderr += d;
     });
     child.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
       if (signal?.aborted) {
         reject(signal.reason);
       } else if (err.code === 'ENOENT') {
@@ -97,6 +103,7 @@ function probeBwrap(bwrapPath: string, signal: AbortSignal | undefined): Promise
       }
     });
     child.on('close', (code, sig) => {
+      clearTimeout(timer);
       if (code === 0) {
         resolve();
         return;
