@@ -33,33 +33,15 @@ export type ModelProviderConfig = { id: string; name: string; wire_api: WireApi 
   [K in Exclude<keyof ProviderTable, 'name' | 'wire_api'>]-?: NonNullable<ProviderTable[K]> | null;
 };
 
+/** A built-in provider: what it sets, every other key absent (null). */
+function builtIn(fields: Pick<ModelProviderConfig, 'id' | 'name' | 'base_url' | 'env_key' | 'wire_api'>): ModelProviderConfig {
+  const absent = { query_params: null, http_headers: null, env_http_headers: null, request_max_retries: null, stream_max_retries: null, stream_idle_timeout_ms: null };
+  return { ...fields, ...absent };
+}
+
 export const BUILT_IN_PROVIDERS: Readonly<Record<string, ModelProviderConfig>> = {
-  openai: {
-    id: 'openai',
-    name: 'OpenAI',
-    base_url: null,
-    env_key: 'OPENAI_API_KEY',
-    wire_api: 'responses',
-    query_params: null,
-    http_headers: null,
-    env_http_headers: null,
-    request_max_retries: null,
-    stream_max_retries: null,
-    stream_idle_timeout_ms: null,
-  },
-  oss: {
-    id: 'oss',
-    name: 'gpt-oss',
-    base_url: 'http://localhost:11434/v1',
-    env_key: null,
-    wire_api: 'chat',
-    query_params: null,
-    http_headers: null,
-    env_http_headers: null,
-    request_max_retries: null,
-    stream_max_retries: null,
-    stream_idle_timeout_ms: null,
-  },
+  openai: builtIn({ id: 'openai', name: 'OpenAI', base_url: null, env_key: 'OPENAI_API_KEY', wire_api: 'responses' }),
+  oss: builtIn({ id: 'oss', name: 'gpt-oss', base_url: 'http://localhost:11434/v1', env_key: null, wire_api: 'chat' }),
 };
 
 export function parseModelProvider(id: string, raw: unknown): ModelProviderConfig {

@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SandboxPolicy } from '../../protocol/index.js';
 import { BwrapSandbox, bwrapArgs } from './bwrap.js';
-import type { SandboxWrapOptions } from './sandbox.js';
+import { workspaceOptions, WORKSPACE_WRITE } from '../../../test/support/sandbox-policies.js';
 
-const options: SandboxWrapOptions = {
-  cwd: '/work/repo',
-  writableRoots: [
-    { root: '/work/repo', readOnlySubpaths: ['/work/repo/.git'] },
-    { root: '/tmp', readOnlySubpaths: [] },
-  ],
-  networkAccess: false,
-};
-const ws: SandboxPolicy & { type: 'workspace-write' } = {
-  type: 'workspace-write',
-  writable_roots: [],
-  network_access: false,
-  exclude_tmpdir_env_var: false,
-  exclude_slash_tmp: false,
-};
+const options = workspaceOptions('/work/repo', '/tmp');
+const ws = WORKSPACE_WRITE;
 
 describe('bwrapArgs', () => {
   it('read-only: read-only root, fresh /dev and /proc, no network, no capabilities, nothing writable', () => {

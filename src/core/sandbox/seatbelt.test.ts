@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SandboxPolicy } from '../../protocol/index.js';
 import { SeatbeltSandbox, seatbeltProfile } from './seatbelt.js';
-import type { SandboxWrapOptions } from './sandbox.js';
+import { workspaceOptions, WORKSPACE_WRITE } from '../../../test/support/sandbox-policies.js';
 
-const options: SandboxWrapOptions = {
-  cwd: '/Users/me/repo',
-  writableRoots: [
-    { root: '/Users/me/repo', readOnlySubpaths: ['/Users/me/repo/.git'] },
-    { root: '/private/tmp', readOnlySubpaths: [] },
-  ],
-  networkAccess: false,
-};
-const ws: SandboxPolicy & { type: 'workspace-write' } = {
-  type: 'workspace-write',
-  writable_roots: [],
-  network_access: false,
-  exclude_tmpdir_env_var: false,
-  exclude_slash_tmp: false,
-};
+const options = workspaceOptions('/Users/me/repo', '/private/tmp');
+const ws = WORKSPACE_WRITE;
 
 describe('seatbeltProfile', () => {
   it('read-only: deny by default, read everywhere, no write rule, no network', () => {
