@@ -26,6 +26,7 @@ export type {
   ElicitResult,
   GetPromptResult,
   Implementation,
+  PriorDiscovery,
   Progress,
   Prompt,
   ReadResourceResult,

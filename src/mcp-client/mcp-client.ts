@@ -58,7 +58,7 @@ export class McpClient extends McpServerApi {
       urlElicitation: options.urlElicitation ?? true,
       elicitationCapability: options.elicitationCapability,
       samplingCapability: options.samplingCapability,
-      versionNegotiation: config.transport.type === 'sse' ? 'legacy' : (options.versionNegotiation ?? 'legacy'),
+      versionNegotiation: config.transport.type === 'sse' ? 'legacy' : (options.versionNegotiation ?? 'auto'),
       logger: deps.logger,
       fetch: deps.fetch,
       onEnded: (connection, reason) => this.onConnectionEnded(connection, reason),
@@ -193,6 +193,8 @@ export class McpClient extends McpServerApi {
       startupTimeoutMs: this.startupTimeoutMs(),
       closeSignal: this.closeController.signal,
       logger: this.deps.logger,
+      // An SSE server has one era; a recorded verdict from another transport must not apply.
+      prior: this.config.transport.type === 'sse' ? undefined : this.options.prior,
       onRecovered: (connection) => {
         if (this.state.kind === 'ready') this.setState({ kind: 'ready', ...connection.ready() });
       },

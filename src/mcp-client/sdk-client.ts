@@ -1,8 +1,11 @@
 // Creates the SDK Client for one connection: the capabilities we advertise and the handlers for
 // everything the server may send us (elicitation, sampling, roots, logging, change notifications).
+// A 2026-07-28 server's input-required results reach the same handlers: the SDK fulfils each
+// embedded request through them and re-issues the call, up to MAX_INPUT_ROUNDS rounds.
 import { Client } from '@modelcontextprotocol/client';
 import type { ClientCapabilities, ElicitResult, Implementation, LoggingMessageNotification, Root } from '@modelcontextprotocol/client';
 import type { Logger } from '../util/index.js';
+import { MAX_INPUT_ROUNDS } from './defaults.js';
 import type { McpClientHandlers } from './types.js';
 
 export interface SdkClientSetup {
@@ -36,6 +39,7 @@ export function createSdkClient(setup: SdkClientSetup): Client {
   const client = new Client(setup.clientInfo, {
     capabilities,
     versionNegotiation: { mode: setup.versionNegotiation },
+    inputRequired: { autoFulfill: true, maxRounds: MAX_INPUT_ROUNDS },
   });
 
   // The SDK refuses a handler for a capability not advertised.
