@@ -82,6 +82,8 @@ export class Connection {
     try {
       await client.connect(transport, { signal: attempt.signal, timeout: attempt.timeout, ...(prior ? { prior } : {}) });
     } catch (err) {
+      // During the era probe the SDK holds the transport's error handler, so say here what failed.
+      if (!client.transport) connection.onTransportError(err instanceof Error ? err : new Error(String(err)), setup);
       const classified = connection.classify(err);
       const failure = probeFailed(err, recipe, setup, prior, classified) ?? classified;
       await connection.close({ terminateSession: false });

@@ -230,7 +230,7 @@ export class McpConnectionManager {
     await Promise.all(
       [...this.servers.values()].map(async (s) => {
         const snap = await store.load(s.config);
-        if (snap) s.setSnapshot(snap.tools);
+        if (snap) s.setSnapshot(snap.tools, snap.era);
       }),
     );
     this.catalog.rebuild(this.contributions(), '');
@@ -257,7 +257,7 @@ export class McpConnectionManager {
       this.emit({ type: 'mcp_tools_changed', ...diff });
     }
     const live = server.tools;
-    if (live?.source === 'live' && server.phase.kind === 'ready') void this.deps.snapshots?.save(server.config, live.tools);
+    if (live?.source === 'live' && server.phase.kind === 'ready') void this.deps.snapshots?.save(server.config, live.tools, server.era);
   }
 
   private contributions(): ServerTools[] {
