@@ -42,11 +42,16 @@ export function createSdkClient(setup: SdkClientSetup): Client {
     inputRequired: { autoFulfill: true, maxRounds: MAX_INPUT_ROUNDS },
   });
 
+  // On 2026-07-28 every request reaching a handler is embedded in an input-required result, and its
+  // id is the server's key for it, which repeats from call to call; hosts match answers by id.
+  let embedded = 0;
+  const requestId = (id: string | number) => (client.getProtocolEra() === 'modern' ? `input-${++embedded}-${String(id)}` : id);
+
   // The SDK refuses a handler for a capability not advertised.
   if (capabilities.elicitation) {
     client.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
       if (!handlers.elicitation) return { action: 'decline' };
-      return handlers.elicitation(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id });
+      return handlers.elicitation(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: requestId(ctx.mcpReq.id) });
     });
   }
   if (capabilities.elicitation?.url) {
@@ -57,12 +62,12 @@ export function createSdkClient(setup: SdkClientSetup): Client {
   }
   const sampling = handlers.sampling;
   if (sampling) {
-    client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }));
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: requestId(ctx.mcpReq.id) }));
   }
   const { listRoots } = handlers;
   const roots = setup.roots;
   if (listRoots) {
-    client.setRequestHandler('roots/list', async (_request, ctx) => ({ roots: await listRoots({ serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }) }));
+    client.setRequestHandler('roots/list', async (_request, ctx) => ({ roots: await listRoots({ serverName, signal: ctx.mcpReq.signal, requestId: requestId(ctx.mcpReq.id) }) }));
   } else if (roots) {
     client.setRequestHandler('roots/list', () => ({ roots }));
   }
