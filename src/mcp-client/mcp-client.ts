@@ -13,7 +13,7 @@ import { McpClientError } from './errors.js';
 import { createLocalLauncher } from './launchers/index.js';
 import type { AttemptOptions, OperationSpec } from './operation.js';
 import { runOperation } from './operation.js';
-import { collectPages } from './pagination.js';
+import { collectPages, listModernTools } from './pagination.js';
 import { currentAccessToken, recipeFromConfig } from './recipe.js';
 import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
 import { McpServerApi } from './server-api.js';
@@ -227,10 +227,12 @@ export class McpClient extends McpServerApi {
   private async fetchTools(options: RequestOptions): Promise<{ tools: Tool[]; changed: boolean }> {
     if (this.state.kind === 'ready' && !this.state.capabilities.tools) return { tools: [], changed: false };
     const { value: tools, recovered } = await this.runOutcome('tools/list', options, (c, a) =>
-      collectPages('tools/list', async (cursor) => {
-        const page = await c.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, a);
-        return { items: page.tools, nextCursor: page.nextCursor };
-      }),
+      c.client.getProtocolEra() === 'modern'
+        ? listModernTools(c.client, a)
+        : collectPages('tools/list', async (cursor) => {
+            const page = await c.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, a);
+            return { items: page.tools, nextCursor: page.nextCursor };
+          }),
     );
     const changed = this.lastTools !== undefined && JSON.stringify(this.lastTools) !== JSON.stringify(tools);
     this.lastTools = tools;

@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { ClientCapabilities, ElicitResult, Implementation, LoggingMessageNotification, Root } from '@modelcontextprotocol/client';
 import type { Logger } from '../util/index.js';
-import { MAX_INPUT_ROUNDS } from './defaults.js';
+import { MAX_INPUT_ROUNDS, MAX_TOOL_LIST_PAGES } from './defaults.js';
 import type { McpClientHandlers } from './types.js';
 
 export interface SdkClientSetup {
@@ -40,6 +40,7 @@ export function createSdkClient(setup: SdkClientSetup): Client {
     capabilities,
     versionNegotiation: { mode: setup.versionNegotiation },
     inputRequired: { autoFulfill: true, maxRounds: MAX_INPUT_ROUNDS },
+    listMaxPages: MAX_TOOL_LIST_PAGES,
   });
 
   // On 2026-07-28 every request reaching a handler is embedded in an input-required result, and its
