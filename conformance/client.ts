@@ -1,7 +1,7 @@
 // The client that `npm run conformance:client` puts under @modelcontextprotocol/conformance: connect
 // through switchboard's McpClient, list tools, call every tool with arguments built from its input
-// schema, authenticating headlessly through switchboard's OAuth provider. It never looks at the
-// scenario name; MCP_CONFORMANCE_CONTEXT only supplies credentials.
+// schema (or the calls the harness names), authenticating headlessly through switchboard's OAuth provider. It never looks at the
+// scenario name; MCP_CONFORMANCE_CONTEXT only supplies credentials and, for some scenarios, the tool calls to make.
 //   node conformance/client.ts [--client-metadata-url URL] <server-url>
 // (the suite appends the URL). Test tooling, not product: it uses the package as a library, run by
 // Node with type stripping (erasable syntax only); 'switchboard' resolves to dist/, so build first.
@@ -15,7 +15,7 @@ import {
   type OAuthDiscoveryState,
   type Tool,
 } from '@modelcontextprotocol/client';
-import { createMcpClient, nullLogger, parseMcpServerConfig } from 'switchboard';
+import { createMcpClient, isMcpClientError, nullLogger, parseMcpServerConfig } from 'switchboard';
 import { MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider, discoverAuthorizationState, type OAuthGrant } from 'switchboard/oauth';
 
 interface ConformanceContext {
@@ -27,6 +27,8 @@ interface ConformanceContext {
   idp_id_token?: string;
   idp_issuer?: string;
   idp_token_endpoint?: string;
+  /** The calls to make instead of one per listed tool (scenarios that test particular arguments). */
+  toolCalls?: { name: string; arguments?: Record<string, unknown> }[];
 }
 
 interface ConformanceRunOptions {
@@ -49,23 +51,22 @@ function parseConformanceContext(raw: string | undefined): ConformanceContext {
 }
 
 /**
- * Discover before connecting (an unauthenticated request for the challenge's resource_metadata,
+ * Discover before connecting (an unauthenticated connection for the challenge's resource_metadata,
  * then PRM and authorization-server metadata): the grant types decide how a client secret is
  * used, and the result seeds the provider's discovery cache.
  */
 async function discoverFirst(url: string): Promise<OAuthDiscoveryState | undefined> {
+  const probe = createMcpClient(parseMcpServerConfig('conformance', { url }).config, { logger: nullLogger, env: {} }, { retryDelaysMs: [] });
   try {
-    const probe = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'ping' }),
-    });
-    await probe.body?.cancel();
-    if (probe.status !== 401) return undefined;
-    const { resourceMetadataUrl } = extractWWWAuthenticateParams(probe);
-    return await discoverAuthorizationState(url, { resourceMetadataUrl });
-  } catch {
+    await probe.connect();
     return undefined;
+  } catch (err) {
+    const challenge = isMcpClientError(err, 'auth_required') ? err.details.challenge : undefined;
+    if (challenge === undefined) return undefined;
+    const { resourceMetadataUrl } = extractWWWAuthenticateParams(new Response(null, { status: 401, headers: { 'www-authenticate': challenge } }));
+    return await discoverAuthorizationState(url, { resourceMetadataUrl }).catch(() => undefined);
+  } finally {
+    await probe.close();
   }
 }
 
@@ -196,10 +197,10 @@ async function runConformanceClient(options: ConformanceRunOptions): Promise<num
     try {
       const tools = await withReauthorization(provider, () => connection.listTools());
       log(`listed ${tools.length} tool(s)`);
-      for (const tool of tools) {
-        const args = sampleArguments(tool.inputSchema as Record<string, unknown>);
-        await withReauthorization(provider, () => connection.callTool(tool.name, args));
-        log(`called ${tool.name}`);
+      const calls = options.context.toolCalls ?? tools.map((tool) => ({ name: tool.name, arguments: sampleArguments(tool.inputSchema as Record<string, unknown>) }));
+      for (const call of calls) {
+        await withReauthorization(provider, () => connection.callTool(call.name, call.arguments ?? {}));
+        log(`called ${call.name}`);
       }
     } finally {
       await connection.close();

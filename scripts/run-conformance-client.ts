@@ -1,7 +1,10 @@
-// `npm run conformance:client`: every client scenario of @modelcontextprotocol/conformance, one
-// after another, against conformance/client.ts (switchboard's McpClient, used as a library); prints `N passed, M failed` (scenarios;
-// a WARNING counts as failed) and checks the result against the expected-failures baseline, which
-// may only shrink: a listed scenario that passes fails the run, and so does an unlisted failure.
+// `npm run conformance:client`: the client scenarios of @modelcontextprotocol/conformance against
+// conformance/client.ts (switchboard's McpClient used as a library), by requirement set: the 2025-11-25 set, then the 2026-07-28 set
+// (each at its revision's wire, as `--requirements` runs it), then one by one every other client
+// scenario the suite has. Prints `N passed, M failed` per set (a WARNING counts as failed; scenarios
+// a set runs without scoring are marked) and checks the result against the expected-failures
+// baseline, which may only shrink: a listed scenario that passes fails the run, and so does an
+// unlisted failure. Baseline entries are `<scenario>@<set>` (`@other` for the last group).
 // Runs under Node 24 with type stripping (erasable syntax, node: imports only).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -40,33 +43,70 @@ function readBaseline(): Set<string> {
   return names;
 }
 
-const listed = await run(['list', '--client']);
-const scenarios = [...listed.output.matchAll(/^\s+-\s+(\S+)/gm)].map((m) => m[1]!);
-if (scenarios.length === 0) throw new Error(`no client scenarios listed:\n${listed.output}`);
-mkdirSync(outDir, { recursive: true });
-const expected = readBaseline();
+/** The requirement sets run, in order; `other` is every client scenario in neither. */
+const REVISIONS = ['2025-11-25', '2026-07-28'];
 
-const failed: string[] = [];
-const started = Date.now();
-for (const scenario of scenarios) {
-  const t0 = Date.now();
-  const result = await run(['client', '--command', command, '--scenario', scenario, '-o', outDir]);
-  const ok = result.code === 0;
-  if (!ok) failed.push(scenario);
-  const note = expected.has(scenario) ? ' (expected failure)' : '';
-  process.stdout.write(`${ok ? '✓' : '✗'} ${scenario} ${((Date.now() - t0) / 1000).toFixed(1)}s${ok ? '' : note}\n`);
-  if (!ok && !expected.has(scenario)) {
-    const summary = result.output.split('\n').filter((l) => /FAILURE|WARNING|error|OVERALL/.test(l));
-    process.stdout.write(`${summary.slice(-12).map((l) => `    ${l}`).join('\n')}\n`);
-  }
+/** Scenario lines of `list` output (`  - name` or `  - name [versions]`), up to the not-scored part. */
+function listedScenarios(output: string, { scoredOnly }: { scoredOnly: boolean }): string[] {
+  const text = scoredOnly ? output.split(/\n\S[^\n]*scored/i)[0]! : output;
+  return [...text.matchAll(/^\s+-\s+(\S+)(?:\s+\[(\w+)\])?/gm)].filter((m) => m[2] !== 'server').map((m) => m[1]!);
 }
 
-const passed = scenarios.length - failed.length;
-process.stdout.write(`\n${passed} passed, ${failed.length} failed (${scenarios.length} scenarios, ${((Date.now() - started) / 1000).toFixed(0)}s; details in ${path.relative(root, outDir)})\n`);
+/** Per-scenario verdicts of a `client --requirements` run (`✓ name: 3 passed, 0 failed[, 1 warnings]`). */
+function verdicts(output: string): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const m of output.matchAll(/^([✓✗]) (\S+): (\d+) passed, (\d+) failed(?:, (\d+) warnings?)?/gm)) {
+    out.set(m[2]!, m[1] === '✓' && m[4] === '0' && (m[5] ?? '0') === '0');
+  }
+  return out;
+}
+
+mkdirSync(outDir, { recursive: true });
+const expected = readBaseline();
+const failed: string[] = [];
+const ran: string[] = [];
+const started = Date.now();
+const inSets = new Set<string>();
+
+function report(set: string, scenario: string, ok: boolean, detail: string, scored: boolean): void {
+  const key = `${scenario}@${set}`;
+  ran.push(key);
+  if (!ok) failed.push(key);
+  const note = [scored ? '' : 'not scored', !ok && expected.has(key) ? 'expected failure' : ''].filter(Boolean).join(', ');
+  process.stdout.write(`${ok ? '✓' : '✗'} ${scenario}${note ? ` (${note})` : ''}\n`);
+  if (!ok && !expected.has(key) && detail) process.stdout.write(`${detail}\n`);
+}
+
+for (const revision of REVISIONS) {
+  const listing = (await run(['list', '--client', '--requirements', revision])).output.split(/^Client scenarios.*$/m)[1] ?? '';
+  const scored = new Set(listedScenarios(listing, { scoredOnly: true }));
+  const all = listedScenarios(listing, { scoredOnly: false });
+  if (scored.size === 0) throw new Error(`no client scenarios required by ${revision}:\n${listing}`);
+  all.forEach((s) => inSets.add(s));
+  process.stdout.write(`\n== ${revision} (${scored.size} scored, ${all.length - scored.size} run without scoring)\n`);
+  const result = await run(['client', '--command', command, '--requirements', revision, '-o', path.join(outDir, revision)]);
+  const seen = verdicts(result.output);
+  for (const scenario of all) {
+    const lines = result.output.split('\n').filter((l) => l.includes(scenario) && /FAILURE|WARNING|error/.test(l));
+    report(revision, scenario, seen.get(scenario) === true, lines.slice(-6).map((l) => `    ${l}`).join('\n'), scored.has(scenario));
+  }
+  const setFailed = all.filter((s) => failed.includes(`${s}@${revision}`));
+  process.stdout.write(`${revision}: ${[...scored].filter((s) => !setFailed.includes(s)).length}/${scored.size} scored passed; not scored ${all.length - scored.size - setFailed.filter((s) => !scored.has(s)).length}/${all.length - scored.size} passed\n`);
+}
+
+const rest = listedScenarios((await run(['list', '--client'])).output, { scoredOnly: false }).filter((s) => !inSets.has(s));
+process.stdout.write(`\n== other client scenarios (${rest.length}, one at a time)\n`);
+for (const scenario of rest) {
+  const result = await run(['client', '--command', command, '--scenario', scenario, '-o', path.join(outDir, 'other')]);
+  const summary = result.output.split('\n').filter((l) => /FAILURE|WARNING|error|OVERALL/.test(l));
+  report('other', scenario, result.code === 0, summary.slice(-12).map((l) => `    ${l}`).join('\n'), false);
+}
+
+process.stdout.write(`\n${ran.length - failed.length} passed, ${failed.length} failed (${ran.length} scenario runs, ${((Date.now() - started) / 1000).toFixed(0)}s; details in ${path.relative(root, outDir)})\n`);
 
 const unexpected = failed.filter((s) => !expected.has(s));
-const stale = [...expected].filter((s) => scenarios.includes(s) && !failed.includes(s));
-const unknown = [...expected].filter((s) => !scenarios.includes(s));
+const stale = [...expected].filter((s) => ran.includes(s) && !failed.includes(s));
+const unknown = [...expected].filter((s) => !ran.includes(s));
 if (unexpected.length > 0) process.stdout.write(`new failures (not in ${path.relative(root, baselineFile)}): ${unexpected.join(', ')}\n`);
 if (stale.length > 0) process.stdout.write(`now passing, remove from ${path.relative(root, baselineFile)}: ${stale.join(', ')}\n`);
 if (unknown.length > 0) process.stdout.write(`baseline lists unknown scenarios: ${unknown.join(', ')}\n`);

@@ -1,5 +1,5 @@
 // What `mcp status` shows: live per-server progress on a terminal (spinner, state, tools, elapsed),
-// then a table; and the JSON shape for --json.
+// then a table (with the protocol revision each server negotiated); and the JSON shape for --json.
 import type { McpServerConfig } from '../config/index.js';
 import type { McpManagerEvent, ServerStatus } from '../mcp/index.js';
 import type { Output } from './context.js';
@@ -13,6 +13,8 @@ export interface StatusRow {
   error?: string;
   startup_ms?: number;
   source: 'live' | 'snapshot' | 'none';
+  /** The protocol revision the server negotiated (`2026-07-28`, `2025-11-25`, ...); null if never. */
+  protocol: string | null;
   environment?: string;
 }
 
@@ -21,7 +23,7 @@ export function statusRows(configs: readonly McpServerConfig[], statuses: readon
   return configs.map((c): StatusRow => {
     const s = byName.get(c.name);
     const env = c.environment ? { environment: c.environment } : {};
-    if (!s) return { name: c.name, state: 'disabled', tools: 0, source: 'none', ...env };
+    if (!s) return { name: c.name, state: 'disabled', tools: 0, source: 'none', protocol: null, ...env };
     const state = s.state === 'closed' ? 'cancelled' : s.state;
     return {
       name: c.name,
@@ -30,6 +32,7 @@ export function statusRows(configs: readonly McpServerConfig[], statuses: readon
       ...(s.error ? { error: s.error } : {}),
       ...(s.startup_ms !== undefined ? { startup_ms: s.startup_ms } : {}),
       source: s.source,
+      protocol: s.protocol,
       ...env,
     };
   });
@@ -52,13 +55,14 @@ function pad(cells: string[][]): string {
 export function renderStatusTable(rows: readonly StatusRow[]): string {
   if (rows.length === 0) return 'No MCP servers configured yet. Try `switchboard mcp add my-tool -- my-command`.\n';
   const withEnv = rows.some((r) => r.environment);
-  const header = ['Name', 'State', 'Tools', 'Startup', 'Source', ...(withEnv ? ['Environment'] : []), 'Error'];
+  const header = ['Name', 'State', 'Tools', 'Startup', 'Source', 'Protocol', ...(withEnv ? ['Environment'] : []), 'Error'];
   const body = rows.map((r) => [
     r.name,
     r.state,
     r.state === 'disabled' ? '-' : String(r.tools),
     r.startup_ms !== undefined ? `${r.startup_ms} ms` : '-',
     r.source === 'none' ? '-' : r.source,
+    r.protocol ?? '-',
     ...(withEnv ? [r.environment ?? 'local'] : []),
     r.error ? r.error.split('\n')[0]! : '-',
   ]);

@@ -80,6 +80,13 @@ function fromSdkError(err: SdkError, ctx: ClassifyContext): McpClientError {
       return new McpClientError('decode', err.message, { cause: err });
     case SdkErrorCode.ListPaginationExceeded:
       return new McpClientError('pagination', err.message, { cause: err });
+    case SdkErrorCode.EraNegotiationFailed: {
+      // What made the server/discover probe fail (no answer, an HTTP status, the process exiting)
+      // decides retries and the message, as it would for initialize.
+      if (ctx.closeReason) return ctx.closeReason;
+      const inner = err.cause === undefined ? undefined : classifyError(err.cause, ctx);
+      return inner && inner.code !== 'protocol' ? inner : new McpClientError('protocol', err.message, { cause: err });
+    }
     default:
       return new McpClientError('protocol', err.message, { cause: err });
   }

@@ -1,9 +1,12 @@
 // The current connection generation and the session-recovery lock: one recovery at a time; callers
 // that fail meanwhile wait for it and then use the new generation instead of recovering again.
+// It also keeps the server's era verdict, so later generations connect without probing again.
+import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import { anySignal, raceSignal } from '../util/index.js';
 import type { Logger } from '../util/index.js';
 import { Connection } from './connection.js';
 import type { ConnectionSetup } from './connection.js';
+import { isMcpClientError } from './errors.js';
 import type { TransportRecipe } from './recipe.js';
 
 export interface KeeperOptions {
@@ -14,6 +17,8 @@ export interface KeeperOptions {
   /** Aborted when the client closes. */
   closeSignal: AbortSignal;
   logger: Logger;
+  /** The era verdict recorded from an earlier run, adopted instead of probing. */
+  prior?: PriorDiscovery;
   /** A recovery installed a new generation. */
   onRecovered(connection: Connection): void;
 }
@@ -24,8 +29,11 @@ export class ConnectionKeeper {
   private recovering: Promise<void> | undefined;
   /** Replaced connections still finishing requests they accepted before their session expired. */
   private readonly retired = new Set<Connection>();
+  private prior: PriorDiscovery | undefined;
 
-  constructor(private readonly options: KeeperOptions) {}
+  constructor(private readonly options: KeeperOptions) {
+    this.prior = options.prior;
+  }
 
   get recipe(): TransportRecipe {
     return this.options.recipe;
@@ -35,11 +43,26 @@ export class ConnectionKeeper {
     return this.current;
   }
 
-  /** Open the next generation. One that finishes opening after its caller gave up is closed. */
+  /**
+   * Open the next generation. A stdio server that exits on the era probe is started once more and
+   * spoken to with `initialize` straight away (and so are its later generations).
+   */
   async open(attempt: { signal: AbortSignal; timeout: number }): Promise<Connection> {
-    const opening = Connection.open(this.options.recipe, ++this.generation, this.options.setup, attempt);
     try {
-      return await raceSignal(opening, attempt.signal);
+      return await this.openWith(attempt, this.prior);
+    } catch (err) {
+      if (!isMcpClientError(err, 'probe_failed') || attempt.signal.aborted) throw err;
+      this.options.logger.info(`MCP server '${this.options.setup.serverName}' failed the 2026-07-28 probe (${err.message.split('\n')[0]}); starting it again with a 2025-era initialize`);
+      return this.openWith(attempt, { kind: 'legacy' });
+    }
+  }
+
+  /** One that finishes opening after its caller gave up is closed. */
+  private async openWith(attempt: { signal: AbortSignal; timeout: number }, prior: PriorDiscovery | undefined): Promise<Connection> {
+    const opening = Connection.open(this.options.recipe, ++this.generation, this.options.setup, attempt, prior);
+    let connection: Connection;
+    try {
+      connection = await raceSignal(opening, attempt.signal);
     } catch (err) {
       void opening.then(
         (c) => c.close(),
@@ -47,6 +70,8 @@ export class ConnectionKeeper {
       );
       throw err;
     }
+    this.prior = connection.discovery() ?? this.prior;
+    return connection;
   }
 
   install(connection: Connection): void {

@@ -1,7 +1,7 @@
 // One connection generation: a transport built from the recipe, an initialized SDK Client on it, and
 // the reason it ended. Recovery replaces a Connection wholesale; it is never repaired in place.
-import type { Client, FetchLike, Transport } from '@modelcontextprotocol/client';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client, FetchLike, PriorDiscovery, Transport } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { errorMessage, sleep } from '../util/index.js';
 import type { HttpObservations } from './classify-error.js';
 import { classifyError } from './classify-error.js';
@@ -42,7 +42,18 @@ export class Connection {
     readonly describe: () => string,
   ) {}
 
-  static async open(recipe: TransportRecipe, generation: number, setup: ConnectionSetup, attempt: { signal: AbortSignal; timeout: number }): Promise<Connection> {
+  /**
+   * Launch or reach the server and connect: adopting `prior` when given, else negotiating per
+   * `setup.versionNegotiation`. A stdio server that fails the `server/discover` probe (some
+   * 2025-era SDKs exit on any request before `initialize`) fails with `probe_failed`.
+   */
+  static async open(
+    recipe: TransportRecipe,
+    generation: number,
+    setup: ConnectionSetup,
+    attempt: { signal: AbortSignal; timeout: number },
+    prior?: PriorDiscovery,
+  ): Promise<Connection> {
     let transport: Transport;
     let observations: HttpObservations | undefined;
     let tail: () => string[] = () => [];
@@ -65,12 +76,20 @@ export class Connection {
     const connection = new Connection(generation, client, transport, observations, tail, describe);
     client.onerror = (err) => connection.onTransportError(err, setup);
     client.onclose = () => connection.onTransportClosed(setup);
+    // The SDK's era probe does not watch the signal; closing the transport ends it (and the process).
+    const abandon = () => void transport.close().catch(() => {});
+    attempt.signal.addEventListener('abort', abandon, { once: true });
     try {
-      await client.connect(transport, { signal: attempt.signal, timeout: attempt.timeout });
+      await client.connect(transport, { signal: attempt.signal, timeout: attempt.timeout, ...(prior ? { prior } : {}) });
     } catch (err) {
-      const failure = connection.classify(err);
+      // During the era probe the SDK holds the transport's error handler, so say here what failed.
+      if (!client.transport) connection.onTransportError(err instanceof Error ? err : new Error(String(err)), setup);
+      const classified = connection.classify(err);
+      const failure = probeFailed(err, recipe, setup, prior, classified) ?? classified;
       await connection.close({ terminateSession: false });
       throw failure.withStderrTail(connection.stderrTail());
+    } finally {
+      attempt.signal.removeEventListener('abort', abandon);
     }
     deliverResponsesAfterNotifications(transport);
     return connection;
@@ -131,8 +150,17 @@ export class Connection {
       capabilities: this.client.getServerCapabilities() ?? {},
       instructions: this.client.getInstructions(),
       protocolVersion: this.client.getNegotiatedProtocolVersion(),
+      discovery: this.discovery(),
       generation: this.generation,
     };
+  }
+
+  /** The era this connection speaks, in the form `connect({ prior })` takes back. */
+  discovery(): PriorDiscovery | undefined {
+    const era = this.client.getProtocolEra();
+    if (era === 'legacy') return { kind: 'legacy' };
+    const discover = era === 'modern' ? this.client.getDiscoverResult() : undefined;
+    return discover ? { kind: 'modern', discover } : undefined;
   }
 
   /** Close the transport (for stdio: kill the process group). Idempotent. */
@@ -162,4 +190,15 @@ export class Connection {
     const reason = this.endReason ?? new McpClientError('connection_closed', `connection to MCP server '${setup.serverName}' closed`);
     setup.onEnded(this, reason.withStderrTail(this.stderrTail()));
   }
+}
+
+/**
+ * On stdio, a failed era probe (the server exited on `server/discover`, as 2025-era SDKs that end
+ * on any request before `initialize` do, or answered it with something unusable) is a 2025 server:
+ * the caller starts it again and sends `initialize`, as the SDK's own stdio transport would.
+ */
+function probeFailed(err: unknown, recipe: TransportRecipe, setup: ConnectionSetup, prior: PriorDiscovery | undefined, failure: McpClientError): McpClientError | undefined {
+  if (recipe.kind !== 'stdio' || prior !== undefined || setup.versionNegotiation !== 'auto') return undefined;
+  if (!(err instanceof SdkError) || err.code !== SdkErrorCode.EraNegotiationFailed) return undefined;
+  return new McpClientError('probe_failed', `MCP server did not complete the 2026-07-28 server/discover probe: ${failure.message}`, { cause: err });
 }

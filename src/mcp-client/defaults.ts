@@ -10,6 +10,9 @@ export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 3_600_000;
 /** Transient HTTP failures of initialize and tools/list are retried after these delays, inside the deadline. */
 export const HTTP_RETRY_DELAYS_MS: readonly number[] = [250, 1000];
 
+/** A 2026-07-28 request still answered "input required" after this many rounds fails. */
+export const MAX_INPUT_ROUNDS = 10;
+
 export const MAX_TOOL_LIST_PAGES = 100;
 export const MAX_TOOL_LIST_ITEMS = 10_000;
 

@@ -21,6 +21,8 @@ export type McpErrorCode =
   | 'connection_closed'
   /** The stdio server process exited. */
   | 'process_exited'
+  /** A stdio server failed the 2026-07-28 `server/discover` probe (a 2025-era server that exits on it); it is started again with `initialize`. */
+  | 'probe_failed'
   /** The server sent something that is not valid JSON-RPC / MCP. */
   | 'decode'
   /** A JSON-RPC error answer or a protocol-level failure. */

@@ -1,6 +1,8 @@
 // Builds the SDK HTTP transports (Streamable HTTP, legacy HTTP+SSE) from a recipe, with a fetch
 // wrapper that records auth challenges, treats a GET 404 as "no server stream", and turns a 404 on a
-// request that carried a session id into a typed session expiry.
+// request that carried a session id into a typed session expiry. A token the server rejects makes
+// the OAuth provider forget its discovery, so the resource's authorization server is looked up
+// again (it may have moved: SEP-2352) before the SDK authorizes anew.
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { HttpObservations } from './classify-error.js';
@@ -46,6 +48,10 @@ function observingFetch(recipe: HttpRecipe, seen: HttpObservations, base: FetchL
     if (response.status === 401 || response.status === 403) {
       seen.challenge = response.headers.get('www-authenticate') ?? undefined;
       if (response.status === 401) seen.rejectedAuthorization = headers.get('authorization') ?? undefined;
+      const provider = recipe.authProvider;
+      if (response.status === 401 && headers.has('authorization') && provider && 'invalidateCredentials' in provider) {
+        await provider.invalidateCredentials?.('discovery');
+      }
     }
     if (recipe.kind === 'streamable_http' && method === 'GET' && (response.status === 404 || response.status === 405)) {
       // The standalone server stream is optional: 404 and 405 both mean "none offered".

@@ -18,6 +18,8 @@ export type { McpErrorCode, McpErrorDetails } from './errors.js';
 export { recipeFromConfig } from './recipe.js';
 export type { TransportRecipe, StdioRecipe, HttpRecipe } from './recipe.js';
 export * from './defaults.js';
+// The SDK's discovery result the manager records and hands back on a warm start.
+export type { PriorDiscovery } from '@modelcontextprotocol/client';
 
 
 // ---- OAuth (oauth/ — discovery, login/logout, token store, refresh, auth status) ----

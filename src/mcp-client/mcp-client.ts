@@ -13,7 +13,7 @@ import { McpClientError } from './errors.js';
 import { createLocalLauncher } from './launchers/index.js';
 import type { AttemptOptions, OperationSpec } from './operation.js';
 import { runOperation } from './operation.js';
-import { collectPages } from './pagination.js';
+import { collectPages, listModernTools } from './pagination.js';
 import { currentAccessToken, recipeFromConfig } from './recipe.js';
 import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
 import { McpServerApi } from './server-api.js';
@@ -75,7 +75,7 @@ export class McpClient extends McpServerApi {
       urlElicitation: options.urlElicitation ?? true,
       elicitationCapability: options.elicitationCapability,
       samplingCapability: options.samplingCapability,
-      versionNegotiation: config.transport.type === 'sse' ? 'legacy' : (options.versionNegotiation ?? 'legacy'),
+      versionNegotiation: config.transport.type === 'sse' ? 'legacy' : (options.versionNegotiation ?? 'auto'),
       logger: deps.logger,
       fetch: deps.fetch,
       onEnded: (connection, reason) => this.onConnectionEnded(connection, reason),
@@ -210,6 +210,8 @@ export class McpClient extends McpServerApi {
       startupTimeoutMs: this.startupTimeoutMs(),
       closeSignal: this.closeController.signal,
       logger: this.deps.logger,
+      // An SSE server has one era; a recorded verdict from another transport must not apply.
+      prior: this.config.transport.type === 'sse' ? undefined : this.options.prior,
       onRecovered: (connection) => {
         if (this.state.kind === 'ready') this.setState({ kind: 'ready', ...connection.ready() });
       },
@@ -242,10 +244,12 @@ export class McpClient extends McpServerApi {
   private async fetchTools(options: RequestOptions): Promise<{ tools: Tool[]; changed: boolean }> {
     if (this.state.kind === 'ready' && !this.state.capabilities.tools) return { tools: [], changed: false };
     const { value: tools, recovered } = await this.runOutcome('tools/list', options, (c, a) =>
-      collectPages('tools/list', async (cursor) => {
-        const page = await c.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, a);
-        return { items: page.tools, nextCursor: page.nextCursor };
-      }),
+      c.client.getProtocolEra() === 'modern'
+        ? listModernTools(c.client, a)
+        : collectPages('tools/list', async (cursor) => {
+            const page = await c.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, a);
+            return { items: page.tools, nextCursor: page.nextCursor };
+          }),
     );
     const changed = this.lastTools !== undefined && JSON.stringify(this.lastTools) !== JSON.stringify(tools);
     this.lastTools = tools;

@@ -1,4 +1,7 @@
 // Follows nextCursor through a paginated list, refusing lists that never end (Codex's limits and texts).
+// On a 2026-07-28 connection the SDK walks tools/list itself, because it also applies the revision's
+// rules to what it returns (tools with invalid x-mcp-header declarations are left out).
+import type { Client, RequestOptions, Tool } from '@modelcontextprotocol/client';
 import { MAX_TOOL_LIST_ITEMS, MAX_TOOL_LIST_PAGES } from './defaults.js';
 import { McpClientError } from './errors.js';
 
@@ -35,4 +38,14 @@ export async function collectPages<T>(method: string, fetchPage: (cursor: string
     seen.add(next);
     cursor = next;
   }
+}
+
+/**
+ * Every tool of a 2026-07-28 server, through the SDK's aggregating listTools (its page limit is
+ * set to ours in sdk-client.ts); never from the SDK's response cache, which the catalog does not use.
+ */
+export async function listModernTools(client: Client, options: RequestOptions): Promise<Tool[]> {
+  const { tools } = await client.listTools(undefined, { ...options, cacheMode: 'bypass' });
+  if (tools.length > MAX_TOOL_LIST_ITEMS) throw new McpClientError('pagination', 'tools/list exceeded item limit');
+  return tools;
 }

@@ -1,8 +1,11 @@
 // Creates the SDK Client for one connection: the capabilities we advertise and the handlers for
 // everything the server may send us (elicitation, sampling, roots, logging, change notifications).
+// A 2026-07-28 server's input-required results reach the same handlers: the SDK fulfils each
+// embedded request through them and re-issues the call, up to MAX_INPUT_ROUNDS rounds.
 import { Client } from '@modelcontextprotocol/client';
 import type { ClientCapabilities, ElicitResult, Implementation, LoggingMessageNotification, Root } from '@modelcontextprotocol/client';
 import type { Logger } from '../util/index.js';
+import { MAX_INPUT_ROUNDS, MAX_TOOL_LIST_PAGES } from './defaults.js';
 import type { McpClientHandlers } from './types.js';
 
 export interface SdkClientSetup {
@@ -36,13 +39,20 @@ export function createSdkClient(setup: SdkClientSetup): Client {
   const client = new Client(setup.clientInfo, {
     capabilities,
     versionNegotiation: { mode: setup.versionNegotiation },
+    inputRequired: { autoFulfill: true, maxRounds: MAX_INPUT_ROUNDS },
+    listMaxPages: MAX_TOOL_LIST_PAGES,
   });
+
+  // On 2026-07-28 every request reaching a handler is embedded in an input-required result, and its
+  // id is the server's key for it, which repeats from call to call; hosts match answers by id.
+  let embedded = 0;
+  const requestId = (id: string | number) => (client.getProtocolEra() === 'modern' ? `input-${++embedded}-${String(id)}` : id);
 
   // The SDK refuses a handler for a capability not advertised.
   if (capabilities.elicitation) {
     client.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
       if (!handlers.elicitation) return { action: 'decline' };
-      return handlers.elicitation(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id });
+      return handlers.elicitation(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: requestId(ctx.mcpReq.id) });
     });
   }
   if (capabilities.elicitation?.url) {
@@ -53,12 +63,12 @@ export function createSdkClient(setup: SdkClientSetup): Client {
   }
   const sampling = handlers.sampling;
   if (sampling) {
-    client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }));
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: requestId(ctx.mcpReq.id) }));
   }
   const { listRoots } = handlers;
   const roots = setup.roots;
   if (listRoots) {
-    client.setRequestHandler('roots/list', async (_request, ctx) => ({ roots: await listRoots({ serverName, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }) }));
+    client.setRequestHandler('roots/list', async (_request, ctx) => ({ roots: await listRoots({ serverName, signal: ctx.mcpReq.signal, requestId: requestId(ctx.mcpReq.id) }) }));
   } else if (roots) {
     client.setRequestHandler('roots/list', () => ({ roots }));
   }

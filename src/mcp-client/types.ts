@@ -10,6 +10,7 @@ import type {
   AuthProvider,
   ClientCapabilities,
   OAuthClientProvider,
+  PriorDiscovery,
   Root,
   ServerCapabilities,
   Tool,
@@ -93,10 +94,17 @@ export interface McpClientOptions {
   /** Progress can extend a request up to this total. */
   maxTotalTimeoutMs?: number;
   /**
-   * `legacy` (default) sends `initialize` like every 2025-era client; `auto` first probes with the
-   * 2026-07-28 `server/discover` and falls back to `initialize`.
+   * `auto` (default) first probes with the 2026-07-28 `server/discover` and falls back to
+   * `initialize` for 2025-era servers; `legacy` sends `initialize` only, like every 2025-era client.
+   * Legacy HTTP+SSE servers are always spoken to with `initialize`.
    */
   versionNegotiation?: 'legacy' | 'auto';
+  /**
+   * The era verdict recorded from an earlier connection to this server (`ReadyInfo.discovery`):
+   * connecting adopts it instead of probing, so a 2026-07-28 server costs no round trip and a
+   * 2025 one no probe. Only for the first connection; later generations reuse what they learn.
+   */
+  prior?: PriorDiscovery;
   /** Advertise URL-mode elicitation as well as form mode (default true). */
   urlElicitation?: boolean;
   /**
@@ -124,6 +132,8 @@ export interface ReadyInfo {
   capabilities: ServerCapabilities;
   instructions: string | undefined;
   protocolVersion: string | undefined;
+  /** What to pass as `prior` next time: the server's discover result, or that it is 2025-era. */
+  discovery: PriorDiscovery | undefined;
   generation: number;
 }
 

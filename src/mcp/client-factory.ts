@@ -27,7 +27,7 @@ export function createDefaultClientFactory(options: DefaultClientFactoryOptions)
   const layer = () => import('../mcp-client/index.js');
   let sdk: ReturnType<typeof layer> | undefined;
   let local: StdioLauncher | undefined;
-  return async (config, handlers) => {
+  return async (config, handlers, perClient) => {
     sdk ??= layer();
     const { createLocalLauncher, createMcpClient, selectLauncher } = await sdk;
     local ??= createLocalLauncher();
@@ -41,7 +41,7 @@ export function createDefaultClientFactory(options: DefaultClientFactoryOptions)
         authProviderFor: provider ? () => provider : undefined,
         handlers,
       },
-      { ...options.clientOptions, roots: options.roots ?? options.clientOptions?.roots },
+      { ...options.clientOptions, roots: options.roots ?? options.clientOptions?.roots, ...(perClient?.prior ? { prior: perClient.prior } : {}) },
     );
   };
 }

@@ -255,7 +255,7 @@ export class McpConnectionManager {
     await Promise.all(
       [...this.servers.values()].map(async (s) => {
         const snap = await store.load(s.config);
-        if (snap) s.setSnapshot(snap.tools);
+        if (snap) s.setSnapshot(snap.tools, snap.era);
       }),
     );
     this.catalog.rebuild(this.contributions(), '');
@@ -283,7 +283,7 @@ export class McpConnectionManager {
     }
     const live = server.tools;
     if (live?.source !== 'live' || server.phase.kind !== 'ready' || !this.deps.snapshots) return;
-    const saving = this.deps.snapshots.save(server.config, live.tools);
+    const saving = this.deps.snapshots.save(server.config, live.tools, server.era);
     this.savingSnapshots.add(saving);
     void saving.finally(() => this.savingSnapshots.delete(saving));
   }

@@ -3,9 +3,10 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs } from '../config/index.js';
-import type { McpClient, McpClientHandlers, McpClientState } from '../mcp-client/index.js';
+import type { McpClient, McpClientHandlers, McpClientState, PriorDiscovery, ReadyInfo } from '../mcp-client/index.js';
 import { errorMessage, formatDuration, SwitchboardError, type Logger } from '../util/index.js';
 import { RestartPolicy, type RestartPolicyOptions } from './restart-policy.js';
+import { eraAfterStartup, mayBeStaleVerdict, startWithRecordedEra, type ServerEra } from './server-era.js';
 import { toolFilterFor, type ToolFilter } from './tool-filter.js';
 import { startupErrorDisplay, startupFailureText } from './startup-error.js';
 
@@ -19,8 +20,11 @@ export type ServerPhase =
   | { kind: 'cancelled' }
   | { kind: 'closed' };
 
-/** Makes the McpClient for one server, given the handlers the manager wants on it. */
-export type ClientFactory = (config: McpServerConfig, handlers: McpClientHandlers) => McpClient | Promise<McpClient>;
+/**
+ * Makes the McpClient for one server, given the handlers the manager wants on it; `prior` is the era
+ * verdict recorded for this server, adopted by the client instead of probing.
+ */
+export type ClientFactory = (config: McpServerConfig, handlers: McpClientHandlers, options?: { prior?: PriorDiscovery }) => McpClient | Promise<McpClient>;
 
 export interface ManagedServerDeps {
   createClient: ClientFactory;
@@ -42,6 +46,7 @@ export class ManagedServer {
   private client: McpClient | undefined;
   private liveTools: Tool[] | undefined;
   private snapshotTools: Tool[] | undefined;
+  private eraValue: ServerEra | undefined;
   private startup: Promise<McpClient> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
@@ -75,8 +80,14 @@ export class ManagedServer {
     return this.snapshotTools !== undefined;
   }
 
-  setSnapshot(tools: Tool[]): void {
+  /** The protocol revision it negotiated last (or that its snapshot recorded). */
+  get era(): ServerEra | undefined {
+    return this.eraValue;
+  }
+
+  setSnapshot(tools: Tool[], era?: ServerEra): void {
     this.snapshotTools = tools;
+    this.eraValue ??= era;
   }
 
   /** The server's client once ready: starts it if needed, shares a startup already running. */
@@ -145,30 +156,50 @@ export class ManagedServer {
     const startedAt = Date.now();
     const budget = startupTimeoutMs(this.config);
     this.setPhase({ kind: 'starting', startedAt });
-    const holder: { client?: McpClient } = {};
-    let client: McpClient | undefined;
+    const previous = this.eraValue;
     try {
-      client = await this.deps.createClient(this.config, this.clientHandlers(holder));
-      holder.client = client;
-      this.client = client;
-      await client.connect({ signal: this.closed.signal, timeoutMs: budget });
-      // The startup timeout covers initialize and the first tools/list together.
-      const remaining = budget - (Date.now() - startedAt);
-      const tools = await client.listTools({ signal: this.closed.signal, timeoutMs: Math.max(remaining, 1) });
-      if (this.closed.signal.aborted) throw this.closed.signal.reason;
-      this.liveTools = tools;
+      const { value: started, prior } = await startWithRecordedEra(
+        previous,
+        (prior) => this.connectAndList(prior, Math.max(budget - (Date.now() - startedAt), 1)),
+        (err) => !this.closed.signal.aborted && mayBeStaleVerdict(err),
+        (err) => this.deps.logger.warn(`MCP server '${this.name}': starting with its recorded protocol ${previous?.protocol ?? ''} failed (${errorMessage(err)}); probing it again`),
+      );
+      if (this.closed.signal.aborted) {
+        await started.client.close().catch(() => {});
+        throw this.closed.signal.reason;
+      }
+      this.eraValue = eraAfterStartup(started.ready, prior, previous);
+      this.liveTools = started.tools;
       this.policy.succeeded();
       this.setPhase({ kind: 'ready', startupMs: Date.now() - startedAt });
-      return client;
+      return started.client;
     } catch (err) {
-      this.client = undefined;
-      await client?.close().catch(() => {});
       if (this.closed.signal.aborted) {
         if (this.phaseValue.kind === 'starting') this.setPhase({ kind: 'cancelled' });
         throw this.unavailable('its startup was cancelled', err);
       }
       this.fail(err, this.policy.nextDelayMs());
       throw this.unavailable(startupErrorDisplay(this.config, err), err);
+    }
+  }
+
+  /** One client: connect and the first tools/list, together within `budget`; closed again on failure. */
+  private async connectAndList(prior: PriorDiscovery | undefined, budget: number): Promise<{ client: McpClient; ready: ReadyInfo; tools: Tool[] }> {
+    const startedAt = Date.now();
+    const holder: { client?: McpClient } = {};
+    let client: McpClient | undefined;
+    try {
+      client = await this.deps.createClient(this.config, this.clientHandlers(holder), prior ? { prior } : undefined);
+      holder.client = client;
+      this.client = client;
+      const ready = await client.connect({ signal: this.closed.signal, timeoutMs: budget });
+      const remaining = budget - (Date.now() - startedAt);
+      const tools = await client.listTools({ signal: this.closed.signal, timeoutMs: Math.max(remaining, 1) });
+      return { client, ready, tools };
+    } catch (err) {
+      this.client = undefined;
+      await client?.close().catch(() => {});
+      throw err;
     }
   }
 

@@ -12,6 +12,8 @@ export interface ServerStatus {
   startup_ms?: number;
   required: boolean;
   retry_at?: number | null;
+  /** The protocol revision negotiated last (or recorded by its snapshot); null before the first. */
+  protocol: string | null;
 }
 
 export function startupStatus(phase: ServerPhase): McpStartupStatus | undefined {
@@ -39,6 +41,7 @@ export function statusOf(s: ManagedServer): ServerStatus {
     tools: tools ? tools.tools.filter((t) => s.filter.allows(t.name)).length : 0,
     source: tools?.source ?? 'none',
     required: s.config.required,
+    protocol: s.era?.protocol ?? null,
   };
   if (phase.kind === 'ready') base.startup_ms = phase.startupMs;
   if (phase.kind === 'failed') {

@@ -1,10 +1,12 @@
-// Startup snapshots: each server's last live tool list on disk, so a warm start can answer at once.
+// Startup snapshots: each server's last live tool list on disk, so a warm start can answer at once,
+// and the protocol revision it negotiated, so a warm start connects without probing for it again.
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { writeFileAtomic, type Logger } from '../util/index.js';
+import { parseServerEra, serializeServerEra, type ServerEra } from './server-era.js';
 
 export const SNAPSHOT_SCHEMA_VERSION = 1;
 
@@ -14,6 +16,8 @@ export interface ToolSnapshot {
   config_hash: string;
   saved_at: string;
   tools: Tool[];
+  /** Absent in snapshots written before the 2026-07-28 revision was spoken. */
+  era?: ServerEra;
 }
 
 function stableStringify(value: unknown): string {
@@ -71,7 +75,7 @@ export class SnapshotStore {
         this.logger.warn('ignoring mismatched MCP tool snapshot', { file });
         return undefined;
       }
-      return data as ToolSnapshot;
+      return { ...(data as ToolSnapshot), era: parseServerEra(data.era) };
     } catch (err) {
       this.logger.warn('ignoring corrupt MCP tool snapshot', { file, error: String(err) });
       return undefined;
@@ -79,14 +83,15 @@ export class SnapshotStore {
   }
 
   /** Persist the live list; older snapshots of the same server (other configs) are removed. */
-  async save(config: McpServerConfig, tools: readonly Tool[]): Promise<void> {
+  async save(config: McpServerConfig, tools: readonly Tool[], era?: ServerEra): Promise<void> {
     const hash = snapshotConfigHash(config);
-    const snapshot: ToolSnapshot = {
+    const snapshot = {
       schema_version: SNAPSHOT_SCHEMA_VERSION,
       server: config.name,
       config_hash: hash,
       saved_at: new Date().toISOString(),
       tools: [...tools],
+      ...(era ? { era: serializeServerEra(era) } : {}),
     };
     const file = this.fileFor(config.name, hash);
     try {

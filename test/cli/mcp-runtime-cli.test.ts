@@ -47,11 +47,13 @@ describe('mcp status', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     const by = Object.fromEntries(out.servers.map((s: { name: string }) => [s.name, s]));
-    expect(by.everything).toMatchObject({ state: 'ready', source: 'live' });
+    // Both speak 2025 only (server-everything is built on SDK v1): the probe fell back to initialize.
+    expect(by.everything).toMatchObject({ state: 'ready', source: 'live', protocol: '2025-11-25' });
     expect(by.everything.tools).toBeGreaterThan(10);
-    expect(by.fix).toMatchObject({ state: 'ready', tools: 3, source: 'live' });
+    expect(by.fix).toMatchObject({ state: 'ready', tools: 3, source: 'live', protocol: '2025-11-25' });
     expect(by.broken).toMatchObject({ state: 'failed', tools: 0, error: expect.stringContaining('MCP client for `broken` failed to start') });
-    expect(by.off).toEqual({ name: 'off', state: 'disabled', tools: 0, source: 'none' });
+    expect(by.off).toEqual({ name: 'off', state: 'disabled', tools: 0, source: 'none', protocol: null });
+    expect(by.broken.protocol).toBeNull();
     expect(out.ready.sort()).toEqual(['everything', 'fix']);
     expect(out.failed).toEqual([{ server: 'broken', error: by.broken.error }]);
     expect(typeof by.fix.startup_ms).toBe('number');
@@ -60,8 +62,8 @@ describe('mcp status', () => {
   it('prints a table and exits 1 when a required server failed', async () => {
     const r = await runCli(['mcp', 'status', '-c', 'mcp_servers.broken.required=true'], { home });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^Name\s+State\s+Tools\s+Startup\s+Source\s+Error\n/);
-    expect(r.stdout).toMatch(/\nfix\s+ready\s+3\s+\d+ ms\s+live\s+-\n/);
+    expect(r.stdout).toMatch(/^Name\s+State\s+Tools\s+Startup\s+Source\s+Protocol\s+Error\n/);
+    expect(r.stdout).toMatch(/\nfix\s+ready\s+3\s+\d+ ms\s+live\s+2025-11-25\s+-\n/);
     expect(r.stdout).toContain('2 ready, 1 failed, 1 disabled');
   });
 });

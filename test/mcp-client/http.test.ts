@@ -122,9 +122,17 @@ describe('HTTP status mapping', () => {
   it('initialize is retried after a transient failure, inside the startup deadline', async () => {
     const f = await fixture();
     f.failNext({ status: 502, count: 1, includeInitialize: true });
-    const client = pool.create(serverConfig('web', { url: f.url }));
+    const client = pool.create(serverConfig('web', { url: f.url }), {}, { versionNegotiation: 'legacy' });
     await client.connect();
     expect(f.count('initialize')).toBe(2);
+  });
+
+  it('the 2026-07-28 probe is retried after a transient failure like initialize, then falls back to initialize', async () => {
+    const f = await fixture();
+    f.failNext({ status: 502, count: 1, includeInitialize: true });
+    const client = pool.create(serverConfig('web', { url: f.url }));
+    expect((await client.connect()).protocolVersion).toBe('2025-11-25');
+    expect(f.methods.filter((m) => m === 'server/discover' || m === 'initialize')).toEqual(['server/discover', 'server/discover', 'initialize']);
   });
 
   it('a refused connection is a network error, retried and then reported', async () => {

@@ -49,16 +49,24 @@ describe("versionNegotiation: 'auto'", () => {
     const auto = pool.create(serverConfig('web', { url: f.url }), {}, { versionNegotiation: 'auto' });
     expect((await auto.connect()).protocolVersion).toBe('2026-07-28');
     expect(textOf(await auto.callTool('echo', { text: 'modern http' }))).toBe('modern http');
-    const legacy = pool.create(serverConfig('web2', { url: f.url }));
+    const legacy = pool.create(serverConfig('web2', { url: f.url }), {}, { versionNegotiation: 'legacy' });
     expect((await legacy.connect()).protocolVersion).not.toBe('2026-07-28');
     expect(textOf(await legacy.callTool('echo', { text: 'legacy http' }))).toBe('legacy http');
   });
 
-  it("'legacy' (the default) sends initialize first, as Codex does", async () => {
+  it("'legacy' sends initialize first, as Codex does", async () => {
+    const f = await startHttpFixture({ createServer: () => createFixtureServer() as never });
+    fixtures.push(f);
+    const client = pool.create(serverConfig('web', { url: f.url }), {}, { versionNegotiation: 'legacy' });
+    await client.connect();
+    expect(f.methods[0]).toBe('initialize');
+  });
+
+  it("'auto' is the default: the probe goes first, then initialize for a 2025 server", async () => {
     const f = await startHttpFixture({ createServer: () => createFixtureServer() as never });
     fixtures.push(f);
     const client = pool.create(serverConfig('web', { url: f.url }));
-    await client.connect();
-    expect(f.methods[0]).toBe('initialize');
+    expect((await client.connect()).discovery).toEqual({ kind: 'legacy' });
+    expect(f.methods.slice(0, 2)).toEqual(['server/discover', 'initialize']);
   });
 });

@@ -263,7 +263,10 @@ export const STDIO_CASES: FaultCase[] = [
   works('stdio', 'grandchildren ignoring SIGTERM', ['--mode', 'grandchildren'], 'ready; calls work; closing kills the process group, grandchildren included'),
 ];
 
-/** A seeded random fault: which calls fail is fixed by the seed (POSTs draw in order). */
+/**
+ * A seeded random fault: which calls fail is fixed by the seed (POSTs draw in order: the 2026-07-28
+ * server/discover probe, initialize, notifications/initialized, tools/list, then one per call).
+ */
 function seededCalls(mode: string, rate: string, seed: string, pattern: boolean[], error: RegExp, outcome: string, gatewayError?: RegExp): FaultCase {
   return {
     id: `http/${mode} ${rate} seed ${seed}`,
@@ -342,11 +345,11 @@ export const HTTP_CASES: FaultCase[] = [
   duplicateTools('http', 'ready; one catalog entry per name; calls work'),
   works('http', 'http-expire-session every 3 requests', ['--mode', 'http-expire-session', '--expire-every', '3'], 'ready; six concurrent calls all succeed across the expiries', 6),
   neverReady('http', 'http-401 always', ['--mode', 'http-401', '--rate-401', '1'], NOT_LOGGED_IN, 'failed: "The chaos MCP server is not logged in. Run `switchboard mcp login chaos`."'),
-  seededCalls('http-401', '0.3', '14', [true, false, true, true, false, true], /^Auth required: the MCP server answered HTTP 401 \(WWW-Authenticate: Bearer error="invalid_token"/, 'calls answered 401 fail: "Auth required: the MCP server answered HTTP 401 (WWW-Authenticate: …)" (gateway: "The chaos MCP server is not logged in. Run `switchboard mcp login chaos`."); the others work',
+  seededCalls('http-401', '0.3', '14', [false, true, true, false, true, true], /^Auth required: the MCP server answered HTTP 401 \(WWW-Authenticate: Bearer error="invalid_token"/, 'calls answered 401 fail: "Auth required: the MCP server answered HTTP 401 (WWW-Authenticate: …)" (gateway: "The chaos MCP server is not logged in. Run `switchboard mcp login chaos`."); the others work',
     // The CLI's composition has an OAuth runtime, which turns the 401 into the login hint.
     NOT_LOGGED_IN),
   neverReady('http', 'http-500 always', ['--mode', 'http-500', '--rate-500', '1'], FAILED_TO_START('HTTP 500: \\{"jsonrpc":"2\\.0","error":\\{"code":-32000,"message":"Internal Server Error \\(chaos\\)"\\},"id":null\\}$'), 'failed: "HTTP 500: <body>" after the transient retries'),
-  seededCalls('http-500', '0.3', '14', [true, false, true, true, false, true], /^HTTP 500: \{"jsonrpc":"2\.0","error":\{"code":-32000,"message":"Internal Server Error \(chaos\)"\},"id":null\}$/, 'calls answered 500 fail: "HTTP 500: <body>" (a call is never replayed); the others work'),
+  seededCalls('http-500', '0.3', '14', [false, true, true, false, true, true], /^HTTP 500: \{"jsonrpc":"2\.0","error":\{"code":-32000,"message":"Internal Server Error \(chaos\)"\},"id":null\}$/, 'calls answered 500 fail: "HTTP 500: <body>" (a call is never replayed); the others work'),
   works('http', 'http-drop-sse 0.3', ['--mode', 'http-drop-sse', '--rate-drop', '0.3'], 'ready; cut streams are resumed; six concurrent calls all succeed', 6),
 ];
 

@@ -149,7 +149,8 @@ describe('security: secrets', { timeout: 120_000 }, () => {
     expect(Object.fromEntries(servers.map((s) => [s.name, s.state]))).toEqual({ local: 'ready', broken: 'failed', web: 'ready', denied: 'failed' });
     const log = logText();
     // The log is real and detailed (debug level), so a secret in it would be found.
-    expect(log).toContain("MCP server 'denied' transport: Error POSTing to endpoint");
+    // (The first request a server gets is the 2026-07-28 server/discover probe: that is what was refused.)
+    expect(log).toMatch(/MCP server 'denied' transport: Version negotiation failed: the server requires authorization \(HTTP 401\)/);
     expect(log).toContain('MCP server stderr');
     expect(log.split('\n').length).toBeGreaterThan(5);
     for (const [what, text] of Object.entries({ log, 'status stdout': status.stdout, 'status stderr': status.stderr, 'call output': call.stdout + call.stderr, 'failed call output': failing.stdout + failing.stderr })) {

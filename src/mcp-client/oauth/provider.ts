@@ -224,7 +224,11 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   async redirectToAuthorization(url: URL): Promise<void> {
     const requested = url.searchParams.get('scope') ?? undefined;
     const creds = await this.session.current();
-    const validToken = creds?.tokens && !this.session.isExpiring(creds) ? creds.tokens : undefined;
+    // A token from another authorization server (the resource moved: SEP-2352) says nothing about
+    // whether the new one's tokens would be accepted.
+    const issuer = this.session.discoveryState?.authorizationServerMetadata?.issuer;
+    const sameIssuer = !issuer || !creds?.tokens?.issuer || creds.tokens.issuer.replace(/\/$/, '') === issuer.replace(/\/$/, '');
+    const validToken = creds?.tokens && sameIssuer && !this.session.isExpiring(creds) ? creds.tokens : undefined;
     switch (this.mode.kind) {
       case 'none':
         if (validToken?.scope && !scopesCovered(requested, validToken.scope)) {
