@@ -141,11 +141,21 @@ const PROGRAM = '`[^`]*node`';
 
 /** The chaos server's noise-stdout lines per burst (its --noise-lines default). */
 const NOISE_LINES = 3;
-const NOISE_WARNING = new RegExp(` WARN MCP server ${PROGRAM} wrote a stdout line that is not JSON; skipped: chaos-server: this line is not JSON-RPC \\([1-3]\\)`);
+const NOISE_WARNING = new RegExp(`^MCP server ${PROGRAM} wrote a stdout line that is not JSON; skipped: chaos-server: this line is not JSON-RPC \\([1-3]\\)`);
+
+/** A record of the log file (one JSON object a line) at warn whose message is a skipped noise line. */
+function isNoiseWarning(line: string): boolean {
+  try {
+    const record = JSON.parse(line) as { level?: unknown; msg?: unknown };
+    return record.level === 'warn' && typeof record.msg === 'string' && NOISE_WARNING.test(record.msg);
+  } catch {
+    return false;
+  }
+}
 
 /** How many noise lines the subject's log reports as skipped, once at least `atLeast` are there. */
 async function skippedNoise(subject: RunningSubject, atLeast: number): Promise<number> {
-  const count = async () => (await readFile(subject.logFile, 'utf8').catch(() => '')).split('\n').filter((l) => NOISE_WARNING.test(l)).length;
+  const count = async () => (await readFile(subject.logFile, 'utf8').catch(() => '')).split('\n').filter(isNoiseWarning).length;
   const deadline = Date.now() + 5_000;
   let n = await count();
   while (n < atLeast && Date.now() < deadline) {
