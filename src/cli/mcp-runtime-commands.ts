@@ -7,6 +7,7 @@ import { errorMessage, SwitchboardError } from '../util/index.js';
 import type { CliContext } from './context.js';
 import { CommandFailed, EXIT_FAILED, UsageError } from './exit-codes.js';
 import type { RegisterCommand } from './commands.js';
+import { callElicitationHandler } from './elicitation-prompt.js';
 import { createMcpManager } from './mcp-compose.js';
 import { mcpCommandGroup } from './mcp-command-group.js';
 import { renderStatusTable, StatusProgress, statusJson, statusRows } from './mcp-status-view.js';
@@ -107,7 +108,7 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
     .description('Call a tool by its model-visible name and print the result as JSON.')
     .argument('<name>', 'model-visible tool name, as `switchboard mcp tools` shows it')
     .option('--args <json>', 'the arguments, a JSON object')
-    .addHelpText('after', '\nExit code 0 on success, 1 if the tool returned isError or the call failed, 2 for usage errors.\n\nExample:\n  switchboard mcp call mcp__everything__echo --args \'{"message": "hi"}\'\n')
+    .addHelpText('after', '\nWhen the server asks for input during the call (elicitation), a terminal prompts for it on stderr;\nwithout a terminal the request is declined, with a line on stderr saying so.\n\nExit code 0 on success, 1 if the tool returned isError or the call failed, 2 for usage errors.\n\nExample:\n  switchboard mcp call mcp__everything__echo --args \'{"message": "hi"}\'\n')
     .action(async (name: string, opts: { args?: string }) => {
       const ctx = context();
       const args = parseArgs(opts.args);
@@ -119,7 +120,8 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
           throw new UsageError(`unknown tool '${name}'${close.length ? `; did you mean ${close.join(', ')}?` : '; run `switchboard mcp tools` to list them'}`);
         }
         try {
-          return await manager.callTool(name, args);
+          // A server asking for input during the call is answered on the terminal, or declined.
+          return await manager.callTool(name, args, { onElicitation: callElicitationHandler({ stdin: process.stdin, stderr: ctx.stderr, prompt: process.stderr }) });
         } catch (err) {
           if (err instanceof SwitchboardError) throw new CommandFailed(err.message, { cause: err });
           throw err;

@@ -8,6 +8,7 @@ import { classifyError } from './classify-error.js';
 import { McpClientError } from './errors.js';
 import { buildHttpTransport } from './http-transport.js';
 import type { TransportRecipe } from './recipe.js';
+import { STDIO_PROBE_TIMEOUT_MS } from './defaults.js';
 import { deliverResponsesAfterNotifications } from './response-order.js';
 import type { SdkClientSetup } from './sdk-client.js';
 import { createSdkClient } from './sdk-client.js';
@@ -72,7 +73,9 @@ export class Connection {
       observations = built.observations;
       describe = () => `${recipe.kind === 'sse' ? 'HTTP+SSE' : 'streamable HTTP'} ${recipe.url}`;
     }
-    const client = createSdkClient(setup);
+    // Over HTTP a silent probe is an outage and keeps the whole startup timeout; on stdio it is a 2025
+    // server ignoring an unknown request, so it gets `initialize` after a short wait.
+    const client = createSdkClient(recipe.kind === 'stdio' ? { ...setup, probeTimeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, Math.floor(attempt.timeout / 2)) } : setup);
     const connection = new Connection(generation, client, transport, observations, tail, describe);
     client.onerror = (err) => connection.onTransportError(err, setup);
     client.onclose = () => connection.onTransportClosed(setup);

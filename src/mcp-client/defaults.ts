@@ -10,6 +10,12 @@ export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 3_600_000;
 /** Transient HTTP failures of initialize and tools/list are retried after these delays, inside the deadline. */
 export const HTTP_RETRY_DELAYS_MS: readonly number[] = [250, 1000];
 
+/**
+ * A stdio server silent on the 2026-07-28 `server/discover` probe for this long (at most half the
+ * startup timeout) is a 2025 server that ignores unknown requests: it gets `initialize` instead.
+ */
+export const STDIO_PROBE_TIMEOUT_MS = 5_000;
+
 /** A 2026-07-28 request still answered "input required" after this many rounds fails. */
 export const MAX_INPUT_ROUNDS = 10;
 

@@ -18,6 +18,8 @@ export interface SdkClientSetup {
   elicitationCapability?: ClientCapabilities['elicitation'] | null;
   samplingCapability?: ClientCapabilities['sampling'];
   versionNegotiation: 'legacy' | 'auto';
+  /** How long the era probe waits for an answer; default: the whole connect timeout. */
+  probeTimeoutMs?: number;
   logger: Logger;
 }
 
@@ -38,7 +40,7 @@ export function createSdkClient(setup: SdkClientSetup): Client {
   const capabilities = clientCapabilities(setup);
   const client = new Client(setup.clientInfo, {
     capabilities,
-    versionNegotiation: { mode: setup.versionNegotiation },
+    versionNegotiation: { mode: setup.versionNegotiation, ...(setup.probeTimeoutMs !== undefined ? { probe: { timeoutMs: setup.probeTimeoutMs } } : {}) },
     inputRequired: { autoFulfill: true, maxRounds: MAX_INPUT_ROUNDS },
     listMaxPages: MAX_TOOL_LIST_PAGES,
   });

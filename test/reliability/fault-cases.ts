@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { CallOutcome, RunningSubject, StartupOutcome } from './subjects.js';
+import { MODERN_HTTP_CASES, MODERN_STDIO_CASES } from './fault-cases-2026.js';
 
 export const CHAOS = fileURLToPath(new URL('../fixtures/chaos-server.ts', import.meta.url));
 export const NODE = process.execPath;
@@ -363,7 +364,7 @@ export const HTTP_CASES: FaultCase[] = [
   works('http', 'http-drop-sse 0.3', ['--mode', 'http-drop-sse', '--rate-drop', '0.3'], 'ready; cut streams are resumed; six concurrent calls all succeed', 6),
 ];
 
-export const FAULT_CASES: readonly FaultCase[] = [...STDIO_CASES, ...HTTP_CASES];
+export const FAULT_CASES: readonly FaultCase[] = [...STDIO_CASES, ...MODERN_STDIO_CASES, ...HTTP_CASES, ...MODERN_HTTP_CASES];
 
 /**
  * The modes where the gateway adds behaviour of its own: status lines for a failed start, a timeout,

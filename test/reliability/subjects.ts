@@ -28,6 +28,8 @@ export interface RunningSubject {
   call(server: string, tool: string, args: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<CallOutcome>;
   /** How many tools `server` contributes to the catalog now. */
   toolCount(server: string): Promise<number>;
+  /** The protocol revision `server` negotiated (subjects that can tell). */
+  protocol?(server: string): Promise<string | null>;
   /** The subject's log file (checked for secrets and for crashes). */
   logFile: string;
   close(): Promise<void>;
@@ -94,6 +96,7 @@ export const managerSubject: FaultSubject = {
       async toolCount(server) {
         return (await manager.listAllTools({ wait: 'none' })).filter((t) => t.server === server).length;
       },
+      protocol: async (server) => manager.status().find((s) => s.name === server)?.protocol ?? null,
       async close() {
         await manager.close();
         if (options.home === undefined) await removeTree(home);

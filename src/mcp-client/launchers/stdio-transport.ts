@@ -40,6 +40,12 @@ export interface StdioTransportOptions {
 type State = 'new' | 'open' | 'closing' | 'closed';
 
 export class StdioTransport implements Transport {
+  /**
+   * The SDK treats a transport with `stderr` and `pid` as stdio when it probes the era: a probe
+   * that times out there means a 2025 server (initialize follows), not an outage. The process may
+   * be remote, so there is no pid to give.
+   */
+  readonly pid: number | undefined = undefined;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
