@@ -3,10 +3,11 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs } from '../config/index.js';
-import type { McpClient, McpClientHandlers, McpClientState, PriorDiscovery, ReadyInfo } from '../mcp-client/index.js';
+import type { ListCacheHint, McpClient, McpClientHandlers, McpClientState, PriorDiscovery, ReadyInfo } from '../mcp-client/index.js';
 import { errorMessage, formatDuration, SwitchboardError, type Logger } from '../util/index.js';
 import { RestartPolicy, type RestartPolicyOptions } from './restart-policy.js';
 import { eraAfterStartup, mayBeStaleVerdict, startWithRecordedEra, type ServerEra } from './server-era.js';
+import { snapshotIsFresh, type SnapshotCache } from './snapshot-store.js';
 import { toolFilterFor, type ToolFilter } from './tool-filter.js';
 import { startupErrorDisplay, startupFailureText } from './startup-error.js';
 
@@ -46,6 +47,10 @@ export class ManagedServer {
   private client: McpClient | undefined;
   private liveTools: Tool[] | undefined;
   private snapshotTools: Tool[] | undefined;
+  /** The snapshot's cache hint: past its TTL a warm start waits for the live list. */
+  private snapshotCache: SnapshotCache | undefined;
+  /** The live list's cache hint (2026-07-28), and when it was read; undefined: fresh until list_changed. */
+  private liveCache: { hint: ListCacheHint; listedAt: number } | undefined;
   private eraValue: ServerEra | undefined;
   private startup: Promise<McpClient> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -80,13 +85,36 @@ export class ManagedServer {
     return this.snapshotTools !== undefined;
   }
 
+  /** A snapshot a warm start may answer with instead of waiting: one without a TTL, or within it. */
+  hasFreshSnapshot(now = Date.now()): boolean {
+    return this.snapshotTools !== undefined && snapshotIsFresh({ cache: this.snapshotCache }, now);
+  }
+
+  /** The live list's cache hint, in the form a snapshot records it. */
+  get listCache(): SnapshotCache | undefined {
+    const live = this.liveCache;
+    return live ? { ttl_ms: live.hint.ttlMs, scope: live.hint.scope, listed_at: new Date(live.listedAt).toISOString() } : undefined;
+  }
+
+  /**
+   * The catalog is being used: a live list past its TTL is read again behind the answer (at most
+   * one read at a time); true when one was started.
+   */
+  refreshIfStale(now = Date.now()): boolean {
+    const live = this.liveCache;
+    if (!live || this.phaseValue.kind !== 'ready' || this.refreshing || now < live.listedAt + live.hint.ttlMs) return false;
+    void this.refreshTools();
+    return true;
+  }
+
   /** The protocol revision it negotiated last (or that its snapshot recorded). */
   get era(): ServerEra | undefined {
     return this.eraValue;
   }
 
-  setSnapshot(tools: Tool[], era?: ServerEra): void {
+  setSnapshot(tools: Tool[], era?: ServerEra, cache?: SnapshotCache): void {
     this.snapshotTools = tools;
+    this.snapshotCache = cache;
     this.eraValue ??= era;
   }
 
@@ -170,6 +198,7 @@ export class ManagedServer {
       }
       this.eraValue = eraAfterStartup(started.ready, prior, previous);
       this.liveTools = started.tools;
+      this.liveCache = started.cache ? { hint: started.cache, listedAt: started.listedAt } : undefined;
       this.policy.succeeded();
       this.setPhase({ kind: 'ready', startupMs: Date.now() - startedAt });
       return started.client;
@@ -184,7 +213,10 @@ export class ManagedServer {
   }
 
   /** One client: connect and the first tools/list, together within `budget`; closed again on failure. */
-  private async connectAndList(prior: PriorDiscovery | undefined, budget: number): Promise<{ client: McpClient; ready: ReadyInfo; tools: Tool[] }> {
+  private async connectAndList(
+    prior: PriorDiscovery | undefined,
+    budget: number,
+  ): Promise<{ client: McpClient; ready: ReadyInfo; tools: Tool[]; cache: ListCacheHint | undefined; listedAt: number }> {
     const startedAt = Date.now();
     const holder: { client?: McpClient } = {};
     let client: McpClient | undefined;
@@ -194,8 +226,9 @@ export class ManagedServer {
       this.client = client;
       const ready = await client.connect({ signal: this.closed.signal, timeoutMs: budget });
       const remaining = budget - (Date.now() - startedAt);
-      const tools = await client.listTools({ signal: this.closed.signal, timeoutMs: Math.max(remaining, 1) });
-      return { client, ready, tools };
+      const listedAt = Date.now();
+      const { tools, cache } = await client.listToolsWithCache({ signal: this.closed.signal, timeoutMs: Math.max(remaining, 1) });
+      return { client, ready, tools, cache, listedAt };
     } catch (err) {
       this.client = undefined;
       await client?.close().catch(() => {});
@@ -279,9 +312,11 @@ export class ManagedServer {
         const client = this.client;
         if (!client || this.phaseValue.kind !== 'ready') return;
         try {
-          const tools = await client.listTools({ signal: this.closed.signal });
+          const listedAt = Date.now();
+          const { tools, cache } = await client.listToolsWithCache({ signal: this.closed.signal });
           if (client !== this.client) return;
           this.liveTools = tools;
+          this.liveCache = cache ? { hint: cache, listedAt } : undefined;
           this.deps.onToolsChanged(this);
         } catch (err) {
           this.deps.logger.warn(`failed to refresh tools after list-changed notification for MCP server '${this.name}': ${errorMessage(err)}`);
