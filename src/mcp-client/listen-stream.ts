@@ -32,7 +32,6 @@ export class ListenStream {
   private openedAt = 0;
   private reopenTimer: NodeJS.Timeout | undefined;
   private stopped = false;
-  private everOpened = false;
 
   constructor(
     private readonly client: Client,
@@ -53,17 +52,22 @@ export class ListenStream {
 
   /** Open the stream in the background (nothing to listen for: nothing is opened). */
   start(): void {
-    void this.open().catch(() => {});
+    void this.open(false).catch(() => {});
   }
 
-  /** Re-open with the current filter (a resource was subscribed or unsubscribed); waits for the ack. */
+  /**
+   * Listen with the current filter (a resource was subscribed or unsubscribed); waits for the ack.
+   * The new stream opens before the old one closes, so no change falls in between.
+   */
   async reopen(): Promise<void> {
     this.clearTimer();
     const old = this.subscription;
     this.subscription = undefined;
-    this.epoch += 1;
-    await old?.close();
-    await this.open();
+    try {
+      await this.open(false);
+    } finally {
+      await old?.close();
+    }
   }
 
   async close(): Promise<void> {
@@ -74,7 +78,8 @@ export class ListenStream {
     await sub?.close().catch(() => {});
   }
 
-  private async open(): Promise<void> {
+  /** `resync`: the stream was down, so what it covers is read again once it is back. */
+  private async open(resync: boolean): Promise<void> {
     if (this.stopped || !this.client.transport) return;
     const filter = this.filter();
     if (Object.keys(filter).length === 0) return;
@@ -97,15 +102,13 @@ export class ListenStream {
     }
     this.subscription = sub;
     this.openedAt = Date.now();
-    const reopened = this.everOpened;
-    this.everOpened = true;
     void sub.closed.then((cause) => {
       if (epoch !== this.epoch || this.stopped || cause === 'local') return;
       this.subscription = undefined;
       this.dropped(cause === 'graceful' ? 'the server ended it' : 'the stream dropped');
     });
     // Changes made while the stream was down were never announced: read the lists again.
-    if (reopened) this.setup.onReopened(sub.honoredFilter);
+    if (resync) this.setup.onReopened(sub.honoredFilter);
   }
 
   /** Schedule the next attempt; a stream that stayed up a while starts the backoff afresh. */
@@ -124,7 +127,7 @@ export class ListenStream {
     this.clearTimer();
     this.reopenTimer = setTimeout(() => {
       this.reopenTimer = undefined;
-      void this.open().catch(() => {});
+      void this.open(true).catch(() => {});
     }, delay);
     this.reopenTimer.unref();
   }
