@@ -5,6 +5,7 @@ import type { Client, McpSubscription, ServerCapabilities, SubscriptionFilter } 
 import { METHOD_NOT_FOUND, ProtocolError } from '@modelcontextprotocol/client';
 import { errorMessage, type Logger } from '../util/index.js';
 import { LISTEN_RETRY_DELAYS_MS, LISTEN_STABLE_MS } from './defaults.js';
+import type { McpClientHandlers } from './types.js';
 
 export type ListenFilter = SubscriptionFilter;
 type Filter = SubscriptionFilter;
@@ -136,4 +137,20 @@ export class ListenStream {
     if (this.reopenTimer) clearTimeout(this.reopenTimer);
     this.reopenTimer = undefined;
   }
+}
+
+/**
+ * A dropped stream is back: what changed meanwhile was never announced, so say it now; the lists it
+ * covers are marked to be read past the SDK's cache once (`staleLists`).
+ */
+export function announceAfterDrop(honored: ListenFilter, handlers: McpClientHandlers, staleLists: Set<string>): void {
+  if (honored.promptsListChanged) staleLists.add('prompts/list');
+  if (honored.resourcesListChanged) {
+    staleLists.add('resources/list');
+    staleLists.add('resources/templates/list');
+  }
+  if (honored.toolsListChanged) handlers.onToolsListChanged?.();
+  if (honored.promptsListChanged) handlers.onPromptsListChanged?.();
+  if (honored.resourcesListChanged) handlers.onResourcesListChanged?.();
+  for (const uri of honored.resourceSubscriptions ?? []) handlers.onResourceUpdated?.(uri);
 }

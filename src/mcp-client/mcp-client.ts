@@ -14,7 +14,7 @@ import { createLocalLauncher } from './launchers/index.js';
 import type { AttemptOptions, OperationSpec } from './operation.js';
 import { runOperation } from './operation.js';
 import { collectPages, listModernTools, type ListCacheHint } from './pagination.js';
-import type { ListenFilter } from './listen-stream.js';
+import { announceAfterDrop } from './listen-stream.js';
 import { currentAccessToken, recipeFromConfig } from './recipe.js';
 import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
 import { McpServerApi } from './server-api.js';
@@ -81,7 +81,7 @@ export class McpClient extends McpServerApi {
       fetch: deps.fetch,
       listen: {
         resourceSubscriptions: this.subscribedUris,
-        onReopened: (honored) => this.onListenReopened(honored),
+        onReopened: (honored) => announceAfterDrop(honored, handlers, this.staleLists),
         retryDelaysMs: options.listenRetryDelaysMs,
         timeoutMs: options.startupTimeoutMs ?? configStartupMs(config),
       },
@@ -273,20 +273,6 @@ export class McpClient extends McpServerApi {
     this.callDefinitions = new Map(tools.map((t) => [t.name, { ...t, outputSchema: undefined }]));
     if (recovered) this.reportRecovery(tools, changed);
     return { tools, changed, cache };
-  }
-
-  /** A dropped listen stream is back: what changed meanwhile was never announced, so say it now. */
-  private onListenReopened(honored: ListenFilter): void {
-    const handlers = this.deps.handlers ?? {};
-    if (honored.promptsListChanged) this.staleLists.add('prompts/list');
-    if (honored.resourcesListChanged) {
-      this.staleLists.add('resources/list');
-      this.staleLists.add('resources/templates/list');
-    }
-    if (honored.toolsListChanged) handlers.onToolsListChanged?.();
-    if (honored.promptsListChanged) handlers.onPromptsListChanged?.();
-    if (honored.resourcesListChanged) handlers.onResourcesListChanged?.();
-    for (const uri of honored.resourceSubscriptions ?? []) handlers.onResourceUpdated?.(uri);
   }
 
   private refreshToolsAfterRecovery(): void {

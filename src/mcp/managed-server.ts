@@ -7,7 +7,8 @@ import type { ListCacheHint, McpClient, McpClientHandlers, McpClientState, Prior
 import { errorMessage, formatDuration, SwitchboardError, type Logger } from '../util/index.js';
 import { RestartPolicy, type RestartPolicyOptions } from './restart-policy.js';
 import { eraAfterStartup, mayBeStaleVerdict, startWithRecordedEra, type ServerEra } from './server-era.js';
-import { snapshotIsFresh, type SnapshotCache } from './snapshot-store.js';
+import { ListFreshness } from './list-freshness.js';
+import type { SnapshotCache } from './snapshot-store.js';
 import { toolFilterFor, type ToolFilter } from './tool-filter.js';
 import { startupErrorDisplay, startupFailureText } from './startup-error.js';
 
@@ -47,10 +48,7 @@ export class ManagedServer {
   private client: McpClient | undefined;
   private liveTools: Tool[] | undefined;
   private snapshotTools: Tool[] | undefined;
-  /** The snapshot's cache hint: past its TTL a warm start waits for the live list. */
-  private snapshotCache: SnapshotCache | undefined;
-  /** The live list's cache hint (2026-07-28), and when it was read; undefined: fresh until list_changed. */
-  private liveCache: { hint: ListCacheHint; listedAt: number } | undefined;
+  private readonly freshness = new ListFreshness();
   private eraValue: ServerEra | undefined;
   private startup: Promise<McpClient> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -81,19 +79,14 @@ export class ManagedServer {
     return undefined;
   }
 
-  get hasSnapshot(): boolean {
-    return this.snapshotTools !== undefined;
-  }
-
   /** A snapshot a warm start may answer with instead of waiting: one without a TTL, or within it. */
   hasFreshSnapshot(now = Date.now()): boolean {
-    return this.snapshotTools !== undefined && snapshotIsFresh({ cache: this.snapshotCache }, now);
+    return this.snapshotTools !== undefined && this.freshness.snapshotFresh(now);
   }
 
   /** The live list's cache hint, in the form a snapshot records it. */
   get listCache(): SnapshotCache | undefined {
-    const live = this.liveCache;
-    return live ? { ttl_ms: live.hint.ttlMs, scope: live.hint.scope, listed_at: new Date(live.listedAt).toISOString() } : undefined;
+    return this.freshness.forSnapshot();
   }
 
   /**
@@ -101,8 +94,7 @@ export class ManagedServer {
    * one read at a time); true when one was started.
    */
   refreshIfStale(now = Date.now()): boolean {
-    const live = this.liveCache;
-    if (!live || this.phaseValue.kind !== 'ready' || this.refreshing || now < live.listedAt + live.hint.ttlMs) return false;
+    if (this.phaseValue.kind !== 'ready' || this.refreshing || !this.freshness.liveExpired(now)) return false;
     void this.refreshTools();
     return true;
   }
@@ -114,7 +106,7 @@ export class ManagedServer {
 
   setSnapshot(tools: Tool[], era?: ServerEra, cache?: SnapshotCache): void {
     this.snapshotTools = tools;
-    this.snapshotCache = cache;
+    this.freshness.snapshotLoaded(cache);
     this.eraValue ??= era;
   }
 
@@ -198,7 +190,7 @@ export class ManagedServer {
       }
       this.eraValue = eraAfterStartup(started.ready, prior, previous);
       this.liveTools = started.tools;
-      this.liveCache = started.cache ? { hint: started.cache, listedAt: started.listedAt } : undefined;
+      this.freshness.listed(started.cache, started.listedAt);
       this.policy.succeeded();
       this.setPhase({ kind: 'ready', startupMs: Date.now() - startedAt });
       return started.client;
@@ -316,7 +308,7 @@ export class ManagedServer {
           const { tools, cache } = await client.listToolsWithCache({ signal: this.closed.signal });
           if (client !== this.client) return;
           this.liveTools = tools;
-          this.liveCache = cache ? { hint: cache, listedAt } : undefined;
+          this.freshness.listed(cache, listedAt);
           this.deps.onToolsChanged(this);
         } catch (err) {
           this.deps.logger.warn(`failed to refresh tools after list-changed notification for MCP server '${this.name}': ${errorMessage(err)}`);
