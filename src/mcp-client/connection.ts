@@ -181,7 +181,7 @@ export class Connection {
   async close(options: { terminateSession: boolean } = { terminateSession: true }): Promise<void> {
     if (this.closedByUs) return;
     this.closedByUs = true;
-    await this.listenStream?.close();
+    this.listenStream?.close();
     const transport = this.transport;
     if (options.terminateSession && !this.ended && transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
       // Politely end the server's session; a server that does not answer does not hold us up.
@@ -201,7 +201,7 @@ export class Connection {
   private onTransportClosed(setup: ConnectionSetup): void {
     if (this.ended) return;
     this.ended = true;
-    void this.listenStream?.close();
+    this.listenStream?.close();
     if (this.closedByUs) return;
     const reason = this.endReason ?? new McpClientError('connection_closed', `connection to MCP server '${setup.serverName}' closed`);
     setup.onEnded(this, reason.withStderrTail(this.stderrTail()));

@@ -67,16 +67,18 @@ export class ListenStream {
     try {
       await this.open(false);
     } finally {
-      await old?.close();
+      // Its cancellation goes out behind us: a server slow to take it must not hold the caller.
+      void old?.close().catch(() => {});
     }
   }
 
-  async close(): Promise<void> {
+  /** Stop listening; the cancellation is sent behind us (closing the connection must not wait on it). */
+  close(): void {
     this.stopped = true;
     this.clearTimer();
     const sub = this.subscription;
     this.subscription = undefined;
-    await sub?.close().catch(() => {});
+    void sub?.close().catch(() => {});
   }
 
   /** `resync`: the stream was down, so what it covers is read again once it is back. */
