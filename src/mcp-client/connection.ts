@@ -7,6 +7,7 @@ import type { HttpObservations } from './classify-error.js';
 import { classifyError } from './classify-error.js';
 import { McpClientError } from './errors.js';
 import { buildHttpTransport } from './http-transport.js';
+import { ListenStream, type ListenStreamSetup } from './listen-stream.js';
 import type { TransportRecipe } from './recipe.js';
 import { STDIO_PROBE_TIMEOUT_MS } from './defaults.js';
 import { deliverResponsesAfterNotifications } from './response-order.js';
@@ -16,6 +17,8 @@ import type { ReadyInfo } from './types.js';
 
 export interface ConnectionSetup extends SdkClientSetup {
   fetch?: FetchLike;
+  /** How a 2026-07-28 connection listens for changes (the rest of its setup comes from here). */
+  listen: Pick<ListenStreamSetup, 'resourceSubscriptions' | 'onReopened' | 'retryDelaysMs' | 'timeoutMs'>;
   /** Called once when the connection ends without us closing it. */
   onEnded(connection: Connection, reason: McpClientError): void;
 }
@@ -33,6 +36,8 @@ export class Connection {
   private active = 0;
   private answered = 0;
   private idle: (() => void) | undefined;
+  /** The change notifications of a 2026-07-28 connection (2025 servers send theirs unasked). */
+  private listenStream: ListenStream | undefined;
 
   private constructor(
     readonly generation: number,
@@ -95,6 +100,10 @@ export class Connection {
       attempt.signal.removeEventListener('abort', abandon);
     }
     deliverResponsesAfterNotifications(transport);
+    if (client.getProtocolEra() === 'modern') {
+      connection.listenStream = new ListenStream(client, { ...setup.listen, serverName: setup.serverName, logger: setup.logger });
+      connection.listenStream.start();
+    }
     return connection;
   }
 
@@ -166,10 +175,16 @@ export class Connection {
     return discover ? { kind: 'modern', discover } : undefined;
   }
 
+  /** The listen stream of a 2026-07-28 connection; undefined on a 2025 one. */
+  get listen(): ListenStream | undefined {
+    return this.listenStream;
+  }
+
   /** Close the transport (for stdio: kill the process group). Idempotent. */
   async close(options: { terminateSession: boolean } = { terminateSession: true }): Promise<void> {
     if (this.closedByUs) return;
     this.closedByUs = true;
+    this.listenStream?.close();
     const transport = this.transport;
     if (options.terminateSession && !this.ended && transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
       // Politely end the server's session; a server that does not answer does not hold us up.
@@ -189,6 +204,7 @@ export class Connection {
   private onTransportClosed(setup: ConnectionSetup): void {
     if (this.ended) return;
     this.ended = true;
+    this.listenStream?.close();
     if (this.closedByUs) return;
     const reason = this.endReason ?? new McpClientError('connection_closed', `connection to MCP server '${setup.serverName}' closed`);
     setup.onEnded(this, reason.withStderrTail(this.stderrTail()));

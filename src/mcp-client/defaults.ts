@@ -36,3 +36,8 @@ export const DEFAULT_CLIENT_INFO = { name: 'switchboard', title: 'Switchboard', 
  * environment for a remote one.
  */
 export const DEFAULT_ENV_VARS: readonly string[] = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', '__CF_USER_TEXT_ENCODING', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'TZ'];
+
+/** A dropped 2026-07-28 `subscriptions/listen` stream is re-opened after these delays, then given up. */
+export const LISTEN_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
+/** A listen stream that stayed open this long starts its backoff afresh when it drops. */
+export const LISTEN_STABLE_MS = 30_000;

@@ -3,6 +3,7 @@
 export * from './launchers/index.js';
 export { createMcpClient, McpClient } from './mcp-client.js';
 export type { CallToolOptions } from './mcp-client.js';
+export type { ListCacheHint } from './pagination.js';
 export type {
   HandlerContext,
   McpClientDeps,

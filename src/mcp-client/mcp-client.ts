@@ -13,7 +13,8 @@ import { McpClientError } from './errors.js';
 import { createLocalLauncher } from './launchers/index.js';
 import type { AttemptOptions, OperationSpec } from './operation.js';
 import { runOperation } from './operation.js';
-import { collectPages, listModernTools } from './pagination.js';
+import { collectPages, listModernTools, type ListCacheHint } from './pagination.js';
+import { announceAfterDrop } from './listen-stream.js';
 import { currentAccessToken, recipeFromConfig } from './recipe.js';
 import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
 import { McpServerApi } from './server-api.js';
@@ -78,6 +79,12 @@ export class McpClient extends McpServerApi {
       versionNegotiation: config.transport.type === 'sse' ? 'legacy' : (options.versionNegotiation ?? 'auto'),
       logger: deps.logger,
       fetch: deps.fetch,
+      listen: {
+        resourceSubscriptions: this.subscribedUris,
+        onReopened: (honored) => announceAfterDrop(honored, handlers, this.staleLists),
+        retryDelaysMs: options.listenRetryDelaysMs,
+        timeoutMs: options.startupTimeoutMs ?? configStartupMs(config),
+      },
       onEnded: (connection, reason) => this.onConnectionEnded(connection, reason),
     };
   }
@@ -111,6 +118,12 @@ export class McpClient extends McpServerApi {
   /** Every tool, following nextCursor (at most 100 pages / 10,000 tools). */
   async listTools(options: RequestOptions = {}): Promise<Tool[]> {
     return (await this.fetchTools(options)).tools;
+  }
+
+  /** Every tool, with how long the list stays fresh (2026-07-28 `ttlMs` / `cacheScope`; none from 2025 servers). */
+  async listToolsWithCache(options: RequestOptions = {}): Promise<{ tools: Tool[]; cache: ListCacheHint | undefined }> {
+    const { tools, cache } = await this.fetchTools(options);
+    return { tools, cache };
   }
 
   async callTool(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions = {}): Promise<CallToolResult> {
@@ -241,21 +254,25 @@ export class McpClient extends McpServerApi {
     return token !== undefined && `Bearer ${token}` !== used.rejectedAuthorization;
   }
 
-  private async fetchTools(options: RequestOptions): Promise<{ tools: Tool[]; changed: boolean }> {
+  private async fetchTools(options: RequestOptions): Promise<{ tools: Tool[]; changed: boolean; cache?: ListCacheHint }> {
     if (this.state.kind === 'ready' && !this.state.capabilities.tools) return { tools: [], changed: false };
-    const { value: tools, recovered } = await this.runOutcome('tools/list', options, (c, a) =>
+    const { value: listed, recovered } = await this.runOutcome('tools/list', options, async (c, a) =>
       c.client.getProtocolEra() === 'modern'
         ? listModernTools(c.client, a)
-        : collectPages('tools/list', async (cursor) => {
-            const page = await c.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, a);
-            return { items: page.tools, nextCursor: page.nextCursor };
-          }),
+        : {
+            tools: await collectPages('tools/list', async (cursor) => {
+              const page = await c.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, a);
+              return { items: page.tools, nextCursor: page.nextCursor };
+            }),
+            cache: undefined,
+          },
     );
+    const { tools, cache } = listed;
     const changed = this.lastTools !== undefined && JSON.stringify(this.lastTools) !== JSON.stringify(tools);
     this.lastTools = tools;
     this.callDefinitions = new Map(tools.map((t) => [t.name, { ...t, outputSchema: undefined }]));
     if (recovered) this.reportRecovery(tools, changed);
-    return { tools, changed };
+    return { tools, changed, cache };
   }
 
   private refreshToolsAfterRecovery(): void {

@@ -1,7 +1,9 @@
 // Resources, prompts, completion and logging: the McpClient operations beyond tools. Each one checks
 // the server advertised the feature (some servers never answer what they do not offer) and runs
-// through the one operation wrapper.
+// through the one operation wrapper. On 2026-07-28 the lists come through the SDK's response cache
+// (their `ttlMs` / `cacheScope`; list_changed evicts) and subscriptions ride the listen stream.
 import type {
+  CacheMode,
   CompleteRequest,
   CompleteResult,
   GetPromptResult,
@@ -15,19 +17,25 @@ import type {
 import type { Connection } from './connection.js';
 import { McpClientError } from './errors.js';
 import type { AttemptOptions, OperationSpec } from './operation.js';
-import { collectPages } from './pagination.js';
+import { checkItemLimit, collectPages } from './pagination.js';
 import type { RequestOptions } from './types.js';
 
 export abstract class McpServerApi {
   /** Run one operation through the wrapper (McpClient owns connections and recovery). */
   protected abstract run<T>(label: string, options: RequestOptions & Pick<OperationSpec, 'onProgress' | 'progress'>, fn: (c: Connection, a: AttemptOptions) => Promise<T>): Promise<T>;
   abstract get capabilities(): ServerCapabilities | undefined;
+  /** Resources subscribed to on a 2026-07-28 server: its listen stream asks for their updates. */
+  protected readonly subscribedUris = new Set<string>();
+  /** Lists whose changes may have been missed (the listen stream was down): read past the cache once. */
+  protected readonly staleLists = new Set<string>();
 
   /** Every resource; [] without asking when the server does not offer resources. */
   async listResources(options: RequestOptions = {}): Promise<Resource[]> {
     if (!this.capabilities?.resources) return [];
-    return this.run('resources/list', options, (c, a) =>
-      collectPages('resources/list', async (cursor) => {
+    return this.run('resources/list', options, async (c, a) =>
+      isModern(c)
+        ? checkItemLimit('resources/list', (await c.client.listResources(undefined, { ...a, cacheMode: this.cacheMode('resources/list') })).resources)
+        : collectPages('resources/list', async (cursor) => {
         const page = await c.client.request({ method: 'resources/list', params: cursor === undefined ? {} : { cursor } }, a);
         return { items: page.resources, nextCursor: page.nextCursor };
       }),
@@ -36,8 +44,10 @@ export abstract class McpServerApi {
 
   async listResourceTemplates(options: RequestOptions = {}): Promise<ResourceTemplateType[]> {
     if (!this.capabilities?.resources) return [];
-    return this.run('resources/templates/list', options, (c, a) =>
-      collectPages('resources/templates/list', async (cursor) => {
+    return this.run('resources/templates/list', options, async (c, a) =>
+      isModern(c)
+        ? checkItemLimit('resources/templates/list', (await c.client.listResourceTemplates(undefined, { ...a, cacheMode: this.cacheMode('resources/templates/list') })).resourceTemplates)
+        : collectPages('resources/templates/list', async (cursor) => {
         const page = await c.client.request({ method: 'resources/templates/list', params: cursor === undefined ? {} : { cursor } }, a);
         return { items: page.resourceTemplates, nextCursor: page.nextCursor };
       }),
@@ -52,19 +62,29 @@ export abstract class McpServerApi {
   async subscribe(uri: string, options: RequestOptions = {}): Promise<void> {
     this.require('resources', 'resources/subscribe');
     if (!this.capabilities?.resources?.subscribe) throw unsupported('resource subscriptions', 'resources/subscribe');
-    await this.run('resources/subscribe', options, (c, a) => c.client.request({ method: 'resources/subscribe', params: { uri } }, a));
+    await this.run('resources/subscribe', options, async (c, a) => {
+      // 2026-07-28 has no resources/subscribe: the listen stream names the resources instead.
+      if (!c.listen) return c.client.request({ method: 'resources/subscribe', params: { uri } }, a);
+      this.subscribedUris.add(uri);
+      await c.listen.reopen();
+    });
   }
 
   async unsubscribe(uri: string, options: RequestOptions = {}): Promise<void> {
     this.require('resources', 'resources/unsubscribe');
-    await this.run('resources/unsubscribe', options, (c, a) => c.client.request({ method: 'resources/unsubscribe', params: { uri } }, a));
+    await this.run('resources/unsubscribe', options, async (c, a) => {
+      if (!c.listen) return c.client.request({ method: 'resources/unsubscribe', params: { uri } }, a);
+      if (this.subscribedUris.delete(uri)) await c.listen.reopen();
+    });
   }
 
   /** Every prompt; [] without asking when the server does not offer prompts. */
   async listPrompts(options: RequestOptions = {}): Promise<Prompt[]> {
     if (!this.capabilities?.prompts) return [];
-    return this.run('prompts/list', options, (c, a) =>
-      collectPages('prompts/list', async (cursor) => {
+    return this.run('prompts/list', options, async (c, a) =>
+      isModern(c)
+        ? checkItemLimit('prompts/list', (await c.client.listPrompts(undefined, { ...a, cacheMode: this.cacheMode('prompts/list') })).prompts)
+        : collectPages('prompts/list', async (cursor) => {
         const page = await c.client.request({ method: 'prompts/list', params: cursor === undefined ? {} : { cursor } }, a);
         return { items: page.prompts, nextCursor: page.nextCursor };
       }),
@@ -95,11 +115,20 @@ export abstract class McpServerApi {
     await this.run('ping', options, (c, a) => c.client.request({ method: 'ping' }, a));
   }
 
+  /** The SDK cache serves a list still fresh by its `ttlMs`, unless changes may have been missed. */
+  private cacheMode(method: string): CacheMode {
+    return this.staleLists.delete(method) ? 'refresh' : 'use';
+  }
+
   private require(capability: 'resources' | 'prompts' | 'completions' | 'logging', method: string): void {
     const caps = this.capabilities;
     // Before connect the operation itself reports "not initialized"; only a known absence is refused here.
     if (caps && !caps[capability]) throw unsupported(capability, method);
   }
+}
+
+function isModern(c: Connection): boolean {
+  return c.client.getProtocolEra() === 'modern';
 }
 
 function unsupported(what: string, method: string): McpClientError {

@@ -115,6 +115,8 @@ export interface McpClientOptions {
   elicitationCapability?: ClientCapabilities['elicitation'] | null;
   /** The sampling capability advertised when a sampling handler is given (default `{}`). */
   samplingCapability?: ClientCapabilities['sampling'];
+  /** Delays before re-opening a dropped 2026-07-28 `subscriptions/listen` stream; given up after the last. */
+  listenRetryDelaysMs?: readonly number[];
   /** Transient retry delays (default 250 ms, 1000 ms). */
   retryDelaysMs?: readonly number[];
 }

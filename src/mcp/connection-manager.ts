@@ -115,10 +115,14 @@ export class McpConnectionManager {
     }
     this.start();
     await raceSignal(this.snapshotsLoaded(), options.signal);
+    const now = Date.now();
+    // A list past its 2026-07-28 cache time is read again behind this answer; list_changed does it at once.
+    for (const s of this.servers.values()) s.refreshIfStale(now);
     const wait = options.wait ?? 'unsnapshotted';
     if (wait === 'all') await raceSignal(this.initialStartup!, options.signal);
     else if (wait === 'unsnapshotted') {
-      const pending = [...this.servers.values()].filter((s) => s.phase.kind === 'starting' && !s.hasSnapshot);
+      // A snapshot past its TTL is no answer: wait for that server as for one without a snapshot.
+      const pending = [...this.servers.values()].filter((s) => s.phase.kind === 'starting' && !s.hasFreshSnapshot(now));
       await raceSignal(Promise.all(pending.map((s) => s.settled())), options.signal);
     }
     return [...this.catalog.entries];
@@ -255,7 +259,7 @@ export class McpConnectionManager {
     await Promise.all(
       [...this.servers.values()].map(async (s) => {
         const snap = await store.load(s.config);
-        if (snap) s.setSnapshot(snap.tools, snap.era);
+        if (snap) s.setSnapshot(snap.tools, snap.era, snap.cache);
       }),
     );
     this.catalog.rebuild(this.contributions(), '');
@@ -283,7 +287,7 @@ export class McpConnectionManager {
     }
     const live = server.tools;
     if (live?.source !== 'live' || server.phase.kind !== 'ready' || !this.deps.snapshots) return;
-    const saving = this.deps.snapshots.save(server.config, live.tools, server.era);
+    const saving = this.deps.snapshots.save(server.config, live.tools, server.era, server.listCache);
     this.savingSnapshots.add(saving);
     void saving.finally(() => this.savingSnapshots.delete(saving));
   }

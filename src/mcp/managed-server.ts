@@ -3,10 +3,12 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs } from '../config/index.js';
-import type { McpClient, McpClientHandlers, McpClientState, PriorDiscovery, ReadyInfo } from '../mcp-client/index.js';
+import type { ListCacheHint, McpClient, McpClientHandlers, McpClientState, PriorDiscovery, ReadyInfo } from '../mcp-client/index.js';
 import { errorMessage, formatDuration, SwitchboardError, type Logger } from '../util/index.js';
 import { RestartPolicy, type RestartPolicyOptions } from './restart-policy.js';
 import { eraAfterStartup, mayBeStaleVerdict, startWithRecordedEra, type ServerEra } from './server-era.js';
+import { ListFreshness } from './list-freshness.js';
+import type { SnapshotCache } from './snapshot-store.js';
 import { toolFilterFor, type ToolFilter } from './tool-filter.js';
 import { startupErrorDisplay, startupFailureText } from './startup-error.js';
 
@@ -46,6 +48,7 @@ export class ManagedServer {
   private client: McpClient | undefined;
   private liveTools: Tool[] | undefined;
   private snapshotTools: Tool[] | undefined;
+  private readonly freshness = new ListFreshness();
   private eraValue: ServerEra | undefined;
   private startup: Promise<McpClient> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -76,8 +79,24 @@ export class ManagedServer {
     return undefined;
   }
 
-  get hasSnapshot(): boolean {
-    return this.snapshotTools !== undefined;
+  /** A snapshot a warm start may answer with instead of waiting: one without a TTL, or within it. */
+  hasFreshSnapshot(now = Date.now()): boolean {
+    return this.snapshotTools !== undefined && this.freshness.snapshotFresh(now);
+  }
+
+  /** The live list's cache hint, in the form a snapshot records it. */
+  get listCache(): SnapshotCache | undefined {
+    return this.freshness.forSnapshot();
+  }
+
+  /**
+   * The catalog is being used: a live list past its TTL is read again behind the answer (at most
+   * one read at a time); true when one was started.
+   */
+  refreshIfStale(now = Date.now()): boolean {
+    if (this.phaseValue.kind !== 'ready' || this.refreshing || !this.freshness.liveExpired(now)) return false;
+    void this.refreshTools();
+    return true;
   }
 
   /** The protocol revision it negotiated last (or that its snapshot recorded). */
@@ -85,8 +104,9 @@ export class ManagedServer {
     return this.eraValue;
   }
 
-  setSnapshot(tools: Tool[], era?: ServerEra): void {
+  setSnapshot(tools: Tool[], era?: ServerEra, cache?: SnapshotCache): void {
     this.snapshotTools = tools;
+    this.freshness.snapshotLoaded(cache);
     this.eraValue ??= era;
   }
 
@@ -170,6 +190,7 @@ export class ManagedServer {
       }
       this.eraValue = eraAfterStartup(started.ready, prior, previous);
       this.liveTools = started.tools;
+      this.freshness.listed(started.cache, started.listedAt);
       this.policy.succeeded();
       this.setPhase({ kind: 'ready', startupMs: Date.now() - startedAt });
       return started.client;
@@ -184,7 +205,10 @@ export class ManagedServer {
   }
 
   /** One client: connect and the first tools/list, together within `budget`; closed again on failure. */
-  private async connectAndList(prior: PriorDiscovery | undefined, budget: number): Promise<{ client: McpClient; ready: ReadyInfo; tools: Tool[] }> {
+  private async connectAndList(
+    prior: PriorDiscovery | undefined,
+    budget: number,
+  ): Promise<{ client: McpClient; ready: ReadyInfo; tools: Tool[]; cache: ListCacheHint | undefined; listedAt: number }> {
     const startedAt = Date.now();
     const holder: { client?: McpClient } = {};
     let client: McpClient | undefined;
@@ -194,8 +218,9 @@ export class ManagedServer {
       this.client = client;
       const ready = await client.connect({ signal: this.closed.signal, timeoutMs: budget });
       const remaining = budget - (Date.now() - startedAt);
-      const tools = await client.listTools({ signal: this.closed.signal, timeoutMs: Math.max(remaining, 1) });
-      return { client, ready, tools };
+      const listedAt = Date.now();
+      const { tools, cache } = await client.listToolsWithCache({ signal: this.closed.signal, timeoutMs: Math.max(remaining, 1) });
+      return { client, ready, tools, cache, listedAt };
     } catch (err) {
       this.client = undefined;
       await client?.close().catch(() => {});
@@ -279,9 +304,11 @@ export class ManagedServer {
         const client = this.client;
         if (!client || this.phaseValue.kind !== 'ready') return;
         try {
-          const tools = await client.listTools({ signal: this.closed.signal });
+          const listedAt = Date.now();
+          const { tools, cache } = await client.listToolsWithCache({ signal: this.closed.signal });
           if (client !== this.client) return;
           this.liveTools = tools;
+          this.freshness.listed(cache, listedAt);
           this.deps.onToolsChanged(this);
         } catch (err) {
           this.deps.logger.warn(`failed to refresh tools after list-changed notification for MCP server '${this.name}': ${errorMessage(err)}`);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMcpServerConfig } from '../config/index.js';
 import { nullLogger } from '../util/index.js';
-import { SnapshotStore, snapshotConfigHash } from './snapshot-store.js';
+import { SnapshotStore, snapshotConfigHash, snapshotIsFresh } from './snapshot-store.js';
 
 const server = (args: string[]) => parseMcpServerConfig('docs', { command: 'docs-server', args }).config;
 const tools = [{ name: 'search', inputSchema: { type: 'object' as const } }];
@@ -42,5 +42,27 @@ describe('SnapshotStore', () => {
     expect(await s.load(server(['a']))).toBeUndefined();
     await writeFile(file, JSON.stringify({ ...data, tools: [{ nope: 1 }] }));
     expect(await s.load(server(['a']))).toBeUndefined();
+  });
+
+  it('keeps a 2026-07-28 cache hint; a malformed one is dropped, the snapshot kept', async () => {
+    const { dir, store: s } = await store();
+    const cache = { ttl_ms: 60_000, scope: 'public' as const, listed_at: '2026-12-01T10:00:00.000Z' };
+    await s.save(server(['a']), tools, undefined, cache);
+    expect((await s.load(server(['a'])))?.cache).toEqual(cache);
+    const file = path.join(dir, `docs-${snapshotConfigHash(server(['a']))}.json`);
+    const data = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, JSON.stringify({ ...data, cache: { ttl_ms: -1, listed_at: 'yesterday' } }));
+    const loaded = await s.load(server(['a']));
+    expect(loaded?.tools).toEqual(tools);
+    expect(loaded?.cache).toBeUndefined();
+  });
+
+  it('a snapshot is fresh without a hint, and within its TTL only', () => {
+    const listed = Date.parse('2026-12-01T10:00:00.000Z');
+    const cache = { ttl_ms: 60_000, scope: 'private' as const, listed_at: new Date(listed).toISOString() };
+    expect(snapshotIsFresh({}, listed + 10 * 86_400_000)).toBe(true);
+    expect(snapshotIsFresh({ cache }, listed + 59_999)).toBe(true);
+    expect(snapshotIsFresh({ cache }, listed + 60_000)).toBe(false);
+    expect(snapshotIsFresh({ cache: { ...cache, ttl_ms: 0 } }, listed)).toBe(false);
   });
 });

@@ -18,6 +18,28 @@ export interface ToolSnapshot {
   tools: Tool[];
   /** Absent in snapshots written before the 2026-07-28 revision was spoken. */
   era?: ServerEra;
+  /** The 2026-07-28 cache hint of the list: fresh until `listed_at + ttl_ms`. Absent: fresh for ever (2025). */
+  cache?: SnapshotCache;
+}
+
+export interface SnapshotCache {
+  ttl_ms: number;
+  scope: 'public' | 'private';
+  /** When the live list was read. */
+  listed_at: string;
+}
+
+/** A recorded cache hint read back from disk; anything malformed is none (the snapshot stays usable). */
+function parseSnapshotCache(value: unknown): SnapshotCache | undefined {
+  const v = value as Partial<SnapshotCache> | undefined;
+  if (!v || typeof v !== 'object' || typeof v.ttl_ms !== 'number' || !(v.ttl_ms >= 0) || typeof v.listed_at !== 'string' || Number.isNaN(Date.parse(v.listed_at))) return undefined;
+  return { ttl_ms: v.ttl_ms, scope: v.scope === 'public' ? 'public' : 'private', listed_at: v.listed_at };
+}
+
+/** Whether a snapshot still stands for the server's list: always without a hint, else within its TTL. */
+export function snapshotIsFresh(snapshot: Pick<ToolSnapshot, 'cache'>, now = Date.now()): boolean {
+  const cache = snapshot.cache;
+  return !cache || now < Date.parse(cache.listed_at) + cache.ttl_ms;
 }
 
 function stableStringify(value: unknown): string {
@@ -75,7 +97,7 @@ export class SnapshotStore {
         this.logger.warn('ignoring mismatched MCP tool snapshot', { file });
         return undefined;
       }
-      return { ...(data as ToolSnapshot), era: parseServerEra(data.era) };
+      return { ...(data as ToolSnapshot), era: parseServerEra(data.era), cache: parseSnapshotCache(data.cache) };
     } catch (err) {
       this.logger.warn('ignoring corrupt MCP tool snapshot', { file, error: String(err) });
       return undefined;
@@ -83,7 +105,7 @@ export class SnapshotStore {
   }
 
   /** Persist the live list; older snapshots of the same server (other configs) are removed. */
-  async save(config: McpServerConfig, tools: readonly Tool[], era?: ServerEra): Promise<void> {
+  async save(config: McpServerConfig, tools: readonly Tool[], era?: ServerEra, cache?: SnapshotCache): Promise<void> {
     const hash = snapshotConfigHash(config);
     const snapshot = {
       schema_version: SNAPSHOT_SCHEMA_VERSION,
@@ -92,6 +114,7 @@ export class SnapshotStore {
       saved_at: new Date().toISOString(),
       tools: [...tools],
       ...(era ? { era: serializeServerEra(era) } : {}),
+      ...(cache ? { cache } : {}),
     };
     const file = this.fileFor(config.name, hash);
     try {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
 import { startHttpFixture } from '../fixtures/mcp/http-fixture.js';
 import type { HttpFixture } from '../fixtures/mcp/http-fixture.js';
+import { waitFor } from '../support/wait.js';
 import { capturingLogger, clientPool, fixtureStdio, serverConfig, textOf } from './helpers.js';
 
 const pool = clientPool();
@@ -71,14 +72,16 @@ describe('prior: a recorded verdict', () => {
     const f = await modernOnlyHttp();
     const first = pool.create(serverConfig('modern', { url: f.url }));
     const { discovery } = await first.connect();
+    await waitFor(() => f.count('subscriptions/listen') === 1, "the first client's listen stream");
     const before = f.methods.length;
     const warm = pool.create(serverConfig('modern', { url: f.url }), {}, { prior: discovery });
     const ready = await warm.connect();
-    expect(f.methods.length).toBe(before);
+    // Connecting asked nothing; the change-notification stream opens behind it (subscriptions/listen).
+    expect(f.methods.slice(before).filter((m) => m !== 'subscriptions/listen')).toEqual([]);
     expect(ready.protocolVersion).toBe('2026-07-28');
     expect(ready.serverInfo?.name).toBe('fixture-v2');
     expect(textOf(await warm.callTool('echo', { text: 'warm' }))).toBe('warm');
-    expect(f.methods.slice(before)).toEqual(['tools/call']);
+    expect(f.methods.slice(before).sort()).toEqual(['subscriptions/listen', 'tools/call']);
   });
 
   it('a modern one works over stdio too', async () => {

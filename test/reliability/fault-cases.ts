@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { waitFor } from '../support/wait.js';
 import type { CallOutcome, RunningSubject, StartupOutcome } from './subjects.js';
 import { MODERN_HTTP_CASES, MODERN_STDIO_CASES } from './fault-cases-2026.js';
 
@@ -364,7 +365,39 @@ export const HTTP_CASES: FaultCase[] = [
   works('http', 'http-drop-sse 0.3', ['--mode', 'http-drop-sse', '--rate-drop', '0.3'], 'ready; cut streams are resumed; six concurrent calls all succeed', 6),
 ];
 
-export const FAULT_CASES: readonly FaultCase[] = [...STDIO_CASES, ...MODERN_STDIO_CASES, ...HTTP_CASES, ...MODERN_HTTP_CASES];
+// ---- 2026-07-28: the server drops the subscriptions/listen stream (chaos-listen.ts) ----
+
+/**
+ * The stream is dropped after the first call; the client listens again, and the tool the server adds
+ * afterwards reaches the catalog (announced on the new stream) and answers. Not a failure: no status line.
+ */
+function listenDropped(transport: 'stdio' | 'http'): FaultCase {
+  return {
+    id: `${transport}/listen-drop`,
+    transport,
+    chaosArgs: ['--mode', 'listen-drop'],
+    outcome: 'ready (2026-07-28); the dropped subscriptions/listen stream is opened again, and the tool the server adds afterwards reaches the catalog and answers; no status line',
+    async exercise(subject, run) {
+      run.notes.push(`tools: ${await subject.toolCount('chaos')}`);
+      await echo(subject, run, 'ping'); // the server drops the stream after answering it
+      const count = await waitFor(async () => ((await subject.toolCount('chaos')) === 3 ? 3 : undefined), 'the added tool in the catalog', 15_000).catch(
+        async () => subject.toolCount('chaos'),
+      );
+      run.notes.push(`tools after the drop: ${count}`);
+      await call(subject, run, 'added', {});
+    },
+    verify(run) {
+      ready(run);
+      expect(run.notes).toEqual(['tools: 2', 'tools after the drop: 3']);
+      expect(run.calls).toEqual([ok('ping'), ok('called added')]);
+      expect(run.failureLines).toEqual([]);
+    },
+  };
+}
+
+export const LISTEN_CASES: FaultCase[] = [listenDropped('stdio'), listenDropped('http')];
+
+export const FAULT_CASES: readonly FaultCase[] = [...STDIO_CASES, ...MODERN_STDIO_CASES, ...HTTP_CASES, ...MODERN_HTTP_CASES, ...LISTEN_CASES];
 
 /**
  * The modes where the gateway adds behaviour of its own: status lines for a failed start, a timeout,
