@@ -8,6 +8,7 @@ import { classifyError } from './classify-error.js';
 import { McpClientError } from './errors.js';
 import { buildHttpTransport } from './http-transport.js';
 import type { TransportRecipe } from './recipe.js';
+import { carryCreatedTasks } from './tasks.js';
 import { deliverResponsesAfterNotifications } from './response-order.js';
 import type { SdkClientSetup } from './sdk-client.js';
 import { createSdkClient } from './sdk-client.js';
@@ -91,6 +92,7 @@ export class Connection {
     } finally {
       attempt.signal.removeEventListener('abort', abandon);
     }
+    carryCreatedTasks(transport);
     deliverResponsesAfterNotifications(transport);
     return connection;
   }

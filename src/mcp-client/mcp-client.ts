@@ -17,6 +17,7 @@ import { collectPages, listModernTools } from './pagination.js';
 import { currentAccessToken, recipeFromConfig } from './recipe.js';
 import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
 import { McpServerApi } from './server-api.js';
+import { awaitTask, createdTask } from './tasks.js';
 
 /** Per-call options of `McpClient.callTool`. */
 export interface CallToolOptions extends RequestOptions {
@@ -118,7 +119,12 @@ export class McpClient extends McpServerApi {
     // outputSchema the SDK does not reject results that stray from it (Codex does not validate).
     const toolDefinition = this.callDefinitions.get(name);
     const params = { name, ...(args ? { arguments: args } : {}), ...(options.meta ? { _meta: options.meta } : {}) };
-    return this.run('tools/call', { ...options, progress: true }, (c, a) => c.client.callTool(params, { ...a, ...(toolDefinition ? { toolDefinition } : {}) }));
+    return this.run('tools/call', { ...options, progress: true }, async (c, a) => {
+      const result = await c.client.callTool(params, { ...a, ...(toolDefinition ? { toolDefinition } : {}) });
+      // A task is polled inside the same attempt, so the call's deadline and signal bound it too.
+      const task = createdTask(result);
+      return task ? awaitTask(c.client, task, a) : result;
+    });
   }
 
   async close(): Promise<void> {
