@@ -16,6 +16,7 @@ import { runOperation } from './operation.js';
 import { collectPages, listModernTools } from './pagination.js';
 import { currentAccessToken, recipeFromConfig } from './recipe.js';
 import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
+import { SwitchboardOAuthProvider } from './oauth/index.js';
 import { McpServerApi } from './server-api.js';
 import { awaitTask, createdTask } from './tasks.js';
 
@@ -239,10 +240,12 @@ export class McpClient extends McpServerApi {
   }
 
   /** After a 401 that survived the transport's refresh: were newer tokens saved meanwhile? */
-  private async adoptCredentials(used: Connection | undefined, _err: McpClientError): Promise<boolean> {
+  private async adoptCredentials(used: Connection | undefined, err: McpClientError): Promise<boolean> {
     const recipe = this.keeper?.recipe;
     const provider = recipe?.kind !== 'stdio' ? recipe?.authProvider : undefined;
     if (!provider || !used) return false;
+    // Only a login (another process) gives wider scopes: read the store again.
+    if (err.code === 'insufficient_scope' && provider instanceof SwitchboardOAuthProvider) await provider.session.reload();
     const token = await currentAccessToken(provider);
     return token !== undefined && `Bearer ${token}` !== used.rejectedAuthorization;
   }
