@@ -12,14 +12,14 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { errorMessage, isSwitchboardError } from '../util/index.js';
-import { HTTP_BODY_PREVIEW_BYTES } from './defaults.js';
+import { HTTP_BODY_PREVIEW_BYTES, MAX_STEP_UP_RETRIES } from './defaults.js';
 import { McpClientError } from './errors.js';
 
 /** What the HTTP layer saw last; errors thrown by the SDK do not carry the challenge header. */
 export interface HttpObservations {
   /** The WWW-Authenticate header of the last 401/403 answer. */
   challenge?: string;
-  /** The Authorization header of the last request answered 401. */
+  /** The Authorization header of the last request answered 401 or 403. */
   rejectedAuthorization?: string;
 }
 
@@ -33,6 +33,17 @@ export function classifyError(err: unknown, ctx: ClassifyContext = {}): McpClien
   if (err instanceof McpClientError) return err;
   // The OAuth layer's own "not logged in" (no usable token): its code is shared with the client.
   if (isSwitchboardError(err, 'auth_required')) return new McpClientError('auth_required', err.message, { status: 401, challenge: ctx.http?.challenge, cause: err });
+  // Its scope step-up that cannot be done here (no browser) or was refused: keep its code and its text,
+  // which names the login that fixes it.
+  if (isSwitchboardError(err, 'insufficient_scope')) {
+    const requiredScope = (err as { requiredScope?: unknown }).requiredScope;
+    return new McpClientError('insufficient_scope', err.message, {
+      status: 403,
+      challenge: ctx.http?.challenge,
+      requiredScope: typeof requiredScope === 'string' ? requiredScope : undefined,
+      cause: err,
+    });
+  }
   if (err instanceof SdkHttpError) return fromHttpError(err, ctx);
   if (err instanceof UnauthorizedError) return authRequired(401, ctx.http?.challenge, err);
   if (err instanceof InsufficientScopeError) {
@@ -95,7 +106,8 @@ function fromSdkError(err: SdkError, ctx: ClassifyContext): McpClientError {
 function fromHttpError(err: SdkHttpError, ctx: ClassifyContext): McpClientError {
   const status = err.status;
   if (err.code === SdkErrorCode.ClientHttpAuthentication || status === 401) return authRequired(401, ctx.http?.challenge, err);
-  if (err.code === SdkErrorCode.ClientHttpForbidden) return insufficientScope(ctx.http?.challenge, undefined, err);
+  // The SDK throws this only once a request's step-up re-authorizations are used up.
+  if (err.code === SdkErrorCode.ClientHttpForbidden) return insufficientScope(ctx.http?.challenge, undefined, err, MAX_STEP_UP_RETRIES);
   const text = typeof err.data.text === 'string' ? err.data.text : (err.statusText ?? '');
   return httpStatusError(status, text, ctx.http?.challenge, err);
 }
@@ -112,10 +124,11 @@ export function authRequired(status: number, challenge: string | undefined, caus
   return new McpClientError('auth_required', `Auth required: the MCP server answered HTTP ${status}${suffix}`, { status, challenge, cause });
 }
 
-export function insufficientScope(challenge: string | undefined, scope: string | undefined, cause?: unknown): McpClientError {
+export function insufficientScope(challenge: string | undefined, scope: string | undefined, cause?: unknown, stepUps?: number): McpClientError {
   const required = scope ?? (challenge ? challengeParam(challenge, 'scope') : undefined);
   const wants = required ? `; it requires scope \`${required}\`` : '';
-  return new McpClientError('insufficient_scope', `Insufficient scope: the MCP server answered HTTP 403${wants}`, {
+  const after = stepUps ? ` after ${stepUps} step-up re-authorization${stepUps === 1 ? '' : 's'} with wider scopes` : '';
+  return new McpClientError('insufficient_scope', `Insufficient scope: the MCP server answered HTTP 403${after}${wants}`, {
     status: 403,
     challenge,
     requiredScope: required,

@@ -10,6 +10,7 @@ import { buildHttpTransport } from './http-transport.js';
 import { ListenStream, type ListenStreamSetup } from './listen-stream.js';
 import type { TransportRecipe } from './recipe.js';
 import { STDIO_PROBE_TIMEOUT_MS } from './defaults.js';
+import { carryCreatedTasks } from './tasks.js';
 import { deliverResponsesAfterNotifications } from './response-order.js';
 import type { SdkClientSetup } from './sdk-client.js';
 import { createSdkClient } from './sdk-client.js';
@@ -99,6 +100,7 @@ export class Connection {
     } finally {
       attempt.signal.removeEventListener('abort', abandon);
     }
+    carryCreatedTasks(transport);
     deliverResponsesAfterNotifications(transport);
     if (client.getProtocolEra() === 'modern') {
       connection.listenStream = new ListenStream(client, { ...setup.listen, serverName: setup.serverName, logger: setup.logger });

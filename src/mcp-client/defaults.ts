@@ -22,6 +22,12 @@ export const MAX_INPUT_ROUNDS = 10;
 export const MAX_TOOL_LIST_PAGES = 100;
 export const MAX_TOOL_LIST_ITEMS = 10_000;
 
+/**
+ * How many times one HTTP request re-authorizes with a wider scope after a 403 insufficient_scope
+ * before it fails: a server may ask for its scopes one at a time, but one that is never satisfied
+ * must not loop.
+ */
+export const MAX_STEP_UP_RETRIES = 2;
 /** Lines of server stderr kept for startup errors. */
 export const STDERR_TAIL_LINES = 20;
 /** Largest body excerpt put into an `HTTP <status>: <body>` message. */

@@ -7,6 +7,7 @@ import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontext
 import type { FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { HttpObservations } from './classify-error.js';
 import { httpStatusError, sessionExpired } from './classify-error.js';
+import { MAX_STEP_UP_RETRIES } from './defaults.js';
 import { McpClientError } from './errors.js';
 import type { HttpRecipe } from './recipe.js';
 
@@ -29,7 +30,7 @@ export function buildHttpTransport(recipe: HttpRecipe, options: HttpTransportOpt
   const transport: Transport =
     recipe.kind === 'sse'
       ? new SSEClientTransport(url, { requestInit, fetch: fetchImpl, ...(authProvider ? { authProvider } : {}) })
-      : new StreamableHTTPClientTransport(url, { requestInit, fetch: fetchImpl, ...(authProvider ? { authProvider } : {}) });
+      : new StreamableHTTPClientTransport(url, { requestInit, fetch: fetchImpl, maxStepUpRetries: MAX_STEP_UP_RETRIES, ...(authProvider ? { authProvider } : {}) });
   return { transport, observations };
 }
 
@@ -47,7 +48,7 @@ function observingFetch(recipe: HttpRecipe, seen: HttpObservations, base: FetchL
     const headers = new Headers(init?.headers);
     if (response.status === 401 || response.status === 403) {
       seen.challenge = response.headers.get('www-authenticate') ?? undefined;
-      if (response.status === 401) seen.rejectedAuthorization = headers.get('authorization') ?? undefined;
+      seen.rejectedAuthorization = headers.get('authorization') ?? undefined;
       const provider = recipe.authProvider;
       if (response.status === 401 && headers.has('authorization') && provider && 'invalidateCredentials' in provider) {
         await provider.invalidateCredentials?.('discovery');

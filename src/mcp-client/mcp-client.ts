@@ -17,7 +17,9 @@ import { collectPages, listModernTools, type ListCacheHint } from './pagination.
 import { announceAfterDrop } from './listen-stream.js';
 import { currentAccessToken, recipeFromConfig } from './recipe.js';
 import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
+import { SwitchboardOAuthProvider } from './oauth/index.js';
 import { McpServerApi } from './server-api.js';
+import { awaitTask, createdTask } from './tasks.js';
 
 /** Per-call options of `McpClient.callTool`. */
 export interface CallToolOptions extends RequestOptions {
@@ -131,7 +133,12 @@ export class McpClient extends McpServerApi {
     // outputSchema the SDK does not reject results that stray from it (Codex does not validate).
     const toolDefinition = this.callDefinitions.get(name);
     const params = { name, ...(args ? { arguments: args } : {}), ...(options.meta ? { _meta: options.meta } : {}) };
-    return this.run('tools/call', { ...options, progress: true }, (c, a) => c.client.callTool(params, { ...a, ...(toolDefinition ? { toolDefinition } : {}) }));
+    return this.run('tools/call', { ...options, progress: true }, async (c, a) => {
+      const result = await c.client.callTool(params, { ...a, ...(toolDefinition ? { toolDefinition } : {}) });
+      // A task is polled inside the same attempt, so the call's deadline and signal bound it too.
+      const task = createdTask(result);
+      return task ? awaitTask(c.client, task, a) : result;
+    });
   }
 
   async close(): Promise<void> {
@@ -246,10 +253,12 @@ export class McpClient extends McpServerApi {
   }
 
   /** After a 401 that survived the transport's refresh: were newer tokens saved meanwhile? */
-  private async adoptCredentials(used: Connection | undefined, _err: McpClientError): Promise<boolean> {
+  private async adoptCredentials(used: Connection | undefined, err: McpClientError): Promise<boolean> {
     const recipe = this.keeper?.recipe;
     const provider = recipe?.kind !== 'stdio' ? recipe?.authProvider : undefined;
     if (!provider || !used) return false;
+    // Only a login (another process) gives wider scopes: read the store again.
+    if (err.code === 'insufficient_scope' && provider instanceof SwitchboardOAuthProvider) await provider.session.reload();
     const token = await currentAccessToken(provider);
     return token !== undefined && `Bearer ${token}` !== used.rejectedAuthorization;
   }

@@ -37,8 +37,9 @@ export interface OperationHooks {
   /** Turn whatever an attempt threw into a typed error (never called for timeouts or aborts). */
   classify(err: unknown): McpClientError;
   /**
-   * A 401 survived the transport's own refresh-and-retry: true when newer credentials are now
-   * available (another connection or process refreshed), so one more attempt is worth it.
+   * A 401 survived the transport's own refresh-and-retry, or a 403 insufficient_scope its step-up:
+   * true when newer credentials are now available (another connection or process refreshed or logged
+   * in again), so one more attempt is worth it.
    */
   adoptCredentials?(err: McpClientError, signal: AbortSignal): Promise<boolean>;
   /**
@@ -130,7 +131,9 @@ export async function runOperation<T>(
           });
           continue;
         }
-        if (err.code === 'auth_required' && !authRetried && hooks.adoptCredentials) {
+        // A 403 insufficient_scope the transport could not step up (no browser here) is fixed by a
+        // login with wider scopes, which may have happened since the request was sent.
+        if ((err.code === 'auth_required' || err.code === 'insufficient_scope') && !authRetried && hooks.adoptCredentials) {
           authRetried = true;
           if (await hooks.adoptCredentials(err, signal).catch(() => false)) continue;
           throw err;

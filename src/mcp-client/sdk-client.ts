@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import type { ClientCapabilities, ElicitResult, Implementation, LoggingMessageNotification, Root } from '@modelcontextprotocol/client';
 import type { Logger } from '../util/index.js';
 import { MAX_INPUT_ROUNDS, MAX_TOOL_LIST_PAGES } from './defaults.js';
+import { TASKS_EXTENSION } from './tasks.js';
 import type { McpClientHandlers } from './types.js';
 
 export interface SdkClientSetup {
@@ -32,6 +33,8 @@ export function clientCapabilities(
     ...(elicitation ? { elicitation } : {}),
     ...(setup.handlers.listRoots ? { roots: { listChanged: true } } : setup.roots ? { roots: { listChanged: false } } : {}),
     ...(setup.handlers.sampling ? { sampling: setup.samplingCapability ?? {} } : {}),
+    // A server may then answer a long tools/call with a task (it decides; a call never asks for one).
+    extensions: { [TASKS_EXTENSION]: {} },
   };
 }
 
