@@ -57,4 +57,13 @@ describe('gateway: confirmations from upstreams of both protocol eras', () => {
     expect(outcome.text).toMatch(/elicitation/);
     expect(Date.now() - started).toBeLessThan(15_000);
   });
+
+  it("passes the client's W3C trace context (traceparent, tracestate in _meta) on to upstreams of both eras", async () => {
+    gw = await startGateway(SERVERS(), { capabilities: {} });
+    const trace = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', tracestate: 'vendor=opaque' };
+    for (const name of ['modern', 'legacy']) {
+      const result = await gw.client.callTool({ name: `mcp__${name}__trace`, arguments: {}, _meta: trace }, CALL);
+      expect(JSON.parse(textOf(result))).toEqual(trace);
+    }
+  });
 });
