@@ -2,12 +2,10 @@
 // roots, logging, resources, prompts, capability-gated listing and pagination limits.
 import { Server } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isMcpClientError } from '../../src/mcp-client/index.js';
-import type { McpClientError } from '../../src/mcp-client/index.js';
 import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
 import { startHttpFixture } from '../fixtures/mcp/http-fixture.js';
 import type { HttpFixture } from '../fixtures/mcp/http-fixture.js';
-import { clientPool, fixtureStdio, serverConfig, textOf } from './helpers.js';
+import { clientPool, failure, fixtureStdio, serverConfig, textOf } from './helpers.js';
 import { waitFor } from '../support/wait.js';
 
 const pool = clientPool();
@@ -17,15 +15,6 @@ afterEach(async () => {
   await Promise.all(fixtures.splice(0).map((f) => f.close()));
 });
 
-async function failure(promise: Promise<unknown>): Promise<McpClientError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (isMcpClientError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected the operation to fail');
-}
 
 async function httpFixture(createServer: () => unknown): Promise<HttpFixture> {
   const f = await startHttpFixture({ createServer: createServer as never });

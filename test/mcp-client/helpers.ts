@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseMcpServerConfig } from '../../src/config/index.js';
 import type { McpServerConfig } from '../../src/config/index.js';
-import { createMcpClient } from '../../src/mcp-client/index.js';
+import { createMcpClient, isMcpClientError, type McpClientError } from '../../src/mcp-client/index.js';
 import type { McpClient, McpClientDeps, McpClientOptions } from '../../src/mcp-client/index.js';
 import { createLogger } from '../../src/util/index.js';
 import type { Logger } from '../../src/util/index.js';
@@ -51,3 +51,13 @@ export function textOf(result: { content?: unknown }): string {
   return content.map((c) => c.text ?? '').join('');
 }
 
+/** The McpClientError `promise` fails with; any other outcome fails the test. */
+export async function failure(promise: Promise<unknown>): Promise<McpClientError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (isMcpClientError(err)) return err;
+    throw err;
+  }
+  throw new Error('expected the operation to fail');
+}

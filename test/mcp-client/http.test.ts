@@ -1,13 +1,11 @@
 // Streamable HTTP against real SDK v2 and v1 server transports on loopback: sessions, headers, bearer
 // tokens, status mapping, transient retries, slow answers, dropped SSE streams, legacy HTTP+SSE.
 import { afterEach, describe, expect, it } from 'vitest';
-import { isMcpClientError } from '../../src/mcp-client/index.js';
-import type { McpClientError } from '../../src/mcp-client/index.js';
 import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
 import { createV1Server } from '../fixtures/mcp/v1-server.mjs';
 import { startHttpFixture } from '../fixtures/mcp/http-fixture.js';
 import type { HttpFixture } from '../fixtures/mcp/http-fixture.js';
-import { capturingLogger, clientPool, serverConfig, textOf } from './helpers.js';
+import { capturingLogger, clientPool, failure, serverConfig, textOf } from './helpers.js';
 
 const pool = clientPool();
 const fixtures: HttpFixture[] = [];
@@ -25,15 +23,6 @@ async function fixture(flavor: 'v2' | 'v1' = 'v2', events?: string[]): Promise<H
   return f;
 }
 
-async function failure(promise: Promise<unknown>): Promise<McpClientError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (isMcpClientError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected the operation to fail');
-}
 
 describe.each(['v2', 'v1'] as const)('streamable HTTP server on the SDK %s transport', (flavor) => {
   it('initializes, keeps the session id and calls tools', async () => {

@@ -1,13 +1,12 @@
 // Session recovery over Streamable HTTP: a 404 on a request that carried a session id rebuilds the
 // transport from its recipe, initializes again, retries once and re-fetches the tool list.
 import { afterEach, describe, expect, it } from 'vitest';
-import { isMcpClientError } from '../../src/mcp-client/index.js';
-import type { McpClientError, SessionRecoveredEvent } from '../../src/mcp-client/index.js';
+import type { SessionRecoveredEvent } from '../../src/mcp-client/index.js';
 import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
 import { createV1Server } from '../fixtures/mcp/v1-server.mjs';
 import { startHttpFixture } from '../fixtures/mcp/http-fixture.js';
 import type { HttpFixture } from '../fixtures/mcp/http-fixture.js';
-import { clientPool, serverConfig, textOf } from './helpers.js';
+import { clientPool, failure, serverConfig, textOf } from './helpers.js';
 import { waitFor } from '../support/wait.js';
 
 const pool = clientPool();
@@ -17,15 +16,6 @@ afterEach(async () => {
   await Promise.all(fixtures.splice(0).map((f) => f.close()));
 });
 
-async function failure(promise: Promise<unknown>): Promise<McpClientError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (isMcpClientError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected the operation to fail');
-}
 
 async function setup(flavor: 'v2' | 'v1' = 'v2', toolsPerSession?: (session: number) => string[]) {
   let sessions = 0;

@@ -2,23 +2,13 @@
 // children that exit, print garbage or close stdout mid-call.
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLocalLauncher, isMcpClientError } from '../../src/mcp-client/index.js';
-import type { McpClientError } from '../../src/mcp-client/index.js';
-import { capturingLogger, clientPool, fixtureStdio, serverConfig, textOf } from './helpers.js';
+import { createLocalLauncher } from '../../src/mcp-client/index.js';
+import { capturingLogger, clientPool, failure, fixtureStdio, serverConfig, textOf } from './helpers.js';
 import { waitFor } from '../support/wait.js';
 
 const pool = clientPool();
 afterEach(() => pool.closeAll());
 
-async function failure(promise: Promise<unknown>): Promise<McpClientError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (isMcpClientError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected the operation to fail');
-}
 
 describe.each([
   ['SDK v2', 'stdio-v2-server.mjs', 'fixture-v2'],

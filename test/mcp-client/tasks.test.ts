@@ -3,12 +3,10 @@
 // abort or the call's deadline cancels the task with tasks/cancel.
 import type { Progress } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isMcpClientError } from '../../src/mcp-client/index.js';
-import type { McpClientError } from '../../src/mcp-client/index.js';
 import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
 import { startHttpFixture } from '../fixtures/mcp/http-fixture.js';
 import type { HttpFixture } from '../fixtures/mcp/http-fixture.js';
-import { clientPool, fixtureStdio, serverConfig, textOf } from './helpers.js';
+import { clientPool, failure, fixtureStdio, serverConfig, textOf } from './helpers.js';
 import { waitFor } from '../support/wait.js';
 
 const pool = clientPool();
@@ -18,15 +16,6 @@ afterEach(async () => {
   await Promise.all(fixtures.splice(0).map((f) => f.close()));
 });
 
-async function failure(promise: Promise<unknown>): Promise<McpClientError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (isMcpClientError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** A 2026-07-28-only HTTP server with the task tool; its events (polls with their time) are recorded. */
 async function modernTaskServer(events: string[]) {
