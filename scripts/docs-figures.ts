@@ -7,17 +7,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MatrixRow } from '../test/reliability/fault-matrix-report.js';
+import type { BenchRow } from '../bench/bench-types.js';
 
 export const REPO = path.resolve(import.meta.dirname, '..');
 
-interface BenchRow {
-  name: string;
-  value: number;
-  unit: string;
-  baseline?: number;
-  ratio?: number;
-  notes?: string;
-}
 interface BenchReport {
   timestamp: string;
   node: string;
