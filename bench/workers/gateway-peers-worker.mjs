@@ -1,0 +1,126 @@
+// The client side of bench/gateway-peers.bench.ts: SDK v2 clients over Streamable HTTP against
+// gateways the bench started. Runs in its own process so the bench's module loader and its /proc
+// sampling stay away from the clients being timed.
+// Usage: node gateway-peers-worker.mjs sequential '{"targets":[{"name","url","tool"}],"n":1000}'
+//          prints {name: {p50, p99}} (ms), blocks of 100 calls alternating between the targets;
+//        node gateway-peers-worker.mjs crowd '{"url","tool","clients","calls","callTimeoutMs"}'
+//          connects every client at once, each makes `calls` sequential calls; prints the outcome
+//          as one JSON line while the sessions are still open, then waits for a line on stdin before
+//          ending them (DELETE) and exiting — the bench samples the gateway's processes meanwhile.
+import { createInterface } from 'node:readline';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+const [mode, argJson] = process.argv.slice(2);
+const args = JSON.parse(argJson ?? '{}');
+
+function percentile(values, p) {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function connect(url, timeoutMs) {
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const client = new Client({ name: 'bench-gateway-peers', version: '1.0.0' });
+  try {
+    await withTimeout(client.connect(transport), timeoutMs, 'connect');
+  } catch (err) {
+    await client.close().catch(() => {});
+    throw err;
+  }
+  return { client, transport };
+}
+
+/** A well-behaved client's goodbye: DELETE the session, then close. */
+async function end({ client, transport }) {
+  await withTimeout(transport.terminateSession(), 5_000, 'DELETE').catch(() => {});
+  await client.close().catch(() => {});
+}
+
+const call = (client, tool, text, timeout) => client.callTool({ name: tool, arguments: { text } }, { timeout });
+
+async function sequential({ targets, n }) {
+  const conns = [];
+  try {
+    for (const t of targets) conns.push(await connect(t.url, 30_000));
+    const times = targets.map(() => []);
+    for (let i = 0; i < 100; i++) for (const [k, t] of targets.entries()) await call(conns[k].client, t.tool, 'w', 10_000);
+    // Alternating blocks, so drift on a shared machine hits every gateway alike.
+    for (let block = 0; block < n / 100; block++) {
+      for (const [k, t] of targets.entries()) {
+        for (let i = 0; i < 100; i++) {
+          const t0 = performance.now();
+          await call(conns[k].client, t.tool, 'x', 10_000);
+          times[k].push(performance.now() - t0);
+        }
+      }
+    }
+    return Object.fromEntries(targets.map((t, k) => [t.name, { p50: percentile(times[k], 50), p99: percentile(times[k], 99) }]));
+  } finally {
+    await Promise.all(conns.map(end));
+  }
+}
+
+function countError(errors, err) {
+  const text = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').slice(0, 120);
+  errors[text] = (errors[text] ?? 0) + 1;
+}
+
+async function crowd({ url, tool, clients, calls, callTimeoutMs }) {
+  const errors = {};
+  let ok = 0;
+  let failed = 0;
+  let connected = 0;
+  const conns = [];
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, i) => {
+      let conn;
+      try {
+        conn = await connect(url, callTimeoutMs);
+        conns.push(conn);
+        connected++;
+      } catch (err) {
+        countError(errors, err);
+        failed += calls; // a client that cannot connect makes none of its calls
+        return;
+      }
+      for (let j = 0; j < calls; j++) {
+        try {
+          const r = await call(conn.client, tool, `c${i}-${j}`, callTimeoutMs);
+          if (r.isError) throw new Error(`isError: ${JSON.stringify(r.content).slice(0, 80)}`);
+          ok++;
+        } catch (err) {
+          countError(errors, err);
+          failed++;
+        }
+      }
+    }),
+  );
+  const wallMs = performance.now() - t0;
+  process.stdout.write(`${JSON.stringify({ ok, failed, connected, wallMs, errors })}\n`);
+  // Hold the sessions open until the bench has looked at the gateway's processes.
+  const rl = createInterface({ input: process.stdin });
+  await new Promise((resolve) => {
+    rl.once('line', resolve);
+    rl.once('close', resolve);
+  });
+  rl.close();
+  await Promise.all(conns.map(end));
+}
+
+if (mode === 'sequential') {
+  process.stdout.write(`${JSON.stringify(await sequential(args))}\n`);
+} else if (mode === 'crowd') {
+  await crowd(args);
+} else {
+  throw new Error(`unknown mode ${mode}`);
+}
+process.exit(0);
