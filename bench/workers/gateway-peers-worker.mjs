@@ -69,7 +69,9 @@ async function sequential({ targets, n }) {
 }
 
 function countError(errors, err) {
-  const text = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').slice(0, 120);
+  const raw = err instanceof Error ? err.message : String(err);
+  // An HTTP error body's JSON-RPC message says more than the SDK's wrapper around it.
+  const text = (/"message":"([^"]+)"/.exec(raw)?.[1] ?? raw).replace(/\s+/g, ' ').slice(0, 120);
   errors[text] = (errors[text] ?? 0) + 1;
 }
 
