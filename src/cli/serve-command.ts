@@ -1,6 +1,7 @@
 // `switchboard serve`: every configured MCP server behind one MCP endpoint (stdio, or Streamable HTTP
 // with the same token, loopback and Host/Origin rules as `mcp-server --http`); `--transparent` turns
 // the gateway into a pure proxy for a single upstream.
+import { pathToFileURL } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type * as GatewayModule from '../gateway/index.js';
@@ -81,6 +82,7 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode };
   const deps: GatewayModule.GatewayDeps = {
     logger,
+    roots: [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],
     createManager: (setup) =>
       createMcpManager({ ...ctx, logger }, config, { onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),
   };
