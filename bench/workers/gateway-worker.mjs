@@ -91,10 +91,10 @@ try {
   } else if (wire === 'inproc') {
     const { parseMcpServerConfig } = await import('../../dist/config/index.js');
     const { createDefaultClientFactory, McpConnectionManager } = await import('../../dist/mcp/index.js');
-    const { GatewaySession } = await import('../../dist/gateway/index.js');
+    const { GatewayPool, GatewaySession } = await import('../../dist/gateway/index.js');
     const { nullLogger } = await import('../../dist/util/index.js');
     const tiny = parseMcpServerConfig('tiny', { command: NODE, args: [TINY] }).config;
-    const session = new GatewaySession(
+    const pool = new GatewayPool(
       { name: 'bench-gateway', title: 'bench', version: '0', mode: { kind: 'aggregate' } },
       {
         logger: nullLogger,
@@ -105,6 +105,8 @@ try {
           ),
       },
     );
+    cleanup.push(() => pool.close());
+    const session = new GatewaySession(pool);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await session.connect(serverSide);
     const ours = await client(clientSide);

@@ -1,5 +1,5 @@
 // `switchboard serve` in-process: the gateway over Streamable HTTP (a handle to close) or over a
-// pair of streams (until the input ends), its upstreams wired by createConnectionManager.
+// pair of streams (until the input ends), its one pool of upstreams wired by createConnectionManager.
 import type { Readable, Writable } from 'node:stream';
 import type { Config } from '../config/index.js';
 import { gatewayModeFor, serveGatewayHttp, serveGatewayStdio, type GatewayDeps, type GatewayOptions } from '../gateway/index.js';
@@ -48,7 +48,7 @@ export interface HttpGateway {
   readonly port: number;
   /** MCP sessions open now. */
   readonly sessionCount: number;
-  /** Stop accepting, end every session and close its upstream connections. */
+  /** Stop accepting, end every session, then close the upstream connections all sessions shared. */
   close(): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 // `switchboard serve`: every configured MCP server behind one MCP endpoint (stdio, or Streamable HTTP
 // with the same token, loopback and Host/Origin rules as `mcp-server --http`); `--transparent` turns
 // the gateway into a pure proxy for a single upstream.
+import { pathToFileURL } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type * as GatewayModule from '../gateway/index.js';
@@ -32,10 +33,11 @@ What it serves:
   "switchboard") with the text \`switchboard mcp status\` shows.
 
 Relayed both ways, tied to the request that caused them:
-  elicitation/create and sampling/createMessage from a server (only when this client declared
-  elicitation or sampling: the servers are told exactly what the client supports), its log
-  messages and progress; the client's notifications/cancelled; resources/updated for
-  subscriptions; list_changed for tools, prompts and resources whenever the catalog changes.
+  elicitation/create, sampling/createMessage and roots/list from a server go to the client whose
+  request runs on it (a client that lacks the capability gets the refusal its SDK would give, and
+  roots/list then gets the working directory); its log messages and progress; the client's
+  notifications/cancelled; resources/updated to the clients that subscribed; list_changed for
+  tools, prompts and resources to every client whenever the catalog changes.
 
 --transparent:
   Exactly one enabled server, names unchanged (raw tool and prompt names, no _meta added): a pure
@@ -46,8 +48,9 @@ Transports:
                     $SWITCHBOARD_HOME/log/switchboard.log (and stderr with --verbose). When stdin
                     closes, every server connection is closed and the process exits 0.
   --http HOST:PORT  Streamable HTTP at http://HOST:PORT/mcp; the first stdout line is
-                    "listening on <url>". Each HTTP session has its own server connections,
-                    declared with that session's capabilities. SIGINT/SIGTERM shut it down.
+                    "listening on <url>". All sessions share one set of server connections
+                    (one process per stdio server, however many clients). SIGINT/SIGTERM shut it
+                    down.
 
 Security (HTTP), as for \`switchboard mcp-server --http\`:
   Every request must carry "Authorization: Bearer <token>": --token-file FILE (first line) or
@@ -81,6 +84,7 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode };
   const deps: GatewayModule.GatewayDeps = {
     logger,
+    roots: [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],
     createManager: (setup) =>
       createMcpManager({ ...ctx, logger }, config, { onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),
   };

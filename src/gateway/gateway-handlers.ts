@@ -42,7 +42,7 @@ export function registerGatewayHandlers(session: GatewaySession): void {
       const close = up.catalog.closestTools(name);
       throw invalidParams(`Unknown tool: ${name}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`);
     }
-    return up.relay.within(route.server, ctx, async (call) => {
+    return up.relay.within(route.server, session, ctx, async (call) => {
       try {
         return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx) });
       } catch (err) {
@@ -63,7 +63,7 @@ export function registerGatewayHandlers(session: GatewaySession): void {
     const up = session.upstreams();
     const target = await relayed(() => up.routes.route(uri, signal));
     if (target === undefined) throw invalidParams(`Resource ${uri} not found: no MCP server behind this gateway offers it`);
-    return up.relay.within(target, ctx, () => relayed(() => up.manager.readResource(target, uri, { signal })));
+    return up.relay.within(target, session, ctx, () => relayed(() => up.manager.readResource(target, uri, { signal })));
   });
 
   server.setRequestHandler('resources/subscribe', async (request, ctx) => {
@@ -72,19 +72,13 @@ export function registerGatewayHandlers(session: GatewaySession): void {
     const up = session.upstreams();
     const target = await relayed(() => up.routes.route(uri, signal));
     if (target === undefined) throw invalidParams(`Resource ${uri} not found: no MCP server behind this gateway offers it`);
-    await relayed(async () => (await up.manager.clientFor(target, { signal })).subscribe(uri, { signal }));
-    session.subscriptions.set(uri, target);
+    await relayed(() => session.pool.subscribe(session, uri, target, signal));
     return {};
   });
 
+  // Only this client's subscription ends; the upstream's ends with its last subscriber.
   server.setRequestHandler('resources/unsubscribe', async (request, ctx) => {
-    const { uri } = request.params;
-    const signal = ctx.mcpReq.signal;
-    const up = session.upstreams();
-    const target = session.subscriptions.get(uri) ?? (await relayed(() => up.routes.route(uri, signal)));
-    session.subscriptions.delete(uri);
-    if (target === undefined) return {};
-    await relayed(async () => (await up.manager.clientFor(target, { signal })).unsubscribe(uri, { signal }));
+    await relayed(() => session.pool.unsubscribe(session, request.params.uri, ctx.mcpReq.signal));
     return {};
   });
 
@@ -95,7 +89,7 @@ export function registerGatewayHandlers(session: GatewaySession): void {
     const up = session.upstreams();
     const route = await relayed(() => up.catalog.resolvePrompt(request.params.name, signal));
     if (!route) throw invalidParams(`Unknown prompt: ${request.params.name}`);
-    return up.relay.within(route.server, ctx, () => relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal })));
+    return up.relay.within(route.server, session, ctx, () => relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal })));
   });
 
   server.setRequestHandler('completion/complete', async (request, ctx) => {
@@ -114,7 +108,7 @@ export function registerGatewayHandlers(session: GatewaySession): void {
       if (target === undefined) throw invalidParams(`Resource template ${ref.uri} not found: no MCP server behind this gateway offers it`);
     }
     const owner = target;
-    return up.relay.within(owner, ctx, () =>
+    return up.relay.within(owner, session, ctx, () =>
       relayed(async () => {
         const client = await up.manager.clientFor(owner, { signal });
         // The gateway offers completion for every prompt and template; servers without it have none.
@@ -141,17 +135,7 @@ export function registerGatewayHandlers(session: GatewaySession): void {
   server.setRequestHandler('logging/setLevel', async (request, ctx) => {
     const { level } = request.params;
     session.setLoggingLevel(level);
-    const up = session.upstreams();
-    await Promise.all(
-      up.manager.readyServers().map(async (name) => {
-        try {
-          const client = await up.manager.clientFor(name, { signal: ctx.mcpReq.signal });
-          if (client.capabilities?.logging) await client.setLoggingLevel(level, { signal: ctx.mcpReq.signal });
-        } catch (err) {
-          session.logger.warn(`gateway: logging/setLevel on MCP server '${name}' failed: ${errorMessage(err)}`);
-        }
-      }),
-    );
+    await session.pool.applyLevel(ctx.mcpReq.signal);
     return {};
   });
 }

@@ -1,6 +1,8 @@
 // gateway: `switchboard serve`, the aggregated catalog of every upstream re-served as one MCP endpoint
-// (stdio or Streamable HTTP). Built on mcp (the connection manager) and mcp-host; never on core.
-export { GatewaySession, GATEWAY_PROTOCOL_VERSIONS, type GatewayDeps, type GatewayOptions } from './gateway-session.js';
+// (stdio or Streamable HTTP), one pool of upstream connections for all clients. Built on mcp (the
+// connection manager) and mcp-host; never on core.
+export { GatewaySession, GATEWAY_PROTOCOL_VERSIONS } from './gateway-session.js';
+export { GatewayPool, type GatewayDeps, type GatewayOptions } from './gateway-pool.js';
 export type { GatewayMode } from './catalog-view.js';
 export { gatewayModeFor } from './gateway-mode.js';
 export type { GatewayUpstreamSetup } from './upstreams.js';

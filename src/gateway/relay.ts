@@ -1,25 +1,47 @@
-// Traffic an upstream server starts (elicitation, sampling, roots, log messages) travels to the gateway's
-// client tied to the downstream request that is running on that server: over HTTP it rides that
-// request's SSE stream. Progress and cancellation are tied per request by token and signal.
-import type { ElicitResult, ListRootsResult, LoggingLevel, Server, ServerContext } from '@modelcontextprotocol/server';
+// Traffic an upstream server starts (elicitation, sampling, roots, log messages) travels to the client
+// whose request is running on that server, across every client sharing the gateway's one pool of
+// upstreams: over HTTP it rides that request's SSE stream. With several requests running on one
+// server, the newest wins. Progress and cancellation are tied per request by token and signal.
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type ClientCapabilities,
+  type ElicitResult,
+  type ListRootsResult,
+  type LoggingLevel,
+  type Root,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { HandlerContext, McpClientHandlers } from '../mcp-client/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import { SERVER_META_KEY } from './resource-routes.js';
+import { refusalFor, type RelayedMethod } from './upstream-capabilities.js';
 
 /** setTimeout's ceiling: a user may take as long as they need; the upstream's own deadline decides. */
 const NO_TIMEOUT_MS = 2_147_483_647;
 /** The `logger` of the gateway's own status lines (upstream failures), apart from relayed ones. */
 export const STATUS_LOGGER = 'switchboard';
-const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+/** URL elicitations remembered until their completion notice (oldest forgotten first). */
+const MAX_OPEN_URL_ELICITATIONS = 1024;
 
-type Notification = Parameters<ServerContext['mcpReq']['notify']>[0];
+export type Notification = Parameters<ServerContext['mcpReq']['notify']>[0];
 type SamplingAnswer = ReturnType<NonNullable<McpClientHandlers['sampling']>>;
+
+/** One downstream client (an HTTP session or the stdio client) as the relay sees it. */
+export interface RelayClient {
+  readonly clientCapabilities: ClientCapabilities | undefined;
+  /** Whether a message at `level` passes the client's logging/setLevel. */
+  passes(level: LoggingLevel): boolean;
+  /** Sends on the client's own stream (the GET stream over HTTP), outside any request. */
+  notify(notification: Notification): void;
+}
 
 /** One downstream request while it waits on an upstream server. */
 export class DownstreamRequest {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
+    readonly client: RelayClient,
     readonly ctx: ServerContext,
     private readonly logger: Logger,
   ) {}
@@ -50,38 +72,35 @@ export class DownstreamRequest {
 export interface RelayOptions {
   /** Attribute log messages to their server (aggregating mode); a transparent gateway passes them as is. */
   attributeLogs: boolean;
-  sampling: boolean;
-  /** The client has roots: upstreams' roots/list is passed on to it. */
-  roots: boolean;
+  /** The gateway's own roots: for upstream roots/list outside a request, or from a client without roots. */
+  roots: Root[];
+  /** Every client now, for what concerns them all (status lines, log messages outside requests). */
+  clients(): Iterable<RelayClient>;
 }
 
 export class Relay {
   private readonly active = new Map<string, DownstreamRequest[]>();
-  private level: LoggingLevel | undefined;
+  /** elicitationId → the client asked, so only it hears the completion. */
+  private readonly urlElicitations = new Map<string, RelayClient>();
 
   constructor(
-    private readonly server: Server,
     private readonly logger: Logger,
     private readonly options: RelayOptions,
   ) {}
 
-  get activeCount(): number {
+  /** Requests of `client` (every client when omitted) waiting on upstream servers. */
+  activeCount(client?: RelayClient): number {
     let n = 0;
-    for (const list of this.active.values()) n += list.length;
+    for (const list of this.active.values()) for (const r of list) if (client === undefined || r.client === client) n += 1;
     return n;
   }
 
-  /** The client's logging/setLevel threshold, applied to messages passed on. */
-  setLevel(level: LoggingLevel): void {
-    this.level = level;
-  }
-
   /**
-   * Runs `fn` for a downstream request bound to `upstream`: while it runs, what that server starts
-   * goes to this request (the newest one, when several run on the same server).
+   * Runs `fn` for a downstream request of `client` bound to `upstream`: while it runs, what that server
+   * starts goes to this request (the newest one, when several run on the same server).
    */
-  async within<T>(upstream: string, ctx: ServerContext, fn: (request: DownstreamRequest) => Promise<T>): Promise<T> {
-    const request = new DownstreamRequest(ctx, this.logger);
+  async within<T>(upstream: string, client: RelayClient, ctx: ServerContext, fn: (request: DownstreamRequest) => Promise<T>): Promise<T> {
+    const request = new DownstreamRequest(client, ctx, this.logger);
     const list = this.active.get(upstream) ?? [];
     list.push(request);
     this.active.set(upstream, list);
@@ -90,56 +109,86 @@ export class Relay {
     } finally {
       const i = list.indexOf(request);
       if (i >= 0) list.splice(i, 1);
-      if (list.length === 0) this.active.delete(upstream);
+      if (list.length === 0 && this.active.get(upstream) === list) this.active.delete(upstream);
       if (request.hasPending) await request.flushed();
     }
+  }
+
+  /** A client went away: forget what only it was waiting for. */
+  forget(client: RelayClient): void {
+    for (const [id, c] of this.urlElicitations) if (c === client) this.urlElicitations.delete(id);
   }
 
   /** The upstream-facing handlers for one server. */
   handlersFor(upstream: string): Pick<McpClientHandlers, 'elicitation' | 'sampling' | 'listRoots' | 'onLog' | 'onElicitationComplete'> {
     return {
       elicitation: (params, hctx) => this.request(upstream, 'elicitation/create', params, hctx) as Promise<ElicitResult>,
-      ...(this.options.sampling ? { sampling: (params, hctx) => this.request(upstream, 'sampling/createMessage', params, hctx) as SamplingAnswer } : {}),
-      ...(this.options.roots ? { listRoots: async (hctx) => ((await this.request(upstream, 'roots/list', undefined, hctx)) as ListRootsResult).roots } : {}),
+      sampling: (params, hctx) => this.request(upstream, 'sampling/createMessage', params, hctx) as SamplingAnswer,
+      listRoots: (hctx) => this.roots(upstream, hctx),
       onLog: (params) => {
-        if (!this.passes(params.level)) return;
         const logger = this.options.attributeLogs ? (params.logger ? `${upstream}/${params.logger}` : upstream) : params.logger;
-        this.notify(upstream, { method: 'notifications/message', params: { ...params, ...(logger !== undefined ? { logger } : {}) } });
+        const notification: Notification = { method: 'notifications/message', params: { ...params, ...(logger !== undefined ? { logger } : {}) } };
+        const target = this.target(upstream);
+        // A message during a request belongs to that request's client; outside one, to every client.
+        if (target) {
+          if (target.client.passes(params.level)) target.notify(notification);
+          return;
+        }
+        for (const client of this.options.clients()) if (client.passes(params.level)) client.notify(notification);
       },
-      // The elicitation id was passed through unchanged with the elicitation/create it belongs to.
-      onElicitationComplete: (params) => this.notify(upstream, { method: 'notifications/elicitation/complete', params }),
+      onElicitationComplete: (params) => {
+        const client = this.urlElicitations.get(params.elicitationId);
+        this.urlElicitations.delete(params.elicitationId);
+        if (!client) return this.logger.debug('gateway: elicitation complete for no known client', { server: upstream, elicitationId: params.elicitationId });
+        this.toClient(upstream, client, { method: 'notifications/elicitation/complete', params });
+      },
     };
   }
 
   /**
    * A status line of the gateway's own about `upstream` (logger "switchboard", the server named in
-   * `_meta`), below the client's logging/setLevel threshold dropped like relayed messages.
+   * `_meta`) to every client whose logging/setLevel lets it pass.
    */
   status(upstream: string, level: LoggingLevel, text: string): void {
-    if (!this.passes(level)) return;
-    this.notify(upstream, { method: 'notifications/message', params: { level, logger: STATUS_LOGGER, data: text, _meta: { [SERVER_META_KEY]: upstream } } });
-  }
-
-  private passes(level: LoggingLevel): boolean {
-    return this.level === undefined || LEVELS.indexOf(level) >= LEVELS.indexOf(this.level);
+    const notification: Notification = { method: 'notifications/message', params: { level, logger: STATUS_LOGGER, data: text, _meta: { [SERVER_META_KEY]: upstream } } };
+    for (const client of this.options.clients()) if (client.passes(level)) this.toClient(upstream, client, notification);
   }
 
   private target(upstream: string): DownstreamRequest | undefined {
     return this.active.get(upstream)?.at(-1);
   }
 
-  private notify(upstream: string, notification: Notification): void {
-    const target = this.target(upstream);
-    if (target) return target.notify(notification);
-    // Nothing running on that server: the session's own stream (the GET stream over HTTP).
-    this.server.notification(notification).catch((err: unknown) => this.logger.debug('gateway: notification not delivered', { error: errorMessage(err) }));
+  /** To `client`: on its newest request running on `upstream`, else on its own stream. */
+  private toClient(upstream: string, client: RelayClient, notification: Notification): void {
+    const mine = this.active.get(upstream)?.findLast((r) => r.client === client);
+    if (mine) mine.notify(notification);
+    else client.notify(notification);
   }
 
-  /** A server-to-client request, passed on; the upstream cancelling it cancels it downstream too. */
-  private async request(upstream: string, method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list', params: unknown, hctx: HandlerContext): Promise<unknown> {
-    const request = params === undefined ? { method } : { method, params: params as Record<string, unknown> };
-    const options = { signal: hctx.signal, timeout: NO_TIMEOUT_MS };
+  /**
+   * A server-to-client request, passed on to the client whose request runs on that server, or
+   * refused on its behalf; the upstream cancelling it cancels it downstream too.
+   */
+  private async request(upstream: string, method: RelayedMethod, params: unknown, hctx: HandlerContext): Promise<unknown> {
     const target = this.target(upstream);
-    return target ? target.ctx.mcpReq.send(request, options) : this.server.request(request, options);
+    if (!target) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `no client request is running on MCP server '${upstream}' to pass ${method} on to`);
+    const refusal = refusalFor(method, params, target.client.clientCapabilities);
+    if (refusal) throw refusal;
+    const p = params as Record<string, unknown>;
+    if (method === 'elicitation/create' && p.mode === 'url' && typeof p.elicitationId === 'string') this.rememberUrlElicitation(p.elicitationId, target.client);
+    return target.ctx.mcpReq.send({ method, params: p }, { signal: hctx.signal, timeout: NO_TIMEOUT_MS });
+  }
+
+  private async roots(upstream: string, hctx: HandlerContext): Promise<Root[]> {
+    const target = this.target(upstream);
+    if (!target || target.client.clientCapabilities?.roots === undefined) return this.options.roots;
+    const answer = (await target.ctx.mcpReq.send({ method: 'roots/list' }, { signal: hctx.signal, timeout: NO_TIMEOUT_MS })) as ListRootsResult;
+    return answer.roots;
+  }
+
+  private rememberUrlElicitation(id: string, client: RelayClient): void {
+    this.urlElicitations.delete(id);
+    this.urlElicitations.set(id, client);
+    if (this.urlElicitations.size > MAX_OPEN_URL_ELICITATIONS) this.urlElicitations.delete(this.urlElicitations.keys().next().value!);
   }
 }

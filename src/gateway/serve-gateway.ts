@@ -1,9 +1,11 @@
 // `switchboard serve` put together: the gateway on stdio (one client, until stdin ends) or on
-// Streamable HTTP through the shared host (one gateway session, with its own upstreams, per session).
+// Streamable HTTP through the shared host (one gateway session per HTTP session). Either way one pool
+// of upstream connections serves every client, and closes with the gateway.
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../util/index.js';
 import { startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
-import { GatewaySession, type GatewayDeps, type GatewayOptions } from './gateway-session.js';
+import { GatewayPool, type GatewayDeps, type GatewayOptions } from './gateway-pool.js';
+import { GatewaySession } from './gateway-session.js';
 
 const DRAIN_TIMEOUT_MS = 5_000;
 /** SSE `retry:` announced on resumable HTTP streams, unless the caller sets another. */
@@ -22,32 +24,58 @@ export interface GatewayStdioIO {
  */
 export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDeps, io: GatewayStdioIO): Promise<number> {
   const transport = new StdioFrameTransport(io.stdin, io.stdout, deps.logger);
-  const session = new GatewaySession(options, deps);
+  const pool = new GatewayPool(options, deps);
+  const session = new GatewaySession(pool);
   const closed = new Promise<void>((resolve) => session.onClose(resolve));
-  await session.connect(transport);
-  deps.logger.info('gateway serving on stdio', { mode: options.mode.kind });
-  await Promise.race([closed, io.stop?.then(() => transport.close())]);
-  await closed;
+  try {
+    await session.connect(transport);
+    deps.logger.info('gateway serving on stdio', { mode: options.mode.kind });
+    await Promise.race([closed, io.stop?.then(() => transport.close())]);
+    await closed;
+  } finally {
+    await pool.close();
+  }
   deps.logger.info('stdio closed; gateway shutting down', { reason: transport.closeReason });
   const drained = await transport.drain(DRAIN_TIMEOUT_MS);
   const failed = transport.closeReason === 'output_failed' || transport.closeReason === 'line_too_long' || !drained;
   return failed ? 1 : 0;
 }
 
-/** Serve Streamable HTTP; close() stops accepting and ends every session with its upstreams. */
-export function serveGatewayHttp(options: GatewayOptions, deps: GatewayDeps, http: HttpServeOptions, logger: Logger = deps.logger): Promise<HttpHost> {
-  return startHttpHost({
-    retryIntervalMs: SSE_RETRY_MS,
-    ...http,
-    logger,
-    async openSession(transport) {
-      const session = new GatewaySession(options, deps);
-      await session.connect(transport);
-      return {
-        busy: () => session.activeRequests > 0,
-        protocolVersion: () => session.server.getNegotiatedProtocolVersion(),
-        close: () => session.close(),
-      };
+/** Serve Streamable HTTP; close() stops accepting, ends every session, then closes the upstreams. */
+export async function serveGatewayHttp(options: GatewayOptions, deps: GatewayDeps, http: HttpServeOptions, logger: Logger = deps.logger): Promise<HttpHost> {
+  const pool = new GatewayPool(options, deps);
+  let host: HttpHost;
+  try {
+    host = await startHttpHost({
+      retryIntervalMs: SSE_RETRY_MS,
+      ...http,
+      logger,
+      async openSession(transport) {
+        const session = new GatewaySession(pool);
+        await session.connect(transport);
+        return {
+          busy: () => session.activeRequests > 0,
+          protocolVersion: () => session.server.getNegotiatedProtocolVersion(),
+          close: () => session.close(),
+        };
+      },
+    });
+  } catch (err) {
+    await pool.close();
+    throw err;
+  }
+  return {
+    url: host.url,
+    port: host.port,
+    get sessionCount() {
+      return host.sessionCount;
     },
-  });
+    async close() {
+      try {
+        await host.close();
+      } finally {
+        await pool.close();
+      }
+    },
+  };
 }

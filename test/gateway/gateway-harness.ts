@@ -1,11 +1,11 @@
-// Test harness for the gateway in-process: a GatewaySession on an in-memory transport, an SDK v2
-// client in front of it, real upstream servers (child processes) behind it through the real
+// Test harness for the gateway in-process: one gateway pool, GatewaySessions on in-memory transports
+// with SDK v2 clients in front of them, real upstream servers (child processes) behind it through the real
 // connection manager, and recorded notifications to wait on instead of sleeping.
 import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent, type RestartPolicyOptions } from '../../src/mcp/index.js';
-import { GatewaySession, type GatewayMode } from '../../src/gateway/index.js';
+import { GatewayPool, GatewaySession, type GatewayMode } from '../../src/gateway/index.js';
 import { nullLogger, type Logger } from '../../src/util/index.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { Changes } from '../support/wait.js';
@@ -22,19 +22,29 @@ export interface Note {
   params?: Record<string, unknown>;
 }
 
-export interface GatewayHarness {
+/** One client of the gateway under test, with the notifications it received. */
+export interface GatewayClient {
   client: Client;
   session: GatewaySession;
   /** Notifications the client received, in order. */
   notes: Note[];
-  /** Manager events of the session's upstream side. */
-  events: McpManagerEvent[];
-  home: string;
   /** Resolves with the first notification (past or future) matching `pred`; `after` skips earlier ones. */
   waitForNote(pred: (n: Note) => boolean, options?: { after?: number; timeoutMs?: number }): Promise<Note>;
+  close(): Promise<void>;
+}
+
+export interface GatewayHarness extends GatewayClient {
+  /** The gateway's one pool of upstream connections, shared by every client. */
+  pool: GatewayPool;
+  /** Manager events of the pool's upstream side. */
+  events: McpManagerEvent[];
+  home: string;
   waitForEvent(pred: (e: McpManagerEvent) => boolean, timeoutMs?: number): Promise<McpManagerEvent>;
-  /** How many notifications the client had received when `event` happened. */
+  /** How many notifications the first client had received when `event` happened. */
   notesAt(event: McpManagerEvent): number;
+  /** Another client of the same gateway (and so of the same upstreams). */
+  connect(options?: Pick<GatewayHarnessOptions, 'capabilities' | 'setup'>): Promise<GatewayClient>;
+  /** Closes the first client and then the gateway with its upstreams. */
   close(): Promise<void>;
 }
 
@@ -53,11 +63,13 @@ export interface GatewayHarnessOptions {
 export async function startGateway(servers: McpServerConfig[], options: GatewayHarnessOptions = {}): Promise<GatewayHarness> {
   const home = options.home ?? (await tempDir('sb-gw-'));
   const logger = options.logger ?? nullLogger;
-  const notes: Note[] = [];
   const events: McpManagerEvent[] = [];
   const noteCounts = new Map<McpManagerEvent, number>();
   const changes = new Changes();
-  const session = new GatewaySession(
+  // The first client's notes (filled in by connect below), for notesAt.
+  let firstNotes: Note[] = [];
+  let firstConnected = false;
+  const pool = new GatewayPool(
     { name: 'gateway-under-test', title: 'Gateway under test', version: '0.0.0', mode: options.mode ?? { kind: 'aggregate' } },
     {
       logger,
@@ -71,7 +83,7 @@ export async function startGateway(servers: McpServerConfig[], options: GatewayH
             handlersFor: setup.handlersFor,
             onEvent: (e) => {
               events.push(e);
-              noteCounts.set(e, notes.length);
+              noteCounts.set(e, firstNotes.length);
               setup.onEvent(e);
               changes.notify();
             },
@@ -79,31 +91,48 @@ export async function startGateway(servers: McpServerConfig[], options: GatewayH
         ),
     },
   );
-  const client = new Client({ name: 'gateway-test-client', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
-  client.fallbackNotificationHandler = async (n) => {
-    notes.push({ method: n.method, params: n.params as Record<string, unknown> | undefined });
-    changes.notify();
-  };
-  options.setup?.(client);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await session.connect(serverSide);
-  await client.connect(clientSide);
 
-  const waitUntil = <T>(find: () => T | undefined, what: string, timeoutMs: number): Promise<T> =>
+  const waitUntil = <T>(find: () => T | undefined, what: string, timeoutMs: number, notes: Note[]): Promise<T> =>
     changes.until(find, () => `no ${what} within ${timeoutMs} ms; notes: ${JSON.stringify(notes)}; events: ${JSON.stringify(events)}`, timeoutMs) as Promise<T>;
 
+  async function connect(o: Pick<GatewayHarnessOptions, 'capabilities' | 'setup'> = {}): Promise<GatewayClient> {
+    const notes: Note[] = [];
+    if (!firstConnected) firstNotes = notes;
+    const session = new GatewaySession(pool);
+    const client = new Client({ name: 'gateway-test-client', version: '1.0.0' }, { capabilities: o.capabilities ?? {} });
+    client.fallbackNotificationHandler = async (n) => {
+      notes.push({ method: n.method, params: n.params as Record<string, unknown> | undefined });
+      changes.notify();
+    };
+    o.setup?.(client);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await session.connect(serverSide);
+    await client.connect(clientSide);
+    return {
+      client,
+      session,
+      notes,
+      waitForNote: (pred, w = {}) => waitUntil(() => notes.slice(w.after ?? 0).find(pred), 'matching notification', w.timeoutMs ?? 20_000, notes),
+      async close() {
+        await client.close().catch(() => {});
+        await session.close();
+      },
+    };
+  }
+
+  const first = await connect(options);
+  firstConnected = true;
   return {
-    client,
-    session,
-    notes,
+    ...first,
+    pool,
     events,
     home,
-    waitForNote: (pred, o = {}) => waitUntil(() => notes.slice(o.after ?? 0).find(pred), 'matching notification', o.timeoutMs ?? 20_000),
-    waitForEvent: (pred, timeoutMs = 20_000) => waitUntil(() => events.find(pred), 'matching manager event', timeoutMs),
+    connect,
+    waitForEvent: (pred, timeoutMs = 20_000) => waitUntil(() => events.find(pred), 'matching manager event', timeoutMs, first.notes),
     notesAt: (event) => noteCounts.get(event) ?? 0,
     async close() {
-      await client.close().catch(() => {});
-      await session.close();
+      await first.close();
+      await pool.close();
       if (!options.home) await removeTree(home);
     },
   };

@@ -2,6 +2,7 @@
 // log messages and progress from an upstream to the client; the client's cancellation to the
 // upstream and an upstream's cancellation of its own request to the client; resources/updated for
 // subscriptions; logging/setLevel. Real upstream processes behind an in-process gateway session.
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { waitFor } from '../support/wait.js';
@@ -37,10 +38,11 @@ describe('gateway relay (aggregating, two upstreams, a client with sampling and 
   }, 60_000);
   afterAll(async () => gw?.close());
 
-  it("declares upstream exactly the elicitation and sampling capabilities its client declared", async () => {
+  it('declares upstream everything the gateway can relay (one pool for all clients), whatever this client declared', async () => {
     const seen = JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__alpha__seen', arguments: {} }, CALL))) as { clientCapabilities: Record<string, unknown> };
-    expect(seen.clientCapabilities.elicitation).toEqual({ form: {} });
-    expect(seen.clientCapabilities.sampling).toEqual({});
+    expect(seen.clientCapabilities.elicitation).toEqual({ form: {}, url: {} });
+    expect(seen.clientCapabilities.sampling).toEqual({ context: {}, tools: {} });
+    expect(seen.clientCapabilities.roots).toEqual({ listChanged: true });
   });
 
   it('lists every tool under its model-visible name with its definition kept', async () => {
@@ -189,18 +191,15 @@ describe('gateway relay for a client without sampling or elicitation', () => {
   }, 60_000);
   afterAll(async () => gw?.close());
 
-  it('never lets an upstream elicit or sample: its connection declares neither', async () => {
-    const seen = JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__solo__seen', arguments: {} }, CALL))) as { clientCapabilities: Record<string, unknown> };
-    expect(seen.clientCapabilities.elicitation).toBeUndefined();
-    expect(seen.clientCapabilities.sampling).toBeUndefined();
-    expect(seen.clientCapabilities.roots).toBeUndefined();
+  it("answers an upstream's elicitation and sampling with the refusal this client's SDK would give, and roots with the gateway's", async () => {
     const ask = await gw.client.callTool({ name: 'mcp__solo__ask', arguments: { message: 'anyone?' } }, CALL);
     expect(ask.isError).toBe(true);
-    expect(textOf(ask)).toMatch(/elicitation failed: .*does not support/i);
-    // A server that samples anyway gets "method not found" from the gateway's connection.
+    expect(textOf(ask)).toMatch(/elicitation failed: .*does not support elicitation/i);
     const sample = await gw.client.callTool({ name: 'mcp__solo__sample', arguments: { prompt: 'x' } }, CALL);
     expect(sample.isError).toBe(true);
-    expect(textOf(sample)).toMatch(/sampling failed: Method not found/);
+    expect(textOf(sample)).toMatch(/sampling failed: .*Method not found/);
+    const roots = JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__solo__roots', arguments: {} }, CALL))) as { uri: string }[];
+    expect(roots).toEqual([{ uri: pathToFileURL(process.cwd()).href, name: 'workspace' }]);
   });
 });
 

@@ -1,0 +1,230 @@
+// One gateway's shared upstream side: one connection manager (one pool of upstream connections) for
+// every client it serves (each HTTP session, the stdio client), opened on first need and closed with
+// the gateway. It fans out what concerns every client (list changes, status lines) and keeps what
+// concerns one client (requests, subscriptions, log levels) to that client.
+import { pathToFileURL } from 'node:url';
+import type { LoggingLevel, Root } from '@modelcontextprotocol/server';
+import type { McpConnectionManager, McpManagerEvent } from '../mcp/index.js';
+import { assertNever, errorMessage, SwitchboardError, type Logger } from '../util/index.js';
+import type { GatewayMode } from './catalog-view.js';
+import type { ListKind } from './list-changed.js';
+import { PoolSubscriptions } from './pool-subscriptions.js';
+import type { RelayClient } from './relay.js';
+import { openUpstreams, type GatewayUpstreamSetup, type Upstreams } from './upstreams.js';
+
+const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+export interface GatewayOptions {
+  name: string;
+  title: string;
+  version: string;
+  mode: GatewayMode;
+  instructions?: string;
+}
+
+export interface GatewayDeps {
+  logger: Logger;
+  /** The connection manager over the configured servers, with the gateway's handlers and client options. */
+  createManager(setup: GatewayUpstreamSetup): McpConnectionManager;
+  /** Answered to an upstream's roots/list outside a request or for a client without roots. Default: the working directory. */
+  roots?: Root[];
+}
+
+/** A client of the pool: what the relay needs, plus its log level and list changes. */
+export interface PoolClient extends RelayClient {
+  readonly loggingLevel: LoggingLevel | undefined;
+  listChanged(...kinds: ListKind[]): void;
+}
+
+export function levelPasses(threshold: LoggingLevel | undefined, level: LoggingLevel): boolean {
+  return threshold === undefined || LEVELS.indexOf(level) >= LEVELS.indexOf(threshold);
+}
+
+export class GatewayPool {
+  private up: Upstreams | undefined;
+  private closed = false;
+  private readonly members = new Set<PoolClient>();
+  /** The failure line last sent per server, until it is ready again. */
+  private readonly failureShown = new Map<string, string>();
+  private readonly subscriptions = new PoolSubscriptions<PoolClient>();
+  /** The level upstreams were given: the most verbose any client asked for. */
+  private upstreamLevel: LoggingLevel | undefined;
+  private readonly roots: Root[];
+
+  constructor(
+    readonly options: GatewayOptions,
+    private readonly deps: GatewayDeps,
+  ) {
+    this.roots = deps.roots ?? [{ uri: pathToFileURL(process.cwd()).href, name: 'workspace' }];
+  }
+
+  get logger(): Logger {
+    return this.deps.logger;
+  }
+
+  get mode(): GatewayMode {
+    return this.options.mode;
+  }
+
+  /** The upstream side, started on first need. */
+  upstreams(): Upstreams {
+    if (this.closed) throw new SwitchboardError('closed', 'the gateway is closed');
+    if (!this.up) {
+      this.up = openUpstreams(
+        {
+          mode: this.mode,
+          logger: this.logger,
+          roots: this.roots,
+          clients: () => this.members,
+          onEvent: (event) => this.onManagerEvent(event),
+          listChanged: (kind) => this.listChanged(kind),
+          resourceUpdated: (uri) => {
+            for (const c of this.subscriptions.subscribers(uri)) c.notify({ method: 'notifications/resources/updated', params: { uri } });
+          },
+        },
+        this.deps.createManager,
+      );
+      this.up.manager.start();
+    }
+    return this.up;
+  }
+
+  /** The upstream side if it was started; never starts it. */
+  peekUpstreams(): Upstreams | undefined {
+    return this.closed ? undefined : this.up;
+  }
+
+  /** A client finished initializing: it hears list changes and status lines from now on. */
+  join(client: PoolClient): void {
+    if (this.closed) return;
+    this.members.add(client);
+    this.upstreams();
+  }
+
+  /** A client went away: its subscriptions and log level no longer count; the upstreams stay. */
+  async leave(client: PoolClient): Promise<void> {
+    if (!this.members.delete(client)) return;
+    const up = this.up;
+    if (!up || this.closed) return;
+    up.relay.forget(client);
+    const emptied = this.subscriptions.removeClient(client);
+    await Promise.all(emptied.map(({ uri, server }) => this.unsubscribeUpstream(up, server, uri)));
+    if (this.wantedLevel() !== this.upstreamLevel) await this.applyLevel();
+  }
+
+  async subscribe(client: PoolClient, uri: string, server: string, signal: AbortSignal): Promise<void> {
+    const { manager } = this.upstreams();
+    await this.subscriptions.add(client, uri, server, async () => (await manager.clientFor(server, { signal })).subscribe(uri, { signal }));
+  }
+
+  /** The upstream is unsubscribed only when `client` was the last subscriber. */
+  async unsubscribe(client: PoolClient, uri: string, signal: AbortSignal): Promise<void> {
+    const server = this.subscriptions.remove(client, uri);
+    if (server === undefined) return;
+    const { manager } = this.upstreams();
+    await (await manager.clientFor(server, { signal })).unsubscribe(uri, { signal });
+  }
+
+  /** Gives every ready server that logs the most verbose level any client asked for. */
+  async applyLevel(signal?: AbortSignal): Promise<void> {
+    const level = this.wantedLevel();
+    this.upstreamLevel = level;
+    if (level === undefined || !this.up) return;
+    const { manager } = this.up;
+    await Promise.all(
+      manager.readyServers().map(async (name) => {
+        try {
+          const client = await manager.clientFor(name, signal ? { signal } : {});
+          if (client.capabilities?.logging) await client.setLoggingLevel(level, signal ? { signal } : {});
+        } catch (err) {
+          this.logger.warn(`gateway: logging/setLevel on MCP server '${name}' failed: ${errorMessage(err)}`);
+        }
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.members.clear();
+    await this.up?.manager.close();
+  }
+
+  private wantedLevel(): LoggingLevel | undefined {
+    let best: number | undefined;
+    for (const c of this.members) {
+      if (c.loggingLevel === undefined) continue;
+      const i = LEVELS.indexOf(c.loggingLevel);
+      if (best === undefined || i < best) best = i;
+    }
+    return best === undefined ? undefined : LEVELS[best];
+  }
+
+  private async unsubscribeUpstream(up: Upstreams, server: string, uri: string): Promise<void> {
+    try {
+      await (await up.manager.clientFor(server)).unsubscribe(uri);
+    } catch (err) {
+      this.logger.debug('gateway: unsubscribe after the last subscriber left failed', { server, uri, error: errorMessage(err) });
+    }
+  }
+
+  /** What the manager reports becomes list_changed notifications and upkeep of routes. */
+  private onManagerEvent(event: McpManagerEvent): void {
+    const up = this.up;
+    if (!up || this.closed) return;
+    switch (event.type) {
+      case 'mcp_tools_changed':
+        for (const c of this.members) c.listChanged('tools');
+        return;
+      case 'mcp_startup_update':
+        if (event.status.state === 'ready' || event.status.state === 'failed') {
+          up.catalog.invalidatePrompts();
+          up.routes.invalidate();
+          for (const c of this.members) c.listChanged('prompts', 'resources');
+        }
+        if (event.status.state === 'ready') {
+          this.failureShown.delete(event.server);
+          void this.reconnected(up, event.server);
+        }
+        if (event.status.state === 'failed') this.reportFailure(up, event.server, event.status.error);
+        return;
+      case 'mcp_startup_complete':
+        up.catalog.startupComplete();
+        return;
+      default:
+        assertNever(event, 'manager event');
+    }
+  }
+
+  /**
+   * An upstream failure as one status line for every client (and the log): the text of the manager's
+   * failure update. A retry that fails the same way adds nothing, so it is not repeated.
+   */
+  private reportFailure(up: Upstreams, server: string, text: string): void {
+    if (this.failureShown.get(server) === text) return;
+    this.failureShown.set(server, text);
+    this.logger.error(`gateway: ${text}`, { server });
+    up.relay.status(server, 'error', text);
+  }
+
+  private listChanged(kind: 'prompts' | 'resources'): void {
+    const up = this.up;
+    if (!up || this.closed) return;
+    if (kind === 'prompts') up.catalog.invalidatePrompts();
+    else up.routes.invalidate();
+    for (const c of this.members) c.listChanged(kind);
+  }
+
+  /** A server (re)connected: give it the log level and renew the subscriptions it serves. */
+  private async reconnected(up: Upstreams, server: string): Promise<void> {
+    try {
+      const client = await up.manager.clientFor(server);
+      const level = this.upstreamLevel;
+      if (level !== undefined && client.capabilities?.logging) await client.setLoggingLevel(level);
+      const uris = this.subscriptions.urisOf(server);
+      if (uris.length > 0 && client.capabilities?.resources?.subscribe) await Promise.all(uris.map((uri) => client.subscribe(uri)));
+    } catch (err) {
+      this.logger.warn(`gateway: could not restore the log level or subscriptions on MCP server '${server}': ${errorMessage(err)}`);
+    }
+  }
+}
