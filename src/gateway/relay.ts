@@ -129,7 +129,9 @@ export class Relay {
         const logger = this.options.attributeLogs ? (params.logger ? `${upstream}/${params.logger}` : upstream) : params.logger;
         const notification: Notification = { method: 'notifications/message', params: { ...params, ...(logger !== undefined ? { logger } : {}) } };
         const target = this.target(upstream);
-        // A message during a request belongs to that request's client; outside one, to every client.
+        // A message during a request belongs to that request's client; outside one, to every client;
+        // while several clients' calls run there, to none (it may concern any of them).
+        if (target === 'ambiguous') return this.logger.debug('gateway: log message of a server busy with several clients dropped', { server: upstream });
         if (target) {
           if (target.client.passes(params.level)) target.notify(notification);
           return;
@@ -154,8 +156,16 @@ export class Relay {
     for (const client of this.options.clients()) if (client.passes(level)) this.toClient(upstream, client, notification);
   }
 
-  private target(upstream: string): DownstreamRequest | undefined {
-    return this.active.get(upstream)?.at(-1);
+  /**
+   * The request whose client what `upstream` starts belongs to. Nothing links a server's request or
+   * log message to the call that caused it, so while calls of several clients run on that server it
+   * is `ambiguous`: better refused than shown to a client it may not concern.
+   */
+  private target(upstream: string): DownstreamRequest | 'ambiguous' | undefined {
+    const running = this.active.get(upstream);
+    const newest = running?.at(-1);
+    if (!newest) return undefined;
+    return running!.every((r) => r.client === newest.client) ? newest : 'ambiguous';
   }
 
   /** To `client`: on its newest request running on `upstream`, else on its own stream. */
@@ -172,6 +182,12 @@ export class Relay {
   private async request(upstream: string, method: RelayedMethod, params: unknown, hctx: HandlerContext): Promise<unknown> {
     const target = this.target(upstream);
     if (!target) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `no client request is running on MCP server '${upstream}' to pass ${method} on to`);
+    if (target === 'ambiguous') {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `calls of several clients are running on MCP server '${upstream}', and nothing says which one this ${method} belongs to; the gateway refuses it rather than ask the wrong client`,
+      );
+    }
     const refusal = refusalFor(method, params, target.client.clientCapabilities);
     if (refusal) throw refusal;
     const p = params as Record<string, unknown>;
@@ -181,7 +197,7 @@ export class Relay {
 
   private async roots(upstream: string, hctx: HandlerContext): Promise<Root[]> {
     const target = this.target(upstream);
-    if (!target || target.client.clientCapabilities?.roots === undefined) return this.options.roots;
+    if (!target || target === 'ambiguous' || target.client.clientCapabilities?.roots === undefined) return this.options.roots;
     const answer = (await target.ctx.mcpReq.send({ method: 'roots/list' }, { signal: hctx.signal, timeout: NO_TIMEOUT_MS })) as ListRootsResult;
     return answer.roots;
   }

@@ -48,20 +48,30 @@ describe('one pool of upstreams for several clients', () => {
     expect(gw.events.filter((e) => e.type === 'mcp_startup_update' && e.status.state === 'starting')).toHaveLength(1);
   });
 
-  it("sends an elicitation during A's call to A, not to B whose call runs on the same server", async () => {
+  it("while calls of A and B run on one server, what it starts reaches neither; once A's call runs alone, A is asked", async () => {
     const stop = new AbortController();
     const bWaits = b.client.callTool({ name: 'mcp__solo__wait_for_cancel', arguments: {} }, { ...CALL, signal: stop.signal });
     await waitFor(() => b.session.activeRequests === 1, "B's call in flight", 20_000);
     const bNotes = b.notes.length;
-    const r = await gw.client.callTool({ name: 'mcp__solo__ask', arguments: { message: 'for A' } }, CALL);
-    expect(JSON.parse(textOf(r))).toEqual({ action: 'accept', content: { answer: 'from a' } });
-    const chatter = await gw.client.callTool({ name: 'mcp__solo__chatter', arguments: { steps: 1 } }, CALL);
-    expect(textOf(chatter)).toBe('solo:chattered 1');
-    expect(asked).toEqual({ a: ['for A'], b: [] });
+    const aNotes = gw.notes.length;
+    // Nothing links the server's elicitation to A's call rather than B's: refused, never shown to B.
+    const refused = await gw.client.callTool({ name: 'mcp__solo__ask', arguments: { message: 'for A' } }, CALL);
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/calls of several clients are running on MCP server 'solo'.*refuses it rather than ask the wrong client/);
+    // Log messages during A's call could be about either: dropped, for both.
+    expect(textOf(await gw.client.callTool({ name: 'mcp__solo__chatter', arguments: { steps: 1 } }, CALL))).toBe('solo:chattered 1');
+    expect(asked).toEqual({ a: [], b: [] });
     stop.abort('done');
     await expect(bWaits).rejects.toThrow();
-    // A's log messages rode A's call; B heard nothing of A's requests.
-    expect(messages(gw).map((n) => n.params?.data)).toEqual(['step 1', 'alarm 1']);
+    expect(messages(gw, aNotes)).toEqual([]);
+    expect(b.notes.slice(bNotes)).toEqual([]);
+    // A alone on the server: its elicitation and log messages are A's.
+    await waitFor(() => b.session.activeRequests === 0, "B's call ended", 20_000);
+    const r = await gw.client.callTool({ name: 'mcp__solo__ask', arguments: { message: 'for A' } }, CALL);
+    expect(JSON.parse(textOf(r))).toEqual({ action: 'accept', content: { answer: 'from a' } });
+    expect(textOf(await gw.client.callTool({ name: 'mcp__solo__chatter', arguments: { steps: 1 } }, CALL))).toBe('solo:chattered 1');
+    expect(asked).toEqual({ a: ['for A'], b: [] });
+    expect(messages(gw, aNotes).map((n) => n.params?.data)).toEqual(['step 1', 'alarm 1']);
     expect(b.notes.slice(bNotes)).toEqual([]);
   });
 

@@ -69,9 +69,9 @@ describe('switchboard serve --http: one upstream process for many clients', () =
     expect(await upstreamPids()).toEqual(before);
   }, 120_000);
 
-  // The 2025 protocol carries no link from an upstream's request to the call that caused it, so the
-  // newest call running on that server is the one asked: here the bystander's call started earlier.
-  it("sends an upstream's elicitation to the client whose call caused it, not to one whose earlier call still runs", async () => {
+  // The protocol carries no link from an upstream's request to the call that caused it: while calls
+  // of two clients run on one server, its elicitation is refused rather than shown to the wrong one.
+  it("refuses an upstream's elicitation while another client's call runs on that server, and asks the caller once it runs alone", async () => {
     const asked: string[] = [];
     const answering = (who: string) => (client: Client) =>
       client.setRequestHandler('elicitation/create', async () => {
@@ -84,9 +84,12 @@ describe('switchboard serve --http: one upstream process for many clients', () =
     const started = new Promise<void>((resolve) => (running = resolve));
     const long = b.client.callTool({ name: 'mcp__solo__chatter', arguments: { steps: 50 } }, { ...CALL, onprogress: () => running() });
     await started;
+    const refused = await a.client.callTool({ name: 'mcp__solo__ask', arguments: { message: 'who?' } }, CALL);
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/calls of several clients are running on MCP server 'solo'/);
+    expect(textOf(await long)).toBe('solo:chattered 50');
     const r = await a.client.callTool({ name: 'mcp__solo__ask', arguments: { message: 'who?' } }, CALL);
     expect(JSON.parse(textOf(r))).toEqual({ action: 'accept', content: { answer: 'from asker' } });
-    expect(textOf(await long)).toBe('solo:chattered 50');
     expect(asked).toEqual(['asker']);
   }, 60_000);
 
