@@ -17,8 +17,8 @@ export interface HttpServeFlags {
   idleTimeout?: number;
 }
 
-/** The flags of an MCP endpoint served over Streamable HTTP. */
-export function addHttpServeOptions(cmd: Command): Command {
+/** The flags of an MCP endpoint served over Streamable HTTP; `maxSessions` is the product's default bound. */
+export function addHttpServeOptions(cmd: Command, defaults: { maxSessions: number }): Command {
   return cmd
     .addOption(new Option('--http <host:port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio'))
     .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN)'))
@@ -28,7 +28,12 @@ export function addHttpServeOptions(cmd: Command): Command {
         .argParser((v: string, prev: string[]) => [...prev, v])
         .default([], 'none'),
     )
-    .addOption(new Option('--max-sessions <n>', 'HTTP: sessions open at once (default 16)').argParser(positiveInt('--max-sessions')))
+    .addOption(
+      new Option(
+        '--max-sessions <n>',
+        `HTTP: sessions held at once (default ${defaults.maxSessions}); past it the least recently used idle session is closed, its next request gets 404 and its client re-initializes`,
+      ).argParser(positiveInt('--max-sessions')),
+    )
     .addOption(new Option('--idle-timeout <seconds>', 'HTTP: close a session idle this long (default 1800)').argParser(positiveInt('--idle-timeout')));
 }
 

@@ -98,7 +98,8 @@ export const registerServeCommand: RegisterCommand = (program: Command, context:
   const cmd = program
     .command('serve')
     .description('serve every configured MCP server as one MCP server (a gateway), over stdio or Streamable HTTP');
-  addHttpServeOptions(cmd)
+  // GATEWAY_MAX_SESSIONS in src/gateway/serve-gateway.ts (not imported: the gateway loads lazily).
+  addHttpServeOptions(cmd, { maxSessions: 16 })
     .addOption(new Option('--transparent', 'pure proxy for exactly one enabled server: raw tool and prompt names'))
     .addOption(new Option('--verbose', 'also write log lines to stderr'))
     .addHelpText('after', HELP)

@@ -8,6 +8,11 @@ import { GatewaySession, type GatewayDeps, type GatewayOptions } from './gateway
 const DRAIN_TIMEOUT_MS = 5_000;
 /** SSE `retry:` announced on resumable HTTP streams, unless the caller sets another. */
 const SSE_RETRY_MS = 1_000;
+/**
+ * Sessions held at once unless the caller sets another: each session still starts its own upstream
+ * processes, so the bound stays low; past it the least recently used idle session is closed.
+ */
+export const GATEWAY_MAX_SESSIONS = 16;
 
 export interface GatewayStdioIO {
   stdin: Readable;
@@ -39,6 +44,7 @@ export function serveGatewayHttp(options: GatewayOptions, deps: GatewayDeps, htt
   return startHttpHost({
     retryIntervalMs: SSE_RETRY_MS,
     ...http,
+    maxSessions: http.maxSessions ?? GATEWAY_MAX_SESSIONS,
     logger,
     async openSession(transport) {
       const session = new GatewaySession(options, deps);
