@@ -17,6 +17,9 @@ export interface HttpServeFlags {
   idleTimeout?: number;
 }
 
+/** HTTP_DEFAULTS.maxSessions of mcp-host, repeated for the help text (mcp-host loads only when serving). */
+const DEFAULT_MAX_SESSIONS = 10_000;
+
 /** The flags of an MCP endpoint served over Streamable HTTP. */
 export function addHttpServeOptions(cmd: Command): Command {
   return cmd
@@ -28,7 +31,12 @@ export function addHttpServeOptions(cmd: Command): Command {
         .argParser((v: string, prev: string[]) => [...prev, v])
         .default([], 'none'),
     )
-    .addOption(new Option('--max-sessions <n>', 'HTTP: sessions open at once (default 16)').argParser(positiveInt('--max-sessions')))
+    .addOption(
+      new Option(
+        '--max-sessions <n>',
+        `HTTP: sessions held at once (default ${DEFAULT_MAX_SESSIONS}); past it the least recently used idle session is closed, its next request gets 404 and its client re-initializes`,
+      ).argParser(positiveInt('--max-sessions')),
+    )
     .addOption(new Option('--idle-timeout <seconds>', 'HTTP: close a session idle this long (default 1800)').argParser(positiveInt('--idle-timeout')));
 }
 

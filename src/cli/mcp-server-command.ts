@@ -36,8 +36,10 @@ Security (HTTP):
   header must be a loopback name or a name given with --allowed-host; an Origin, when a browser sends
   one, must be the server's own or name localhost, 127.0.0.1, [::1], the bound address or an
   --allowed-host name. Plain HTTP: off loopback, put TLS in front of it.
-  --max-sessions and --max-turns bound what clients can start; past them a session gets HTTP 503
-  and a tool call an error result saying so.
+  --max-sessions bounds the sessions held (memory): past it the least recently used session with no
+  request in flight is closed and its next request gets HTTP 404, so its client re-initializes; only
+  when every session has a request in flight is a new one refused (HTTP 503). --max-turns bounds
+  the tool calls running at once: past it a call gets an error result saying so.
 
 Codex compatibility:
   Same tools as \`codex mcp-server\` (removed from Codex in 0.154.0): \`codex\` (prompt, model,

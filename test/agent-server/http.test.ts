@@ -1,6 +1,7 @@
 // `switchboard mcp-server --http`: the front door (bearer token, Host and Origin checks, refusing to
-// start unprotected), session and turn limits, request-id reuse, and SSE resumption with
-// Last-Event-ID across a dropped stream while an approval is pending.
+// start unprotected), the session bound (least recently used idle session closed) and turn limits,
+// request-id reuse, and SSE resumption with Last-Event-ID across a dropped stream while an approval
+// is pending.
 import http from 'node:http';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -118,21 +119,46 @@ function stdoutIsEmpty(...outs: string[]): boolean {
 }
 
 describe('limits', () => {
-  it('bounds concurrent sessions with a clear 503; a deleted session frees its slot', async () => {
+  it('past --max-sessions closes the least recently used idle session (404 after); a deleted session frees its slot', async () => {
     const h = await serve({ maxSessions: 2 });
     const a = new RawHttpSession(h.url, TOKEN);
     const b = new RawHttpSession(h.url, TOKEN);
     await a.initialize();
     await b.initialize();
-    const refused = await rawPost(h.url, { authorization: `Bearer ${TOKEN}` }, INIT);
-    expect(refused.status).toBe(503);
-    expect(JSON.parse(refused.body)).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: expect.stringMatching(/^Too many sessions: this server keeps at most 2 at once \(--max-sessions\)/) } });
-    await a.close();
+    expect(await a.request('ping', {})).toMatchObject({ result: {} });
     const c = new RawHttpSession(h.url, TOKEN);
     await c.initialize();
     expect(h.sessionCount).toBe(2);
-    await b.close();
-    await c.close();
+    const gone = await b.post({ jsonrpc: '2.0', id: 9, method: 'ping' });
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
+    expect(await a.request('ping', {})).toMatchObject({ result: {} });
+    await a.close();
+    expect(h.sessionCount).toBe(1);
+    await new RawHttpSession(h.url, TOKEN).initialize();
+    expect(await c.request('ping', {})).toMatchObject({ result: {} });
+    expect(h.sessionCount).toBe(2);
+  });
+
+  it('never closes a session with a request in flight; only when all have one is a new client refused (503)', async () => {
+    const h = await serve({ maxSessions: 1 });
+    model.enqueue({ kind: 'responses', events: [rsp.created()], hang: true });
+    const a = new RawHttpSession(h.url, TOKEN);
+    await a.initialize();
+    const running = a.post({ jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'codex', arguments: { prompt: 'long' } } });
+    await model.waitForHang();
+    const refused = await rawPost(h.url, { authorization: `Bearer ${TOKEN}` }, INIT);
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(JSON.parse(refused.body)).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32000, message: 'Too many sessions: all 1 sessions this server holds (--max-sessions) have a request in flight. Retry when one finishes.' },
+    });
+    expect(await a.notify('notifications/cancelled', { requestId: 'long' })).toBe(202);
+    expect(await a.responseOn(await running, 'long')).toMatchObject({ result: { isError: true, content: [{ text: 'Turn aborted.' }] } });
+    await expect.poll(async () => (await rawPost(h.url, { authorization: `Bearer ${TOKEN}` }, INIT)).status).toBe(200);
+    expect((await a.post({ jsonrpc: '2.0', id: 9, method: 'ping' })).status).toBe(404);
   });
 
   it('closes a session left idle; its id then gets 404', async () => {

@@ -39,7 +39,7 @@ describe('switchboard serve --http: one upstream process for many clients', () =
     await mkdir(work);
     await writeFile(path.join(home, 'config.toml'), `[mcp_servers.solo]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}]\nenv = { GW_NAME = "solo" }\n`);
     // Room for the 20 + 2 + 2 sessions of this file: the session bound is not what is measured here.
-    serve = await spawnServe(['--http', '127.0.0.1:0', '--insecure-no-auth', '--max-sessions', '64'], {
+    serve = await spawnServe(['--http', '127.0.0.1:0', '--insecure-no-auth'], {
       env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home },
       cwd: work,
     });

@@ -1,6 +1,6 @@
 // Hosts an MCP server over Streamable HTTP: binding, bearer auth, Host/Origin checks, one SDK
 // transport (with SSE resumption) per session, a refusal for reused running request ids, and bounds
-// on sessions, body size and idle time.
+// on sessions (least recently used idle one closed past it), body size and idle time.
 // Server-agnostic: the caller opens one MCP server per session on the transport it is handed.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -10,8 +10,9 @@ import { isInitializeRequest, type JSONRPCErrorResponse, type JSONRPCMessage, ty
 import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl, type ListenAddress, type Logger } from '../../util/index.js';
 import { checkAuthConfig } from './http-security.js';
 import { readJsonBody, sendJson } from './http-io.js';
-import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, MemoryEventStore } from './memory-event-store.js';
+import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore } from './memory-event-store.js';
 import { RunningRequests } from './running-requests.js';
+import { SessionTable } from './session-table.js';
 
 export interface HttpSessionHandle {
   /** An answer for a message the transport must not see (e.g. a request id still running), or null. */
@@ -36,6 +37,11 @@ export interface HttpHostOptions {
   insecureNoAuth?: boolean;
   /** Extra hostnames accepted in Host (on loopback) and Origin (names that front the server). */
   allowedHosts?: readonly string[];
+  /**
+   * Sessions held at once. Past it, opening one closes the least recently used session with no
+   * request in flight (its next request gets 404, so its client re-initializes); only when every
+   * session has one in flight is a new client refused (503).
+   */
   maxSessions?: number;
   /** A session with no open request and no traffic for this long is closed. */
   idleTimeoutMs?: number;
@@ -44,6 +50,8 @@ export interface HttpHostOptions {
   eventStoreLimit?: number;
   /** Serialized bytes of those messages kept per session (the newest is always kept). */
   eventStoreBytes?: number;
+  /** Serialized bytes of events kept by all sessions together (the oldest of any session go first). */
+  eventBudgetBytes?: number;
   /** SSE `retry:` hint for clients that reconnect. */
   retryIntervalMs?: number;
   logger: Logger;
@@ -51,7 +59,12 @@ export interface HttpHostOptions {
   openSession(transport: Transport): Promise<HttpSessionHandle>;
 }
 
-export const HTTP_DEFAULTS = { path: '/mcp', maxSessions: 16, idleTimeoutMs: 30 * 60_000, maxBodyBytes: 4 * 1024 * 1024 };
+/**
+ * maxSessions is a memory bound: a session here holds only its protocol state (about 40 KiB of RSS
+ * for mcp-server, see docs/agent-server.md) and its share of the shared event budget, so 10,000 cost
+ * some hundred MiB at most. Products whose sessions cost more (processes) pass a lower one.
+ */
+export const HTTP_DEFAULTS = { path: '/mcp', maxSessions: 10_000, idleTimeoutMs: 30 * 60_000, maxBodyBytes: 4 * 1024 * 1024 };
 
 export interface HttpHost {
   /** `http://host:port/path` as clients should use it. */
@@ -65,8 +78,11 @@ interface Session {
   transport: NodeStreamableHTTPServerTransport;
   running: RunningRequests;
   handle: HttpSessionHandle;
-  openResponses: number;
+  events: MemoryEventStore;
+  inFlight: number;
+  listening: number;
   lastActive: number;
+  busy(): boolean;
 }
 
 export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
@@ -76,7 +92,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const idleTimeoutMs = options.idleTimeoutMs ?? HTTP_DEFAULTS.idleTimeoutMs;
   const maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
   const browserCheck = createHostOriginCheck(options.listen.host, options.allowedHosts);
-  const sessions = new Map<string, Session>();
+  const sessions = new SessionTable<Session>();
+  const budget = new EventBudget(options.eventBudgetBytes);
   const log = options.logger;
   let opening = 0;
 
@@ -84,36 +101,52 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     const session = sessions.get(id);
     if (!session) return;
     sessions.delete(id);
+    session.events.clear();
     log.info('mcp http session closed', { session: id, why });
     await session.handle.close().catch((err: unknown) => log.warn('closing a session failed', { error: errorMessage(err) }));
   };
 
-  const track = (session: Session, res: http.ServerResponse) => {
-    session.openResponses += 1;
-    session.lastActive = Date.now();
+  const track = (id: string, session: Session, req: http.IncomingMessage, res: http.ServerResponse) => {
+    const kind = req.method === 'GET' ? 'listening' : 'inFlight';
+    session[kind] += 1;
+    sessions.touch(id);
     res.on('close', () => {
-      session.openResponses -= 1;
-      session.lastActive = Date.now();
+      session[kind] -= 1;
+      sessions.touch(id);
     });
   };
 
-  const openNew = async (req: http.IncomingMessage, res: http.ServerResponse, body: unknown, messages: JSONRPCMessage[], initId: JSONRPCMessage) => {
-    if (sessions.size + opening >= maxSessions) {
-      const id = 'id' in initId ? initId.id : null;
-      const message = `Too many sessions: this server keeps at most ${maxSessions} at once (--max-sessions). Close one (HTTP DELETE with its Mcp-Session-Id) or retry after an idle one expires.`;
-      sendJson(res, 503, jsonRpcError(id ?? null, -32000, message), { 'Retry-After': '5' });
-      return;
+  /** Room for one more session: true, or false once the refusal has been sent. */
+  const makeRoom = (res: http.ServerResponse, initId: JSONRPCMessage): boolean => {
+    while (sessions.size + opening >= maxSessions) {
+      const lru = sessions.evictable();
+      if (lru === undefined) {
+        const id = 'id' in initId ? initId.id : null;
+        const message = `Too many sessions: all ${maxSessions} sessions this server holds (--max-sessions) have a request in flight. Retry when one finishes.`;
+        sendJson(res, 503, jsonRpcError(id ?? null, -32000, message), { 'Retry-After': '5' });
+        return false;
+      }
+      void closeSession(lru, `least recently used, closed to make room (--max-sessions ${maxSessions})`);
     }
+    return true;
+  };
+
+  const openNew = async (req: http.IncomingMessage, res: http.ServerResponse, body: unknown, messages: JSONRPCMessage[], initId: JSONRPCMessage) => {
+    if (!makeRoom(res, initId)) return;
     opening += 1;
     let handle: HttpSessionHandle | undefined;
+    // The transport keeps its callbacks for the session's life: they must not pin this request.
+    let initRequest: { req: http.IncomingMessage; res: http.ServerResponse } | null = { req, res };
+    const events = new MemoryEventStore(options.eventStoreLimit ?? DEFAULT_EVENT_STORE_LIMIT, options.eventStoreBytes ?? DEFAULT_EVENT_STORE_BYTES, budget);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      eventStore: new MemoryEventStore(options.eventStoreLimit ?? DEFAULT_EVENT_STORE_LIMIT, options.eventStoreBytes ?? DEFAULT_EVENT_STORE_BYTES),
+      eventStore: events,
       ...(options.retryIntervalMs !== undefined ? { retryInterval: options.retryIntervalMs } : {}),
       onsessioninitialized: (id) => {
-        const session: Session = { transport, running, handle: handle!, openResponses: 0, lastActive: Date.now() };
-        sessions.set(id, session);
-        track(session, res);
+        const h = handle!;
+        const session: Session = { transport, running, handle: h, events, inFlight: 0, listening: 0, lastActive: Date.now(), busy: () => h.busy?.() === true };
+        sessions.add(id, session);
+        if (initRequest) track(id, session, initRequest.req, initRequest.res);
         log.info('mcp http session opened', { session: id });
       },
       onsessionclosed: (id) => void closeSession(id, 'deleted by the client'),
@@ -123,12 +156,16 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       handle = await options.openSession(running);
       // The initialize request's id is claimed like any other (its response frees it).
       running.claim(messages, res);
-      res.on('close', () => running.release(res));
+      releaseOnClose(running, res);
       await transport.handleRequest(req, res, body);
     } finally {
       opening -= 1;
+      initRequest = null;
     }
-    if (transport.sessionId === undefined) await handle.close();
+    if (transport.sessionId === undefined) {
+      events.clear();
+      await handle.close();
+    }
   };
 
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -167,11 +204,11 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     }
     const reused = session.running.claim(messages, res);
     if (reused) return sendJson(res, 200, reused, { 'mcp-session-id': sessionId });
-    res.on('close', () => session.running.release(res));
+    releaseOnClose(session.running, res);
     const negotiated = session.handle.protocolVersion?.();
     const claimed = req.headers['mcp-protocol-version'];
     if (negotiated !== undefined && typeof claimed === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(claimed) && claimed < negotiated) req.headers['mcp-protocol-version'] = negotiated;
-    track(session, res);
+    track(sessionId, session, req, res);
     await session.transport.handleRequest(req, res, body);
   };
 
@@ -193,10 +230,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
 
   const sweep = setInterval(
     () => {
-      const now = Date.now();
-      for (const [id, s] of sessions) {
-        if (s.openResponses === 0 && now - s.lastActive >= idleTimeoutMs && !s.handle.busy?.()) void closeSession(id, 'idle');
-      }
+      for (const id of sessions.idle(Date.now(), idleTimeoutMs)) void closeSession(id, 'idle');
     },
     Math.max(1000, Math.min(idleTimeoutMs / 2, 60_000)),
   );
@@ -211,11 +245,16 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     async close() {
       clearInterval(sweep);
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all([...sessions.keys()].map((id) => closeSession(id, 'server shutting down')));
+      await Promise.all(sessions.ids().map((id) => closeSession(id, 'server shutting down')));
       server.closeAllConnections();
       await closing;
     },
   };
+}
+
+/** Outside openNew's scope on purpose: a closure there would keep the initialize response alive with the session. */
+function releaseOnClose(running: RunningRequests, res: http.ServerResponse): void {
+  res.on('close', () => running.release(res));
 }
 
 /** What a product passes to serve on Streamable HTTP: the host's options less the session factory and logger it supplies. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkAuthConfig } from './http-security.js';
-import { MemoryEventStore } from './memory-event-store.js';
+import { EventBudget, MemoryEventStore } from './memory-event-store.js';
 
 const TOKEN = 'a-token-of-sixteen+';
 
@@ -58,5 +58,24 @@ describe('MemoryEventStore', () => {
     expect(store.size).toBe(1);
     expect(await store.getStreamIdForEventId(huge)).toBe('B');
     expect(store.bytes).toBe(JSON.stringify(big(6, one * 10)).length);
+  });
+
+  it('a budget shared by several stores drops the oldest event of any store first, never the newest', async () => {
+    const budget = new EventBudget(3 * (JSON.stringify(msg(1)).length + 128));
+    const a = new MemoryEventStore(100, 1_000_000, budget);
+    const b = new MemoryEventStore(100, 1_000_000, budget);
+    const a1 = await a.storeEvent('A', msg(1));
+    await b.storeEvent('B', msg(2));
+    await a.storeEvent('A', msg(3));
+    await b.storeEvent('B', msg(4));
+    expect(await a.getStreamIdForEventId(a1)).toBeUndefined();
+    expect([a.size, b.size]).toEqual([1, 2]);
+    b.clear();
+    expect(budget.bytes).toBe(JSON.stringify(msg(3)).length + 128);
+    const seen: unknown[] = [];
+    const a4 = await a.storeEvent('A', msg(5));
+    await a.storeEvent('A', msg(6));
+    await a.replayEventsAfter(a4, { send: async (_id, m) => void seen.push(m) });
+    expect(seen).toEqual([msg(6)]);
   });
 });

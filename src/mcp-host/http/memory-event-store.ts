@@ -1,5 +1,6 @@
 // SSE resumption for one HTTP session: every message sent on a stream is kept (up to a count and a
-// byte bound) under an event id, so a client that reconnects with Last-Event-ID gets what it missed.
+// byte bound per session, and a byte budget shared by all sessions of a host) under an event id, so
+// a client that reconnects with Last-Event-ID gets what it missed.
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
 
 export const DEFAULT_EVENT_STORE_LIMIT = 10_000;
@@ -8,11 +9,55 @@ export const DEFAULT_EVENT_STORE_LIMIT = 10_000;
  * 10,000 of them (the soak saw every session grow for minutes); resumption needs only recent events.
  */
 export const DEFAULT_EVENT_STORE_BYTES = 4 * 1024 * 1024;
+/**
+ * Bytes kept by all sessions of one host together. Sessions are cheap and many (thousands), so the
+ * per-session bound alone would allow gigabytes; past this budget the oldest events of any session go.
+ */
+export const DEFAULT_EVENT_BUDGET_BYTES = 64 * 1024 * 1024;
+/** What one kept event costs beyond its text (entry objects, ids), charged to the shared budget. */
+const EVENT_OVERHEAD_BYTES = 128;
 
 interface Stored {
   streamId: StreamId;
-  message: JSONRPCMessage;
-  bytes: number;
+  /** Kept serialized: one flat string is far smaller than the message's object tree. */
+  text: string;
+  seq: number;
+}
+
+/** The byte budget shared by the event stores of one host: the oldest event of any store goes first. */
+export class EventBudget {
+  // Insertion-ordered by a host-wide sequence: the first entry is the oldest event kept anywhere.
+  private readonly kept = new Map<number, { store: MemoryEventStore; id: EventId; bytes: number }>();
+  private seq = 0;
+  private total = 0;
+
+  constructor(readonly maxBytes: number = DEFAULT_EVENT_BUDGET_BYTES) {}
+
+  /** Charges a new event; drops the oldest events elsewhere until under budget (never the new one). */
+  charge(store: MemoryEventStore, id: EventId, textLength: number): number {
+    const seq = ++this.seq;
+    const bytes = textLength + EVENT_OVERHEAD_BYTES;
+    this.kept.set(seq, { store, id, bytes });
+    this.total += bytes;
+    while (this.total > this.maxBytes && this.kept.size > 1) {
+      const [oldest, entry] = this.kept.entries().next().value!;
+      this.release(oldest);
+      entry.store.drop(entry.id);
+    }
+    return seq;
+  }
+
+  release(seq: number): void {
+    const entry = this.kept.get(seq);
+    if (!entry) return;
+    this.kept.delete(seq);
+    this.total -= entry.bytes;
+  }
+
+  /** Bytes charged now, overhead included. */
+  get bytes(): number {
+    return this.total;
+  }
 }
 
 export class MemoryEventStore implements EventStore {
@@ -24,21 +69,37 @@ export class MemoryEventStore implements EventStore {
   constructor(
     private readonly limit: number = DEFAULT_EVENT_STORE_LIMIT,
     private readonly maxBytes: number = DEFAULT_EVENT_STORE_BYTES,
+    private readonly budget: EventBudget | null = null,
   ) {}
 
   /** Oldest events go first; the newest is always kept, however large, so its stream can resume. */
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
     this.seq += 1;
     const id = `${streamId}_${this.seq}`;
-    const bytes = JSON.stringify(message).length;
-    this.events.set(id, { streamId, message, bytes });
-    this.totalBytes += bytes;
+    const text = JSON.stringify(message);
+    this.events.set(id, { streamId, text, seq: 0 });
+    this.totalBytes += text.length;
     while (this.events.size > 1 && (this.events.size > this.limit || this.totalBytes > this.maxBytes)) {
-      const [oldest, stored] = this.events.entries().next().value!;
-      this.events.delete(oldest);
-      this.totalBytes -= stored.bytes;
+      this.drop(this.events.keys().next().value!);
     }
+    // Charged last: the budget may drop this store's own older events, never this one.
+    const stored = this.events.get(id)!;
+    stored.seq = this.budget?.charge(this, id, text.length) ?? 0;
     return id;
+  }
+
+  /** Forgets one event (the budget calls this for the globally oldest). */
+  drop(id: EventId): void {
+    const stored = this.events.get(id);
+    if (!stored) return;
+    this.events.delete(id);
+    this.totalBytes -= stored.text.length;
+    this.budget?.release(stored.seq);
+  }
+
+  /** The session is gone: everything it kept goes, and its share of the budget is freed. */
+  clear(): void {
+    for (const id of [...this.events.keys()]) this.drop(id);
   }
 
   async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
@@ -49,12 +110,12 @@ export class MemoryEventStore implements EventStore {
     const from = this.events.get(lastEventId);
     if (!from) throw new Error(`event ${lastEventId} is unknown or no longer kept`);
     let after = false;
-    for (const [id, stored] of this.events) {
+    for (const [id, stored] of [...this.events]) {
       if (id === lastEventId) {
         after = true;
         continue;
       }
-      if (after && stored.streamId === from.streamId) await send(id, stored.message);
+      if (after && stored.streamId === from.streamId) await send(id, JSON.parse(stored.text) as JSONRPCMessage);
     }
     return from.streamId;
   }
