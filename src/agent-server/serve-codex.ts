@@ -8,7 +8,7 @@ import { ThreadLeases, TurnLimiter } from './call-limits.js';
 import { CodexMcpServer, type CodexServerOptions } from './codex-server.js';
 import { DEFAULT_THREAD_IDLE_MS, IdleThreads } from './idle-threads.js';
 import type { CodexAgent } from './tool-call.js';
-import { errorResponseFor, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+import { closingAlso, errorResponseFor, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
 
 export const DEFAULT_MAX_TURNS = 32;
 /** Codex's bound on shutting threads down after stdin closes. */
@@ -108,16 +108,8 @@ export async function serveCodexHttp(agent: CodexAgent, options: CodexServerOpti
       };
     },
   });
-  return {
-    url: host.url,
-    port: host.port,
-    get sessionCount() {
-      return host.sessionCount;
-    },
-    async close() {
-      await host.close();
-      agent.idle.stop();
-      await shutdownThreads(agent.manager, logger);
-    },
-  };
+  return closingAlso(host, async () => {
+    agent.idle.stop();
+    await shutdownThreads(agent.manager, logger);
+  });
 }

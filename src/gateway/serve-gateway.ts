@@ -3,7 +3,7 @@
 // of upstream connections serves every client, and closes with the gateway.
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../util/index.js';
-import { startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+import { closingAlso, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
 import { GatewayPool, type GatewayDeps, type GatewayOptions } from './gateway-pool.js';
 import { GatewaySession } from './gateway-session.js';
 
@@ -64,18 +64,5 @@ export async function serveGatewayHttp(options: GatewayOptions, deps: GatewayDep
     await pool.close();
     throw err;
   }
-  return {
-    url: host.url,
-    port: host.port,
-    get sessionCount() {
-      return host.sessionCount;
-    },
-    async close() {
-      try {
-        await host.close();
-      } finally {
-        await pool.close();
-      }
-    },
-  };
+  return closingAlso(host, () => pool.close());
 }

@@ -259,3 +259,21 @@ function releaseOnClose(running: RunningRequests, res: http.ServerResponse): voi
 
 /** What a product passes to serve on Streamable HTTP: the host's options less the session factory and logger it supplies. */
 export type HttpServeOptions = Omit<HttpHostOptions, 'openSession' | 'logger'>;
+
+/** `host`, whose close() then runs `after` (the product's own shutdown), even when closing the host failed. */
+export function closingAlso(host: HttpHost, after: () => Promise<void>): HttpHost {
+  return {
+    url: host.url,
+    port: host.port,
+    get sessionCount() {
+      return host.sessionCount;
+    },
+    async close() {
+      try {
+        await host.close();
+      } finally {
+        await after();
+      }
+    },
+  };
+}
