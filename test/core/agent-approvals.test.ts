@@ -1,33 +1,25 @@
 // Approvals as an event/Op round trip, and interrupting a turn in each of its phases.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { responsesTurn, rsp, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
+import { describe, expect, it } from 'vitest';
+import { responsesTurn, rsp } from '../fixtures/fake-model-server.js';
 import { blockingTool, guardedTool } from '../fixtures/test-tools.js';
-import { EventReader, makeHarness, text, type Harness } from '../support/agent-harness.js';
+import { agentTestBed, EventReader, text, type Harness } from '../support/agent-harness.js';
 
-let server: FakeModelServer;
-let h: Harness | undefined;
-beforeEach(async () => {
-  server = await startFakeModelServer();
-});
-afterEach(async () => {
-  await h?.cleanup();
-  h = undefined;
-  await server.close();
-});
+const bed = agentTestBed();
+let h: Harness;
 
 type Item = Record<string, unknown>;
-const outputs = (n: number) => (server.requests[n]!.body.input as Item[]).filter((i) => i.type === 'function_call_output').map((i) => i.output);
+const outputs = (n: number) => (bed.server.requests[n]!.body.input as Item[]).filter((i) => i.type === 'function_call_output').map((i) => i.output);
 const call = (id: string, command: string[] = ['touch', 'x']) => ({ id, name: 'guarded', args: { command } });
 
 async function onRequest() {
-  h = await makeHarness(server, { tools: [guardedTool], raw: { approval_policy: 'on-request' } });
+  h = await bed.harness({ tools: [guardedTool], raw: { approval_policy: 'on-request' } });
   const thread = await h.manager.start();
   return { thread, events: new EventReader(thread) };
 }
 
 describe('approvals', () => {
   it('approved: the request is an event, the answer an Op, and the tool runs', async () => {
-    server.enqueue(responsesTurn({ calls: [call('c1')] }), responsesTurn({ text: 'done' }));
+    bed.server.enqueue(responsesTurn({ calls: [call('c1')] }), responsesTurn({ text: 'done' }));
     const { thread, events } = await onRequest();
     const turnId = await thread.submit(text('go'));
     const req = await events.until('exec_approval_request');
@@ -39,7 +31,7 @@ describe('approvals', () => {
   });
 
   it('approved_for_session is remembered: the same command is not asked again in this thread', async () => {
-    server.enqueue(responsesTurn({ calls: [call('c1')] }), responsesTurn({ calls: [call('c2')] }), responsesTurn({ calls: [call('c3', ['rm', 'x'])] }), responsesTurn({ text: 'done' }));
+    bed.server.enqueue(responsesTurn({ calls: [call('c1')] }), responsesTurn({ calls: [call('c2')] }), responsesTurn({ calls: [call('c3', ['rm', 'x'])] }), responsesTurn({ text: 'done' }));
     const { thread, events } = await onRequest();
     const turnId = await thread.submit(text('go'));
     await events.until('exec_approval_request');
@@ -54,7 +46,7 @@ describe('approvals', () => {
   });
 
   it('denied: the tool does not run and the model is told', async () => {
-    server.enqueue(responsesTurn({ calls: [call('c1')] }), responsesTurn({ text: 'ok, I will not' }));
+    bed.server.enqueue(responsesTurn({ calls: [call('c1')] }), responsesTurn({ text: 'ok, I will not' }));
     const { thread, events } = await onRequest();
     const turnId = await thread.submit(text('go'));
     await events.until('exec_approval_request');
@@ -64,13 +56,13 @@ describe('approvals', () => {
   });
 
   it('abort: the turn ends with turn_aborted and the model is not asked again', async () => {
-    server.enqueue(responsesTurn({ calls: [call('c1')] }), responsesTurn({ text: 'after' }));
+    bed.server.enqueue(responsesTurn({ calls: [call('c1')] }), responsesTurn({ text: 'after' }));
     const { thread, events } = await onRequest();
     const turnId = await thread.submit(text('go'));
     await events.until('exec_approval_request');
     await thread.submit({ type: 'exec_approval', id: 'c1', decision: 'abort' });
     expect(await events.turnEnd(turnId)).toEqual({ type: 'turn_aborted', turn_id: turnId, reason: 'interrupted' });
-    expect(server.requests).toHaveLength(1);
+    expect(bed.server.requests).toHaveLength(1);
     // the next turn sends a valid conversation: the aborted call has an output
     const t2 = await thread.submit(text('next'));
     await events.turnEnd(t2);
@@ -78,7 +70,7 @@ describe('approvals', () => {
   });
 
   it('patch approvals go through apply_patch_approval_request / patch_approval', async () => {
-    server.enqueue(responsesTurn({ calls: [{ id: 'p1', name: 'guarded', args: { command: [], patch: true } }] }), responsesTurn({ text: 'patched' }));
+    bed.server.enqueue(responsesTurn({ calls: [{ id: 'p1', name: 'guarded', args: { command: [], patch: true } }] }), responsesTurn({ text: 'patched' }));
     const { thread, events } = await onRequest();
     const turnId = await thread.submit(text('go'));
     const req = await events.until('apply_patch_approval_request');
@@ -91,8 +83,8 @@ describe('approvals', () => {
   });
 
   it('under approval policy never, requests are denied without asking', async () => {
-    h = await makeHarness(server, { tools: [guardedTool], raw: { approval_policy: 'never' } });
-    server.enqueue(responsesTurn({ calls: [call('c1')] }), responsesTurn({ text: 'fine' }));
+    h = await bed.harness({ tools: [guardedTool], raw: { approval_policy: 'never' } });
+    bed.server.enqueue(responsesTurn({ calls: [call('c1')] }), responsesTurn({ text: 'fine' }));
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     await events.turnEnd(await thread.submit(text('go')));
@@ -103,8 +95,8 @@ describe('approvals', () => {
 
 describe('interrupt', () => {
   it('aborts a model stream in flight', async () => {
-    h = await makeHarness(server);
-    server.enqueue({ kind: 'responses', events: [rsp.created(), rsp.textDelta('thinking')], hang: true }, responsesTurn({ text: 'second' }));
+    h = await bed.harness();
+    bed.server.enqueue({ kind: 'responses', events: [rsp.created(), rsp.textDelta('thinking')], hang: true }, responsesTurn({ text: 'second' }));
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     const t1 = await thread.submit(text('q'));
@@ -116,8 +108,8 @@ describe('interrupt', () => {
 
   it('aborts a running tool through its signal', async () => {
     const state = { started: false, aborted: false };
-    h = await makeHarness(server, { tools: [blockingTool(state)] });
-    server.enqueue(responsesTurn({ calls: [{ id: 'b1', name: 'block', args: {} }] }));
+    h = await bed.harness({ tools: [blockingTool(state)] });
+    bed.server.enqueue(responsesTurn({ calls: [{ id: 'b1', name: 'block', args: {} }] }));
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     const started = new Promise<void>((resolve) => (state as { onStart?: () => void }).onStart = resolve);
@@ -129,7 +121,7 @@ describe('interrupt', () => {
   });
 
   it('aborts a pending approval', async () => {
-    server.enqueue(responsesTurn({ calls: [call('c1')] }));
+    bed.server.enqueue(responsesTurn({ calls: [call('c1')] }));
     const { thread, events } = await onRequest();
     const t1 = await thread.submit(text('go'));
     await events.until('exec_approval_request');
@@ -137,16 +129,16 @@ describe('interrupt', () => {
     expect(await events.turnEnd(t1)).toMatchObject({ type: 'turn_aborted' });
     // a late answer is ignored
     await thread.submit({ type: 'exec_approval', id: 'c1', decision: 'approved' });
-    expect(server.requests).toHaveLength(1);
+    expect(bed.server.requests).toHaveLength(1);
   });
 
   it('shutdown aborts the running turn and ends the event stream', async () => {
-    h = await makeHarness(server);
-    server.enqueue({ kind: 'responses', events: [rsp.created()], hang: true });
+    h = await bed.harness();
+    bed.server.enqueue({ kind: 'responses', events: [rsp.created()], hang: true });
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     const t1 = await thread.submit(text('q'));
-    await server.waitForHang();
+    await bed.server.waitForHang();
     await thread.submit({ type: 'shutdown' });
     expect(await events.turnEnd(t1)).toMatchObject({ type: 'turn_aborted' });
     expect((await events.next()).msg.type).toBe('shutdown_complete');

@@ -1,32 +1,24 @@
 // A turn with the real built-in tools: the model calls shell, then apply_patch, then answers.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApplyPatchTool, createPlanTool, createPlatformSandbox, createShellTool } from '../../src/core/index.js';
-import { responsesTurn, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
-import { EventReader, makeHarness, text, type Harness } from '../support/agent-harness.js';
+import { responsesTurn } from '../fixtures/fake-model-server.js';
+import { agentTestBed, EventReader, text, type Harness } from '../support/agent-harness.js';
 import { needsBwrap, noBwrap } from '../support/host-tools.js';
 
-let server: FakeModelServer;
-let h: Harness | undefined;
-beforeEach(async () => {
-  server = await startFakeModelServer();
-});
-afterEach(async () => {
-  await h?.cleanup();
-  h = undefined;
-  await server.close();
-});
+const bed = agentTestBed();
+let h: Harness;
 
 describe('built-in tools in a turn', () => {
   it.skipIf(noBwrap)(needsBwrap('shell, then apply_patch, then the answer'), async () => {
-    h = await makeHarness(server, {
+    h = await bed.harness({
       tools: [createShellTool({ sandbox: createPlatformSandbox() }), createApplyPatchTool(), createPlanTool()],
       raw: { approval_policy: 'never', sandbox_mode: 'workspace-write' },
     });
     await writeFile(path.join(h.home, 'notes.txt'), 'alpha\nbeta\n');
     const patch = ['*** Begin Patch', '*** Update File: notes.txt', '@@', ' alpha', '-beta', '+gamma', '*** End Patch'].join('\n');
-    server.enqueue(
+    bed.server.enqueue(
       responsesTurn({ calls: [{ id: 's1', name: 'shell', args: { command: ['bash', '-lc', 'cat notes.txt'] } }] }),
       responsesTurn({ calls: [{ id: 'p1', name: 'apply_patch', args: { input: patch } }] }),
       responsesTurn({ text: 'Changed beta to gamma.' }),
@@ -38,7 +30,7 @@ describe('built-in tools in a turn', () => {
     expect(await readFile(path.join(h.home, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
     const types = events.types();
     expect(types).toEqual(expect.arrayContaining(['exec_command_begin', 'exec_command_end', 'patch_apply_begin', 'patch_apply_end']));
-    const outputs = (server.requests[2]!.body.input as Record<string, unknown>[]).filter((i) => i.type === 'function_call_output');
+    const outputs = (bed.server.requests[2]!.body.input as Record<string, unknown>[]).filter((i) => i.type === 'function_call_output');
     expect(JSON.stringify(outputs[0]!.output)).toContain('alpha');
     console.log(JSON.stringify(outputs, null, 1));
   });

@@ -1,22 +1,14 @@
 // Rollout files: where they live, what they hold, resuming from them, and damaged files.
 import { appendFile, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findRolloutFile, parseRollout, ThreadManager, OpenAIModelClient } from '../../src/core/index.js';
-import { responsesTurn, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
+import { responsesTurn } from '../fixtures/fake-model-server.js';
 import { echoTool } from '../fixtures/test-tools.js';
-import { EventReader, makeHarness, text, type Harness } from '../support/agent-harness.js';
+import { agentTestBed, EventReader, text, type Harness } from '../support/agent-harness.js';
 
-let server: FakeModelServer;
-let h: Harness | undefined;
-beforeEach(async () => {
-  server = await startFakeModelServer();
-});
-afterEach(async () => {
-  await h?.cleanup();
-  h = undefined;
-  await server.close();
-});
+const bed = agentTestBed();
+let h: Harness;
 
 type Item = Record<string, unknown>;
 
@@ -35,8 +27,8 @@ async function lines(file: string): Promise<Item[]> {
 
 describe('rollouts', () => {
   it('writes sessions/YYYY/MM/DD/rollout-<timestamp>-<id>.jsonl with meta, items and key events', async () => {
-    h = await makeHarness(server, { tools: [echoTool] });
-    server.enqueue(responsesTurn({ calls: [{ id: 'c1', name: 'echo', args: { text: 'x' } }] }), responsesTurn({ text: 'answer' }));
+    h = await bed.harness({ tools: [echoTool] });
+    bed.server.enqueue(responsesTurn({ calls: [{ id: 'c1', name: 'echo', args: { text: 'x' } }] }), responsesTurn({ text: 'answer' }));
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     expect(thread.sessionConfigured.rollout_path).toBe(thread.rolloutPath);
@@ -56,8 +48,8 @@ describe('rollouts', () => {
   });
 
   it('resume rebuilds the conversation in a new manager and appends to the same file', async () => {
-    h = await makeHarness(server, { tools: [echoTool], raw: { developer_instructions: 'dev text' } });
-    server.enqueue(responsesTurn({ text: 'first answer' }), responsesTurn({ text: 'second answer' }));
+    h = await bed.harness({ tools: [echoTool], raw: { developer_instructions: 'dev text' } });
+    bed.server.enqueue(responsesTurn({ text: 'first answer' }), responsesTurn({ text: 'second answer' }));
     const thread = await h.manager.start({ approvalPolicy: 'never', sandboxMode: 'workspace-write' });
     const e1 = new EventReader(thread);
     await e1.turnEnd(await thread.submit(text('first question')));
@@ -69,7 +61,7 @@ describe('rollouts', () => {
     const e2 = new EventReader(resumed);
     expect((await e2.next()).msg).toMatchObject({ type: 'session_configured', session_id: thread.id, history_entry_count: 2 });
     await e2.turnEnd(await resumed.submit(text('second question')));
-    const input = server.requests[1]!.body.input as Item[];
+    const input = bed.server.requests[1]!.body.input as Item[];
     const convo = input.filter((i) => i.role !== 'developer').map((i) => JSON.stringify(i.content));
     expect(convo).toEqual([expect.stringContaining('first question'), expect.stringContaining('first answer'), expect.stringContaining('second question')]);
     await other.shutdown();
@@ -79,14 +71,14 @@ describe('rollouts', () => {
   });
 
   it('resume of the thread still open in this manager returns it; an unknown id is a clear error', async () => {
-    h = await makeHarness(server);
+    h = await bed.harness();
     const thread = await h.manager.start();
     expect(await h.manager.resume(thread.id)).toBe(thread);
     await expect(h.manager.resume('0000-nope')).rejects.toThrow(/no saved thread 0000-nope under .*sessions/);
   });
 
   it('two concurrent resumes of one thread share one live thread', async () => {
-    h = await makeHarness(server);
+    h = await bed.harness();
     const thread = await h.manager.start();
     await thread.shutdown();
     const other = secondManager(h);
@@ -97,8 +89,8 @@ describe('rollouts', () => {
   });
 
   it('skips a torn last line with a warning and repairs the file for appending', async () => {
-    h = await makeHarness(server);
-    server.enqueue(responsesTurn({ text: 'one' }), responsesTurn({ text: 'two' }));
+    h = await bed.harness();
+    bed.server.enqueue(responsesTurn({ text: 'one' }), responsesTurn({ text: 'two' }));
     const thread = await h.manager.start();
     const e1 = new EventReader(thread);
     await e1.turnEnd(await thread.submit(text('q1')));

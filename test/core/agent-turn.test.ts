@@ -1,27 +1,19 @@
 // The turn loop against the fake model server: tool calls, ordering, queueing, failures, retries.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chatTurn, responsesTurn, rsp, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
+import { describe, expect, it } from 'vitest';
+import { chatTurn, responsesTurn, rsp } from '../fixtures/fake-model-server.js';
 import { crashingTool, echoTool } from '../fixtures/test-tools.js';
-import { EventReader, makeHarness, text, type Harness } from '../support/agent-harness.js';
+import { agentTestBed, EventReader, text, type Harness } from '../support/agent-harness.js';
 
-let server: FakeModelServer;
-let h: Harness | undefined;
-beforeEach(async () => {
-  server = await startFakeModelServer();
-});
-afterEach(async () => {
-  await h?.cleanup();
-  h = undefined;
-  await server.close();
-});
+const bed = agentTestBed();
+let h: Harness;
 
 type Item = Record<string, unknown>;
-const input = (n: number) => server.requests[n]!.body.input as Item[];
+const input = (n: number) => bed.server.requests[n]!.body.input as Item[];
 
 describe('a turn', () => {
   it('calls a tool, feeds its output back, and completes with the final answer', async () => {
-    h = await makeHarness(server, { tools: [echoTool], raw: { developer_instructions: 'Always be terse.', base_instructions: 'BASE RULES' } });
-    server.enqueue(responsesTurn({ text: 'Let me echo.', calls: [{ id: 'call_1', name: 'echo', args: { text: 'hi' } }] }), responsesTurn({ text: 'Done: echo: hi' }));
+    h = await bed.harness({ tools: [echoTool], raw: { developer_instructions: 'Always be terse.', base_instructions: 'BASE RULES' } });
+    bed.server.enqueue(responsesTurn({ text: 'Let me echo.', calls: [{ id: 'call_1', name: 'echo', args: { text: 'hi' } }] }), responsesTurn({ text: 'Done: echo: hi' }));
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     const turnId = await thread.submit(text('say hi'));
@@ -40,8 +32,8 @@ describe('a turn', () => {
     const tokens = events.seen.filter((e) => e.msg.type === 'token_count').at(-1)!.msg;
     expect(tokens).toMatchObject({ info: { total_token_usage: { total_tokens: 30 }, last_token_usage: { total_tokens: 15 } } });
 
-    expect(server.requests).toHaveLength(2);
-    const first = server.requests[0]!.body;
+    expect(bed.server.requests).toHaveLength(2);
+    const first = bed.server.requests[0]!.body;
     expect(first.instructions).toBe('BASE RULES');
     expect((first.tools as Item[]).map((t) => t.name)).toEqual(['echo']);
     const dev = input(0).filter((i) => i.role === 'developer').map((i) => JSON.stringify(i.content));
@@ -52,12 +44,12 @@ describe('a turn', () => {
       { type: 'function_call', call_id: 'call_1', name: 'echo', arguments: '{"text":"hi"}' },
       { type: 'function_call_output', call_id: 'call_1', output: 'echo: hi' },
     ]);
-    expect(server.unexpected).toBe(0);
+    expect(bed.server.unexpected).toBe(0);
   });
 
   it('runs several calls of one response in order and tells the model about unknown tools and bad JSON', async () => {
-    h = await makeHarness(server, { tools: [echoTool] });
-    server.enqueue(
+    h = await bed.harness({ tools: [echoTool] });
+    bed.server.enqueue(
       responsesTurn({
         calls: [
           { id: 'a', name: 'echo', args: { text: 'one' } },
@@ -80,8 +72,8 @@ describe('a turn', () => {
   });
 
   it('queues a second user_input while a turn runs and runs it next', async () => {
-    h = await makeHarness(server);
-    server.enqueue({ kind: 'responses', events: [rsp.created(), rsp.textDelta('slow')], dropAfter: 2, drop: 'end' }, responsesTurn({ text: 'first answer' }), responsesTurn({ text: 'second answer' }));
+    h = await bed.harness();
+    bed.server.enqueue({ kind: 'responses', events: [rsp.created(), rsp.textDelta('slow')], dropAfter: 2, drop: 'end' }, responsesTurn({ text: 'first answer' }), responsesTurn({ text: 'second answer' }));
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     const t1 = await thread.submit(text('one'));
@@ -95,8 +87,8 @@ describe('a turn', () => {
   });
 
   it('uses the submission id the caller chose as event id and turn id', async () => {
-    h = await makeHarness(server);
-    server.enqueue(responsesTurn({ text: 'hi' }));
+    h = await bed.harness();
+    bed.server.enqueue(responsesTurn({ text: 'hi' }));
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     expect(await thread.submit(text('x'), { id: '42' })).toBe('42');
@@ -105,8 +97,8 @@ describe('a turn', () => {
   });
 
   it('runs several threads at once', async () => {
-    h = await makeHarness(server);
-    server.enqueue(responsesTurn({ text: 'same' }), responsesTurn({ text: 'same' }), responsesTurn({ text: 'same' }));
+    h = await bed.harness();
+    bed.server.enqueue(responsesTurn({ text: 'same' }), responsesTurn({ text: 'same' }), responsesTurn({ text: 'same' }));
     const threads = await Promise.all([h.manager.start(), h.manager.start(), h.manager.start()]);
     expect(new Set(threads.map((t) => t.id)).size).toBe(3);
     const ends = await Promise.all(
@@ -122,23 +114,23 @@ describe('a turn', () => {
 
 describe('model failures', () => {
   it('retries a stream dropped mid-turn, announcing it with stream_error', async () => {
-    h = await makeHarness(server);
+    h = await bed.harness();
     const turn = responsesTurn({ text: 'a long first answer' }) as { kind: 'responses'; events: object[] };
-    server.enqueue({ ...turn, dropAfter: 3 }, responsesTurn({ text: 'the answer' }));
+    bed.server.enqueue({ ...turn, dropAfter: 3 }, responsesTurn({ text: 'the answer' }));
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     const end = await events.turnEnd(await thread.submit(text('q')));
     expect(end).toMatchObject({ type: 'task_complete', last_agent_message: 'the answer' });
     const errors = events.seen.filter((e) => e.msg.type === 'stream_error').map((e) => (e.msg as { message: string }).message);
     expect(errors).toEqual([expect.stringMatching(/^Reconnecting\.\.\. 1\/2/)]);
-    expect(server.requests).toHaveLength(2);
+    expect(bed.server.requests).toHaveLength(2);
     // the broken attempt left nothing in the conversation
     expect(thread.conversation().filter((i) => i.type === 'message' && i.role === 'assistant')).toHaveLength(1);
   });
 
   it('retries 429 and 500 with one stream_error each', async () => {
-    h = await makeHarness(server);
-    server.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '0' } }, { kind: 'status', status: 500 }, responsesTurn({ text: 'finally' }));
+    h = await bed.harness();
+    bed.server.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '0' } }, { kind: 'status', status: 500 }, responsesTurn({ text: 'finally' }));
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     const end = await events.turnEnd(await thread.submit(text('q')));
@@ -147,8 +139,8 @@ describe('model failures', () => {
   });
 
   it('ends the turn with an error event on a hard failure, and the thread takes the next input', async () => {
-    h = await makeHarness(server, { provider: { request_max_retries: 0 } });
-    server.enqueue({ kind: 'status', status: 500, body: { error: { message: 'upstream exploded', type: 'server_error' } } }, responsesTurn({ text: 'recovered' }));
+    h = await bed.harness({ provider: { request_max_retries: 0 } });
+    bed.server.enqueue({ kind: 'status', status: 500, body: { error: { message: 'upstream exploded', type: 'server_error' } } }, responsesTurn({ text: 'recovered' }));
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     const t1 = await thread.submit(text('q1'));
@@ -159,18 +151,18 @@ describe('model failures', () => {
   });
 
   it('reports a missing API key naming the variable, without contacting the model', async () => {
-    h = await makeHarness(server, { env: {} });
+    h = await bed.harness({ env: {} });
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     const t1 = await thread.submit(text('q'));
     expect((await events.until('error')).message).toContain('Missing environment variable: `MOCK_KEY`');
     await events.turnEnd(t1);
-    expect(server.requests).toHaveLength(0);
+    expect(bed.server.requests).toHaveLength(0);
   });
 
   it('ends the turn with an error when a tool throws, keeping the conversation valid', async () => {
-    h = await makeHarness(server, { tools: [crashingTool] });
-    server.enqueue(responsesTurn({ calls: [{ id: 'x', name: 'crash', args: {} }] }), responsesTurn({ text: 'next' }));
+    h = await bed.harness({ tools: [crashingTool] });
+    bed.server.enqueue(responsesTurn({ calls: [{ id: 'x', name: 'crash', args: {} }] }), responsesTurn({ text: 'next' }));
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     await events.turnEnd(await thread.submit(text('q')));
@@ -182,13 +174,13 @@ describe('model failures', () => {
 
 describe('Chat Completions wire', () => {
   it('runs a tool round trip over wire_api = "chat"', async () => {
-    h = await makeHarness(server, { tools: [echoTool], provider: { wire_api: 'chat' } });
-    server.enqueue(chatTurn({ calls: [{ id: 'c1', name: 'echo', args: { text: 'chat' } }] }), chatTurn({ text: 'chat done' }));
+    h = await bed.harness({ tools: [echoTool], provider: { wire_api: 'chat' } });
+    bed.server.enqueue(chatTurn({ calls: [{ id: 'c1', name: 'echo', args: { text: 'chat' } }] }), chatTurn({ text: 'chat done' }));
     const thread = await h.manager.start();
     const events = new EventReader(thread);
     expect(await events.turnEnd(await thread.submit(text('q')))).toMatchObject({ last_agent_message: 'chat done' });
-    expect(server.requests.map((r) => r.url)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
-    const messages = server.requests[1]!.body.messages as Item[];
+    expect(bed.server.requests.map((r) => r.url)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
+    const messages = bed.server.requests[1]!.body.messages as Item[];
     expect(messages.slice(-2)).toEqual([
       { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'echo', arguments: '{"text":"chat"}' } }] },
       { role: 'tool', tool_call_id: 'c1', content: 'echo: chat' },

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { buildConfig, type Config } from '../../src/config/index.js';
 import { OpenAIModelClient, ThreadManager, type McpToolSource, type Thread, type Tool } from '../../src/core/index.js';
 import { EventSchema, type Event, type EventMsg } from '../../src/protocol/index.js';
-import type { FakeModelServer } from '../fixtures/fake-model-server.js';
+import { afterEach, beforeEach } from 'vitest';
+import { startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
 import { tempDir, removeTree } from './temp.js';
 
 export interface Harness {
@@ -46,6 +47,45 @@ export async function makeHarness(
     async cleanup() {
       await manager.shutdown();
       await removeTree(home);
+    },
+  };
+}
+
+/** What {@link agentTestBed} gives a test file. */
+export interface AgentTestBed {
+  /** This test's fake model server. */
+  readonly server: FakeModelServer;
+  /** A harness on this test's server, cleaned up after the test. */
+  harness(opts?: Parameters<typeof makeHarness>[1]): Promise<Harness>;
+}
+
+/**
+ * For a test file of agent turns: a fresh fake model server for every test, and every harness made
+ * on it cleaned up (before the server closes) when the test ends.
+ */
+export function agentTestBed(): AgentTestBed {
+  let server: FakeModelServer | undefined;
+  const made: Harness[] = [];
+  beforeEach(async () => {
+    server = await startFakeModelServer();
+  });
+  afterEach(async () => {
+    for (const h of made.splice(0)) await h.cleanup();
+    await server?.close();
+    server = undefined;
+  });
+  const current = (): FakeModelServer => {
+    if (!server) throw new Error('the fake model server runs only inside a test');
+    return server;
+  };
+  return {
+    get server() {
+      return current();
+    },
+    async harness(opts) {
+      const h = await makeHarness(current(), opts);
+      made.push(h);
+      return h;
     },
   };
 }
