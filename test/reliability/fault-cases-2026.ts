@@ -2,17 +2,12 @@
 // server/discover modes): a server that never stops asking for input, one that answers the probe
 // with garbage, one that never answers it; each over stdio and HTTP.
 import { expect } from 'vitest';
-import type { CaseRun, FaultCase } from './fault-cases.js';
+import { call, fails, ok, ready, type CaseRun, type FaultCase } from './fault-case.js';
 import type { RunningSubject } from './subjects.js';
 
-const ok = (text: string) => expect.objectContaining({ ok: true, text, isError: false });
-const fails = (error: RegExp) => expect.objectContaining({ ok: false, error: expect.stringMatching(error) });
 const TIMED_OUT = /^MCP client for `chaos` timed out after 3 seconds\. Add or adjust `startup_timeout_sec` in your config\.toml:\n\[mcp_servers\.chaos\]\nstartup_timeout_sec = XX$/;
 const ROUNDS = /^Multi-round-trip request 'tools\/call' still required input after 10 rounds \(inputRequired\.maxRounds\)$/;
 
-async function call(subject: RunningSubject, run: CaseRun, tool: string, args: Record<string, unknown>): Promise<void> {
-  run.calls.push(await subject.call('chaos', tool, args));
-}
 const noteProtocol = async (subject: RunningSubject, run: CaseRun) => void run.notes.push(`protocol: ${(await subject.protocol?.('chaos')) ?? 'unknown'}`);
 
 /** Ready in the given revision; calls work. */
@@ -27,7 +22,7 @@ function readyAs(transport: 'stdio' | 'http', mode: string, chaosArgs: string[],
       await call(subject, run, 'echo', { text: 'ping' });
     },
     verify(run) {
-      expect(run.startup).toEqual({ state: 'ready' });
+      ready(run);
       expect(run.notes).toEqual([`protocol: ${protocol}`]);
       expect(run.calls).toEqual([ok('ping')]);
       expect(run.failureLines).toEqual([]);
@@ -47,7 +42,7 @@ function inputForever(transport: 'stdio' | 'http'): FaultCase {
       await call(subject, run, 'echo', { text: 'after' });
     },
     verify(run) {
-      expect(run.startup).toEqual({ state: 'ready' });
+      ready(run);
       expect(run.notes).toEqual(['protocol: 2026-07-28']);
       expect(run.calls).toEqual([fails(ROUNDS), ok('after')]);
       expect(run.failureLines).toEqual([]);

@@ -6,54 +6,22 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { waitFor } from '../support/wait.js';
 import type { CallOutcome, RunningSubject, StartupOutcome } from './subjects.js';
+import { call, fails, ok, ready, type CaseRun, type FaultCase } from './fault-case.js';
 import { MODERN_HTTP_CASES, MODERN_STDIO_CASES } from './fault-cases-2026.js';
+
+export type { CaseRun, FaultCase } from './fault-case.js';
 
 export const CHAOS = fileURLToPath(new URL('../fixtures/chaos-server.ts', import.meta.url));
 export const NODE = process.execPath;
-
-export interface CaseRun {
-  /** The subject's name: where the gateway legitimately differs from the manager, rows say how. */
-  subject: string;
-  startup: StartupOutcome;
-  calls: CallOutcome[];
-  /** Observations an exercise records (tool counts, restarts). */
-  notes: string[];
-  /** Every status line reporting a failure of the chaos server, filled in after the exercise. */
-  failureLines: string[];
-}
-
-export interface FaultCase {
-  /** `stdio/<mode>` or `http/<mode>`: the matrix row. */
-  id: string;
-  transport: 'stdio' | 'http';
-  /** Chaos-server arguments after --marker (modes and flags). */
-  chaosArgs: string[];
-  /** Extra [mcp_servers.chaos] keys (over generous default timeouts). */
-  config?: Record<string, unknown>;
-  /** Manager backoff before a failed server is tried again (default 60 s: no retry inside a row). */
-  restartDelayMs?: number;
-  /** What is done to the chaos server once its first startup outcome is known. */
-  exercise(subject: RunningSubject, run: CaseRun): Promise<void>;
-  verify(run: CaseRun): void;
-  /** The outcome in words, for the matrix in docs/reliability.md. */
-  outcome: string;
-}
 
 /** Generous, so rows that should work never trip a deadline on a loaded machine. */
 export const DEFAULT_TIMEOUTS = { startup_timeout_sec: 20, tool_timeout_sec: 20 };
 const SHORT_STARTUP = { startup_timeout_sec: 3 };
 const MIB = 1024 * 1024;
 
-const ok = (text: string) => expect.objectContaining({ ok: true, text, isError: false });
-const fails = (error: RegExp) => expect.objectContaining({ ok: false, error: expect.stringMatching(error) });
 const failedStart = (line: RegExp) => expect.objectContaining({ state: 'failed', error: expect.stringMatching(line) });
 const msOf = (outcome: CallOutcome | undefined) => (outcome && !outcome.ok ? outcome.ms : NaN);
 
-async function call(subject: RunningSubject, run: CaseRun, tool: string, args: Record<string, unknown>): Promise<CallOutcome> {
-  const outcome = await subject.call('chaos', tool, args);
-  run.calls.push(outcome);
-  return outcome;
-}
 const echo = (subject: RunningSubject, run: CaseRun, text: string) => call(subject, run, 'echo', { text });
 
 /** Waits for the next failure status line of the chaos server (it may come just after a call fails). */
@@ -61,7 +29,6 @@ async function nextFailure(subject: RunningSubject, skip: number): Promise<Start
   return subject.startup('chaos', { skip, timeoutMs: 20_000 });
 }
 
-const ready = (run: CaseRun) => expect(run.startup).toEqual({ state: 'ready' });
 
 /** Ready, and calls work: `n` echo calls at once. */
 function works(transport: 'stdio' | 'http', mode: string, chaosArgs: string[], outcome: string, n = 1, extra: Partial<FaultCase> = {}): FaultCase {
