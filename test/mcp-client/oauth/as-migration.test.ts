@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpClient, MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider, type McpClient } from '../../../src/mcp-client/index.js';
 import { nullLogger } from '../../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
-import { httpServer } from './helpers.js';
+import { httpServer, withRetry } from './helpers.js';
 
 let fixture: OAuthFixture | undefined;
 let client: McpClient | undefined;
@@ -13,17 +13,6 @@ afterEach(async () => {
   await client?.close();
   await fixture?.close();
 });
-
-/** What a host does with a headless provider: retry the operation after an authorization it completed. */
-async function withRetry<T>(provider: SwitchboardOAuthProvider, op: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await op();
-    } catch (err) {
-      if (provider.takeCompletedAuthorizations() === 0 || attempt >= 5) throw err;
-    }
-  }
-}
 
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((c) => c.text ?? '').join('');
 

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { parseMcpServerConfig, type McpServerConfig } from '../../../src/config/index.js';
-import { FileTokenStore, OAuthRuntime, oauthStoreKey, performOAuthLogin, type StoredOAuthCredentials } from '../../../src/mcp-client/index.js';
+import { FileTokenStore, OAuthRuntime, oauthStoreKey, performOAuthLogin, type StoredOAuthCredentials, type SwitchboardOAuthProvider } from '../../../src/mcp-client/index.js';
 import { nullLogger } from '../../../src/util/index.js';
 
 export function httpServer(name: string, url: string, extra: Record<string, unknown> = {}): McpServerConfig {
@@ -70,4 +70,15 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** What a host does with a headless provider: retry the operation after an authorization it completed. */
+export async function withRetry<T>(provider: SwitchboardOAuthProvider, op: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await op();
+    } catch (err) {
+      if (provider.takeCompletedAuthorizations() === 0 || attempt >= 5) throw err;
+    }
+  }
 }

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpClient, performOAuthLogin, type McpClient } from '../../../src/mcp-client/index.js';
 import { nullLogger } from '../../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
+import { failure } from '../helpers.js';
 import { autoApproveBrowser, fileRuntime, httpServer } from './helpers.js';
 import { tempHome } from '../../support/temp.js';
 
@@ -47,10 +48,7 @@ describe('scope step-up through the McpClient', () => {
     fixture = await startOAuthFixture({ preRegistered: { clientId: 'svc', clientSecret: 's3cret' }, stepUpScope: 'admin', stepUpChallenge: 'required', withheldScopes: ['admin'] });
     const { client } = await clientFor({ oauth: CLIENT_CREDENTIALS }, SECRET);
     await client.connect();
-    const error = await client.callTool('admin_action', {}).then(
-      () => undefined,
-      (err: unknown) => err,
-    );
+    const error = await failure(client.callTool('admin_action', {}));
     expect(error).toMatchObject({
       code: 'insufficient_scope',
       message: 'Insufficient scope: the MCP server answered HTTP 403 after 2 step-up re-authorizations with wider scopes; it requires scope `admin`',
@@ -65,10 +63,7 @@ describe('scope step-up through the McpClient', () => {
     const server = httpServer('svc', fixture.mcpUrl);
     await performOAuthLogin({ runtime: fileRuntime(home), server, scopes: ['mcp:read'], print: () => {}, openBrowser: autoApproveBrowser });
     await client.connect();
-    const error = await client.callTool('admin_action', {}).then(
-      () => undefined,
-      (err: unknown) => err,
-    );
+    const error = await failure(client.callTool('admin_action', {}));
     expect(error).toMatchObject({
       code: 'insufficient_scope',
       message: 'Insufficient scope: the svc MCP server requires additional OAuth scopes (mcp:read admin). Run `switchboard mcp login svc --scopes mcp:read,admin`.',

@@ -5,23 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider, performOAuthLogin } from '../../../src/mcp-client/index.js';
 import { isSwitchboardError, nullLogger } from '../../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
-import { autoApproveBrowser, connect, fileRuntime, httpServer } from './helpers.js';
+import { autoApproveBrowser, connect, fileRuntime, httpServer, withRetry } from './helpers.js';
 import { tempHome } from '../../support/temp.js';
 
 async function callAdmin(client: Client): Promise<string> {
   const result = await client.callTool({ name: 'admin_action', arguments: {} });
   return (result.content as { text: string }[])[0]!.text;
-}
-
-/** What a host does with a headless provider: retry the operation after an authorization it completed. */
-async function withRetry<T>(provider: SwitchboardOAuthProvider, op: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await op();
-    } catch (err) {
-      if (provider.takeCompletedAuthorizations() === 0 || attempt >= 5) throw err;
-    }
-  }
 }
 
 function headlessProvider(url: string): SwitchboardOAuthProvider {
