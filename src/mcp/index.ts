@@ -12,3 +12,4 @@ export { TrustedServers, CONNECTOR_META_KEYS } from './tool-metadata.js';
 export { sanitizeNamePart, DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
 export { startupErrorDisplay, notLoggedInText } from './startup-error.js';
 export { DEFAULT_RESTART_POLICY, type RestartPolicyOptions } from './restart-policy.js';
+export * from './tool-search/index.js';

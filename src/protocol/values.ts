@@ -9,3 +9,7 @@ export const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-acces
 export type SandboxModeValue = (typeof SANDBOX_MODES)[number];
 
 export const REVIEW_DECISIONS = ['approved', 'approved_for_session', 'denied', 'abort'] as const;
+
+/** `tool_search` in config.toml: defer MCP tools behind a search tool always, never, or when they are large. */
+export const TOOL_SEARCH_MODES = ['auto', 'on', 'off'] as const;
+export type ToolSearchModeValue = (typeof TOOL_SEARCH_MODES)[number];
