@@ -3,7 +3,7 @@
 // their own schemas and are read by buildConfig in between, which keeps the order problems are reported in.
 // zod/v3 (inside the zod 4 package): it loads in ~6.5 ms where 'zod' (v4) takes ~40 ms, on every CLI start.
 import { z } from 'zod/v3';
-import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/values.js';
+import { APPROVAL_POLICIES, SANDBOX_MODES, TOOL_SEARCH_MODES } from '../protocol/values.js';
 import { accepted, isObjectTable, keyOf, objectOf, oneOf, safeString, says, string, wholeNumber } from './schema-fields.js';
 
 /** `<key> must be a table`; an absent table is an empty one. */
@@ -87,13 +87,19 @@ const agentShape = {
     .transform((v) => v ?? null),
   base_instructions: string.optional().transform((v) => v ?? null),
   developer_instructions: string.optional().transform((v) => v ?? null),
+  /** MCP tools behind a `tool_search` tool: `auto` when their schemas exceed 10% of the context window. */
+  tool_search: oneOf(TOOL_SEARCH_MODES, 'tool_search must be "auto", "on" or "off"').default('auto'),
+  /** The model's context window in tokens, when it is not one switchboard knows. */
+  model_context_window: wholeNumber(1, 100_000_000, () => 'model_context_window must be a whole number of tokens between 1 and 100000000', { booleans: true })
+    .optional()
+    .transform((v) => v ?? null),
 };
 
 export const agentSettingsSchema = z.object(agentShape);
 
 /** Codex top-level keys that an existing ~/.codex/config.toml may carry; accepted without a warning. */
 const CODEX_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
-  'model_reasoning_effort', 'model_reasoning_summary', 'model_verbosity', 'model_context_window',
+  'model_reasoning_effort', 'model_reasoning_summary', 'model_verbosity',
   'model_auto_compact_token_limit', 'model_supports_reasoning_summaries', 'review_model', 'projects', 'features',
   'tui', 'notify', 'history', 'file_opener', 'hide_agent_reasoning', 'show_raw_agent_reasoning',
   'shell_environment_policy', 'tools', 'disable_response_storage', 'preferred_auth_method', 'chatgpt_base_url',

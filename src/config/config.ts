@@ -120,6 +120,8 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
     base_instructions: agent.base_instructions,
     developer_instructions: agent.developer_instructions,
     mcp_server: agent.mcp_server,
+    tool_search: agent.tool_search,
+    model_context_window: agent.model_context_window,
     raw: effective,
   };
   return { config: deepFreeze(config), warnings };

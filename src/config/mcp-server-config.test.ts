@@ -36,6 +36,7 @@ describe('parseMcpServerConfig: every key', () => {
       oauth_resource: null,
       scopes: null,
       supports_parallel_tool_calls: false,
+      always_loaded: false,
     });
     expect(startupTimeoutMs(config)).toBe(30_000);
     expect(toolTimeoutMs(config)).toBe(300_000);

@@ -86,6 +86,7 @@ export function parseMcpServerConfig(name: string, raw: unknown): ParsedServer {
     oauth_resource: settings.oauth_resource,
     scopes: settings.scopes,
     supports_parallel_tool_calls: settings.supports_parallel_tool_calls,
+    always_loaded: settings.always_loaded,
   };
   return { config: deepFreeze(config), warnings };
 }

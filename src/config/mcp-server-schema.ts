@@ -95,6 +95,8 @@ const settingsShape = {
   ...httpOnlySettingsShape,
   scopes: stringArray.optional(),
   supports_parallel_tool_calls: boolean.default(false),
+  /** With tool search on, this server's tools are always given to the model (never deferred). */
+  always_loaded: boolean.default(false),
   // Codex keys accepted without being used (no warning for them).
   default_tools_approval_mode: z.unknown().optional(),
   tools: z.unknown().optional(),
@@ -135,6 +137,7 @@ export const serverSettingsSchema = z.preprocess(
     oauth_resource: s.oauth_resource ?? null,
     scopes: s.scopes ?? null,
     supports_parallel_tool_calls: s.supports_parallel_tool_calls,
+    always_loaded: s.always_loaded,
   })),
 );
 

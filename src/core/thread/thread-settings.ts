@@ -2,7 +2,7 @@
 // explicit overrides, then what a resumed thread last used, then config.toml, then defaults.
 import path from 'node:path';
 import type { Config, ModelProviderConfig } from '../../config/index.js';
-import type { AskForApproval, SandboxMode, SandboxPolicy } from '../../protocol/index.js';
+import type { AskForApproval, SandboxMode, SandboxPolicy, ToolSearchModeValue } from '../../protocol/index.js';
 import { SwitchboardError } from '../../util/index.js';
 import type { SessionMeta, TurnContext } from '../rollout/rollout-schema.js';
 
@@ -22,6 +22,12 @@ export interface ThreadSettings {
   baseInstructions: string | null;
   /** Sent verbatim as a developer message. */
   developerInstructions: string | null;
+  /** `tool_search` of config.toml: whether MCP tools are deferred behind the tool_search tool. */
+  toolSearch: ToolSearchModeValue;
+  /** `model_context_window` of config.toml (tokens), or null to use the model's known window. */
+  modelContextWindow: number | null;
+  /** MCP servers marked `always_loaded = true`: their tools are never deferred. */
+  alwaysLoadedServers: string[];
 }
 
 /** Settings for one thread, over the config's defaults (as `switchboard exec -m/-s/-a/-C` sets them). */
@@ -82,5 +88,10 @@ export function resolveThreadSettings(config: Config, overrides: ThreadOverrides
     sandboxPolicy,
     baseInstructions: overrides.baseInstructions ?? saved?.meta.base_instructions ?? config.base_instructions,
     developerInstructions: overrides.developerInstructions ?? saved?.meta.developer_instructions ?? config.developer_instructions,
+    toolSearch: config.tool_search,
+    modelContextWindow: config.model_context_window,
+    alwaysLoadedServers: Object.values(config.mcp_servers)
+      .filter((s) => s.enabled && s.always_loaded)
+      .map((s) => s.name),
   };
 }

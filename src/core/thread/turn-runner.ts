@@ -108,7 +108,15 @@ class TurnRun {
 
   private async sample(): Promise<FunctionCall[]> {
     const { env } = this;
-    const tools = await env.registry.forRequest({ signal: this.signal, elicit: env.elicit });
+    const s = env.settings;
+    const tools = await env.registry.forRequest({
+      signal: this.signal,
+      elicit: env.elicit,
+      toolSearch: {
+        settings: { mode: s.toolSearch, model: s.model, contextWindow: s.modelContextWindow, alwaysLoaded: s.alwaysLoadedServers },
+        history: env.history,
+      },
+    });
     for (const w of tools.warnings) env.warnOnce(w);
     const request = {
       model: env.settings.model,

@@ -1,21 +1,32 @@
-// The tools offered for one model request: the built-in tools, then the MCP catalog and the MCP
-// resource tools. Built-in names win; an MCP tool that collides with one is left out with a warning.
+// The tools offered for one model request: the built-in tools, then the MCP catalog (or, with tool
+// search on, the part of it the thread has loaded and the tool_search tool) and the MCP resource
+// tools. Built-in names win; an MCP tool that collides with one is left out with a warning.
 import { errorMessage, nullLogger, type Logger } from '../../util/index.js';
 import type { McpToolSource } from '../mcp-tool-source.js';
-import type { ToolSpec } from '../model/model-types.js';
+import type { ResponseItem, ToolSpec } from '../model/model-types.js';
+import { DeferredTools, type ToolSearchSettings } from './deferred-tools.js';
 import { createMcpResourceTools } from './mcp-resource-tools.js';
 import { createMcpTool, type ElicitationHandler } from './mcp-tools.js';
 import type { Tool } from './tool.js';
 
 export interface TurnTools {
+  /** What the model is offered in this request. */
   specs: ToolSpec[];
+  /** Every tool the model may call: the offered ones, and with tool search on, every deferred MCP tool by its exact name. */
   get(name: string): Tool | undefined;
   /** Problems found while assembling the set (shown to the user as warnings). */
   warnings: string[];
 }
 
+/** What a request needs to decide whether MCP tools are deferred: the thread's settings and conversation. */
+export interface ToolSearchContext {
+  settings: ToolSearchSettings;
+  history: readonly ResponseItem[];
+}
+
 export class ToolRegistry {
   private readonly logger: Logger;
+  private readonly deferred = new DeferredTools();
 
   constructor(
     private readonly builtIn: readonly Tool[],
@@ -25,15 +36,25 @@ export class ToolRegistry {
     this.logger = logger ?? nullLogger;
   }
 
-  async forRequest(options: { signal: AbortSignal; elicit: ElicitationHandler | null }): Promise<TurnTools> {
+  async forRequest(options: { signal: AbortSignal; elicit: ElicitationHandler | null; toolSearch?: ToolSearchContext }): Promise<TurnTools> {
     const byName = new Map<string, Tool>();
+    /** Deferred MCP tools: not offered, but callable by exact name (a model that knows one need not search). */
+    const callable = new Map<string, Tool>();
     const warnings: string[] = [];
     for (const tool of this.builtIn) byName.set(tool.name, tool);
     if (this.mcp && this.mcp.serverNames().length > 0) {
       const mcp = this.mcp;
       const extra: Tool[] = [...createMcpResourceTools(mcp)];
       try {
-        for (const d of await mcp.listTools({ signal: options.signal })) extra.push(createMcpTool(mcp, d, options.elicit));
+        const all = await mcp.listTools({ signal: options.signal });
+        const selection = options.toolSearch ? await this.deferred.select(all, options.toolSearch.settings, options.toolSearch.history) : null;
+        const offered = new Set((selection?.offered ?? all).map((d) => d.name));
+        for (const d of all) {
+          const tool = createMcpTool(mcp, d, options.elicit);
+          if (offered.has(d.name)) extra.push(tool);
+          else if (!this.builtIn.some((b) => b.name === d.name)) callable.set(d.name, tool);
+        }
+        if (selection?.searchTool) extra.push(selection.searchTool);
       } catch (err) {
         if (options.signal.aborted) throw err;
         warnings.push(`MCP tools are unavailable for this request: ${errorMessage(err)}`);
@@ -49,7 +70,7 @@ export class ToolRegistry {
     }
     return {
       specs: [...byName.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-      get: (name) => byName.get(name),
+      get: (name) => byName.get(name) ?? callable.get(name),
       warnings,
     };
   }
