@@ -14,6 +14,7 @@ import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, t
 
 interface ServeFlags extends HttpServeFlags {
   transparent?: boolean;
+  toolSearch?: boolean;
   verbose?: boolean;
 }
 
@@ -38,6 +39,13 @@ Relayed both ways, tied to the request that caused them:
   roots/list then gets the working directory); its log messages and progress; the client's
   notifications/cancelled; resources/updated to the clients that subscribed; list_changed for
   tools, prompts and resources to every client whenever the catalog changes.
+
+--tool-search:
+  For clients that cannot defer tools themselves: tools/list offers two tools, search_tools
+  ({query, limit?} → the best-matching tools with name, description, inputSchema and score) and
+  call_tool ({name, arguments} → checks the arguments against the tool's inputSchema, then calls
+  it), plus the tools of servers marked always_loaded = true. The search index follows the
+  catalog as servers start, fail and send list_changed.
 
 --transparent:
   Exactly one enabled server, names unchanged (raw tool and prompt names, no _meta added): a pure
@@ -79,9 +87,13 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const mcp: typeof GatewayModule = await import('../gateway/index.js');
   const { config } = await ctx.loadConfig();
   const mode = transparentMode(mcp, config, flags.transparent === true);
+  if (flags.toolSearch && mode.kind === 'transparent') throw new UsageError('--tool-search cannot be combined with --transparent (a pure proxy keeps the upstream\'s own tools/list)');
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
   const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode };
+  if (flags.toolSearch) {
+    options.toolSearch = { alwaysLoaded: Object.values(config.mcp_servers).filter((s) => s.enabled && s.always_loaded).map((s) => s.name) };
+  }
   const deps: GatewayModule.GatewayDeps = {
     logger,
     roots: [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],
@@ -104,6 +116,7 @@ export const registerServeCommand: RegisterCommand = (program: Command, context:
     .description('serve every configured MCP server as one MCP server (a gateway), over stdio or Streamable HTTP');
   addHttpServeOptions(cmd)
     .addOption(new Option('--transparent', 'pure proxy for exactly one enabled server: raw tool and prompt names'))
+    .addOption(new Option('--tool-search', 'offer search_tools and call_tool instead of every tool (plus always_loaded servers\' tools)'))
     .addOption(new Option('--verbose', 'also write log lines to stderr'))
     .addHelpText('after', HELP)
     .action(async (flags: ServeFlags) => {

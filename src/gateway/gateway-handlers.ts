@@ -25,31 +25,33 @@ async function relayed<T>(work: () => Promise<T>): Promise<T> {
 
 const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: false } };
 
+/** A tools/call by the name the client sees, routed to the server that owns the tool (also `call_tool`'s route under --tool-search). */
+export async function callGatewayTool(session: GatewaySession, name: string, args: Record<string, unknown> | undefined, ctx: ServerContext): Promise<CallToolResult> {
+  const signal = ctx.mcpReq.signal;
+  const up = session.upstreams();
+  const route = await up.catalog.resolveTool(name, signal);
+  if (!route) {
+    // A server that is down: say so, rather than point the model at another server's tool.
+    const down = up.catalog.unavailableServer(name);
+    if (down) throw invalidParams(`Unknown tool: ${name}: MCP server '${down.server}' is unavailable: ${down.error}`);
+    const close = up.catalog.closestTools(name);
+    throw invalidParams(`Unknown tool: ${name}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`);
+  }
+  return up.relay.within(route.server, session, ctx, async (call) => {
+    try {
+      return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx) });
+    } catch (err) {
+      return toolCallFailure(err);
+    }
+  });
+}
+
 export function registerGatewayHandlers(session: GatewaySession): void {
   const server = session.server;
 
   server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: await session.catalog.listTools(ctx.mcpReq.signal) }));
 
-  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
-    const { name, arguments: args } = request.params;
-    const signal = ctx.mcpReq.signal;
-    const up = session.upstreams();
-    const route = await up.catalog.resolveTool(name, signal);
-    if (!route) {
-      // A server that is down: say so, rather than point the model at another server's tool.
-      const down = up.catalog.unavailableServer(name);
-      if (down) throw invalidParams(`Unknown tool: ${name}: MCP server '${down.server}' is unavailable: ${down.error}`);
-      const close = up.catalog.closestTools(name);
-      throw invalidParams(`Unknown tool: ${name}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`);
-    }
-    return up.relay.within(route.server, session, ctx, async (call) => {
-      try {
-        return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx) });
-      } catch (err) {
-        return toolCallFailure(err);
-      }
-    });
-  });
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => callGatewayTool(session, request.params.name, request.params.arguments, ctx));
 
   server.setRequestHandler('resources/list', async (_request, ctx) => ({ resources: await session.upstreams().routes.listResources(ctx.mcpReq.signal) }));
 

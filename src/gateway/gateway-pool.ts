@@ -9,6 +9,7 @@ import { assertNever, errorMessage, SwitchboardError, type Logger } from '../uti
 import type { GatewayMode } from './catalog-view.js';
 import type { ListKind } from './list-changed.js';
 import { PoolSubscriptions } from './pool-subscriptions.js';
+import type { GatewayToolSearch } from './tool-search-handlers.js';
 import type { RelayClient } from './relay.js';
 import { openUpstreams, type GatewayUpstreamSetup, type Upstreams } from './upstreams.js';
 
@@ -20,6 +21,8 @@ export interface GatewayOptions {
   version: string;
   mode: GatewayMode;
   instructions?: string;
+  /** `--tool-search`: tools/list offers search_tools and call_tool (and the always-loaded servers' tools). */
+  toolSearch?: GatewayToolSearch;
 }
 
 export interface GatewayDeps {

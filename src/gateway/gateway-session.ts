@@ -7,6 +7,7 @@ import type { CatalogView, GatewayMode } from './catalog-view.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';
 import { levelPasses, type GatewayPool, type PoolClient } from './gateway-pool.js';
 import { ListChangedNotifier, type ListKind } from './list-changed.js';
+import { registerToolSearchHandlers } from './tool-search-handlers.js';
 import type { Notification } from './relay.js';
 import type { Upstreams } from './upstreams.js';
 
@@ -38,6 +39,7 @@ export class GatewaySession implements PoolClient {
     );
     this.notifier = new ListChangedNotifier((method) => this.server.notification({ method }), pool.logger);
     registerGatewayHandlers(this);
+    if (options.toolSearch) registerToolSearchHandlers(this, options.toolSearch);
     // Upstreams start (if no earlier client started them) once a client has initialized.
     this.server.oninitialized = () => {
       if (!this.closed) pool.join(this);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent, type RestartPolicyOptions } from '../../src/mcp/index.js';
-import { GatewayPool, GatewaySession, type GatewayMode } from '../../src/gateway/index.js';
+import { GatewayPool, GatewaySession, type GatewayMode, type GatewayToolSearch } from '../../src/gateway/index.js';
 import { nullLogger, type Logger } from '../../src/util/index.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { Changes } from '../support/wait.js';
@@ -58,6 +58,8 @@ export interface GatewayHarnessOptions {
   setup?: (client: Client) => void;
   /** Restart policy of the upstreams (default: retries after 200 ms, at most 1 s apart). */
   restart?: RestartPolicyOptions;
+  /** Serve as `serve --tool-search` does. */
+  toolSearch?: GatewayToolSearch;
 }
 
 export async function startGateway(servers: McpServerConfig[], options: GatewayHarnessOptions = {}): Promise<GatewayHarness> {
@@ -70,7 +72,7 @@ export async function startGateway(servers: McpServerConfig[], options: GatewayH
   let firstNotes: Note[] = [];
   let firstConnected = false;
   const pool = new GatewayPool(
-    { name: 'gateway-under-test', title: 'Gateway under test', version: '0.0.0', mode: options.mode ?? { kind: 'aggregate' } },
+    { name: 'gateway-under-test', title: 'Gateway under test', version: '0.0.0', mode: options.mode ?? { kind: 'aggregate' }, ...(options.toolSearch ? { toolSearch: options.toolSearch } : {}) },
     {
       logger,
       createManager: (setup) =>

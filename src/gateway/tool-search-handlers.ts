@@ -1,0 +1,148 @@
+// `switchboard serve --tool-search`: for clients that cannot defer tools themselves, tools/list
+// offers `search_tools` and `call_tool` (plus the tools of always_loaded servers) instead of the
+// whole catalog. search_tools ranks the catalog with the shared tool-search index (kept current as
+// servers come, go and send list_changed); call_tool checks the arguments against the real tool's
+// schema, then routes the call as tools/call does. Installed over the gateway's own handlers.
+import type { CallToolResult, ServerContext, Tool } from '@modelcontextprotocol/server';
+import { describeServers, ToolSearchCache, DEFAULT_SEARCH_LIMIT, type ToolSearchDoc } from '../mcp/index.js';
+import { SwitchboardError } from '../util/index.js';
+import { invalidParams } from './gateway-errors.js';
+import { callGatewayTool } from './gateway-handlers.js';
+import type { GatewaySession } from './gateway-session.js';
+
+/** `--tool-search`: which servers' tools are still listed directly. */
+export interface GatewayToolSearch {
+  alwaysLoaded: readonly string[];
+}
+
+export const SEARCH_TOOLS = 'search_tools';
+export const CALL_TOOL = 'call_tool';
+const MAX_LIMIT = 50;
+
+type Validate = (value: unknown) => { valid: boolean; errorMessage?: string };
+
+function searchToolsDefinition(deferred: readonly ToolSearchDoc[]): Tool {
+  return {
+    name: SEARCH_TOOLS,
+    title: 'Search tools',
+    description: [
+      'Search the tools of the MCP servers below by what they do or by exact name. Returns each matching',
+      'tool\'s name, description and inputSchema, best first. Call a tool you found with call_tool.',
+      'Servers:',
+      describeServers(deferred),
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What the tool should do, or its exact name' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `How many tools to return (default ${DEFAULT_SEARCH_LIMIT})` },
+      },
+      required: ['query'],
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  };
+}
+
+const CALL_TOOL_DEFINITION: Tool = {
+  name: CALL_TOOL,
+  title: 'Call a tool',
+  description: 'Call a tool that search_tools returned, by its name, with arguments matching its inputSchema.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', description: 'The tool\'s name, as search_tools returned it' },
+      arguments: { type: 'object', description: 'The tool\'s arguments', additionalProperties: true },
+    },
+    required: ['name'],
+  },
+};
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+export function registerToolSearchHandlers(session: GatewaySession, options: GatewayToolSearch): void {
+  if (session.mode.kind === 'transparent') {
+    throw new SwitchboardError('gateway_tool_search', 'tool search needs the aggregating gateway; it cannot be combined with transparent mode');
+  }
+  const pinned = new Set(options.alwaysLoaded);
+  const cache = new ToolSearchCache();
+  const validators = new WeakMap<object, Validate>();
+  let ajv: Promise<{ getValidator(schema: unknown): Validate }> | undefined;
+
+  /** The catalog split into the pinned servers' tools and the searchable rest. */
+  async function catalog(signal: AbortSignal): Promise<{ listed: Tool[]; deferred: ToolSearchDoc[] }> {
+    const { manager, catalog: view } = session.upstreams();
+    const listed: Tool[] = [];
+    const deferred: ToolSearchDoc[] = [];
+    for (const tool of await view.listTools(signal)) {
+      const entry = manager.lookup(tool.name);
+      if (!entry) continue;
+      if (pinned.has(entry.server)) listed.push(tool);
+      else deferred.push({ name: tool.name, server: entry.server, tool: entry.tool, title: tool.title, description: tool.description ?? '', inputSchema: tool.inputSchema as Record<string, unknown> });
+    }
+    return { listed, deferred };
+  }
+
+  async function validatorFor(schema: object): Promise<Validate> {
+    let v = validators.get(schema);
+    if (!v) {
+      ajv ??= import('@modelcontextprotocol/server/validators/ajv').then((m) => new m.AjvJsonSchemaValidator() as unknown as { getValidator(schema: unknown): Validate });
+      v = (await ajv).getValidator(schema);
+      validators.set(schema, v);
+    }
+    return v;
+  }
+
+  async function search(args: Record<string, unknown> | undefined, signal: AbortSignal): Promise<CallToolResult> {
+    const query = args?.query;
+    if (typeof query !== 'string' || query.trim() === '') return errorResult('search_tools needs a non-empty "query" string');
+    const raw = args?.limit;
+    const limit = typeof raw === 'number' && Number.isFinite(raw) ? Math.min(MAX_LIMIT, Math.max(1, Math.floor(raw))) : DEFAULT_SEARCH_LIMIT;
+    const { deferred } = await catalog(signal);
+    const hits = (await cache.index(deferred)).search(query, { limit });
+    const tools = hits.map((h) => ({
+      name: h.doc.name,
+      server: h.doc.server,
+      ...(h.doc.title ? { title: h.doc.title } : {}),
+      description: h.doc.description,
+      inputSchema: h.doc.inputSchema,
+      score: Math.round(h.score * 1000) / 1000,
+    }));
+    const structured = { query, tools };
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  }
+
+  async function call(args: Record<string, unknown> | undefined, ctx: ServerContext): Promise<CallToolResult> {
+    const name = args?.name;
+    if (typeof name !== 'string' || name === '') throw invalidParams('call_tool needs the "name" of a tool that search_tools returned');
+    const inner = args?.arguments ?? {};
+    if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return errorResult(`call_tool "arguments" must be an object, got ${JSON.stringify(inner)}`);
+    const { manager, catalog: view } = session.upstreams();
+    // The name as search_tools gave it, or a raw / qualified name that names exactly one tool.
+    let target = manager.lookup(name) ?? (await view.resolveTool(name, ctx.mcpReq.signal), manager.lookup(name));
+    if (!target) {
+      const exact = (await cache.index((await catalog(ctx.mcpReq.signal)).deferred)).search(name, { limit: 2 }).filter((h) => h.match === 'exact');
+      if (exact.length === 1) target = manager.lookup(exact[0]!.doc.name);
+    }
+    if (target) {
+      const check = await validatorFor(target.definition.inputSchema);
+      const verdict = check(inner);
+      if (!verdict.valid) return errorResult(`Invalid arguments for tool ${target.name}: ${verdict.errorMessage ?? 'they do not match its inputSchema'}`);
+    }
+    return callGatewayTool(session, target?.name ?? name, inner as Record<string, unknown>, ctx);
+  }
+
+  session.server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const { listed, deferred } = await catalog(ctx.mcpReq.signal);
+    return { tools: [searchToolsDefinition(deferred), CALL_TOOL_DEFINITION, ...listed] };
+  });
+
+  session.server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    if (name === SEARCH_TOOLS) return search(args, ctx.mcpReq.signal);
+    if (name === CALL_TOOL) return call(args, ctx);
+    // The pinned servers' tools, and any tool called by its exact name.
+    return callGatewayTool(session, name, args, ctx);
+  });
+}
