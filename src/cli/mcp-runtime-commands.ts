@@ -11,6 +11,8 @@ import { callElicitationHandler } from './elicitation-prompt.js';
 import { createMcpManager } from './mcp-compose.js';
 import { mcpCommandGroup } from './mcp-command-group.js';
 import { renderStatusTable, StatusProgress, statusJson, statusRows } from './mcp-status-view.js';
+import { positiveInt } from './flag-values.js';
+import { renderSearchRows, searchCatalog } from './tool-search-view.js';
 
 async function withManager<T>(ctx: CliContext, run: (manager: McpConnectionManager, config: Config) => Promise<T>, onEvent?: (event: McpManagerEvent) => void): Promise<T> {
   const { config } = await ctx.loadConfig();
@@ -73,10 +75,26 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
     .description('List the aggregated tool catalog under model-visible names.')
     .option('--json', 'print [{name, server, tool, description, inputSchema, _meta?, source}]')
     .option('--no-wait', 'answer at once from startup snapshots, without starting any server')
-    .addHelpText('after', '\nExamples:\n  switchboard mcp tools\n  switchboard mcp tools --json --no-wait\n')
-    .action(async (opts: { json?: boolean; wait: boolean }) => {
+    .option('--search <query>', 'rank the catalog as the agent\'s tool_search does, with scores')
+    .option('--limit <n>', 'with --search: how many tools to show (default 8)', positiveInt('--limit'))
+    .addHelpText(
+      'after',
+      '\nExamples:\n  switchboard mcp tools\n  switchboard mcp tools --json --no-wait\n  switchboard mcp tools --search "create a github issue" --limit 5\n',
+    )
+    .action(async (opts: { json?: boolean; wait: boolean; search?: string; limit?: number }) => {
       const ctx = context();
-      const entries = await withManager(ctx, (manager) => (opts.wait ? manager.listAllTools({ wait: 'all' }) : manager.listAllTools({ start: false })));
+      if (opts.limit !== undefined && opts.search === undefined) throw new UsageError('--limit goes with --search');
+      let config: Config | undefined;
+      const entries = await withManager(ctx, (manager, c) => {
+        config = c;
+        return opts.wait ? manager.listAllTools({ wait: 'all' }) : manager.listAllTools({ start: false });
+      });
+      if (opts.search !== undefined) {
+        const rows = await searchCatalog(entries, config!, opts.search, opts.limit ?? 8);
+        if (opts.json) json(ctx, rows);
+        else ctx.stdout.write(renderSearchRows(rows, opts.search));
+        return;
+      }
       if (opts.json) {
         json(
           ctx,
