@@ -61,7 +61,9 @@ export interface ThreadDeps {
  * - MCP tools come from an `McpToolSource` (the connection manager): its catalog under model-visible
  *   names, plus `list_mcp_resources`, `list_mcp_resource_templates` and `read_mcp_resource` whenever a
  *   server is configured. Results reach the model as Codex converts them (`structuredContent` as JSON
- *   text, images as `input_image`, otherwise the content blocks as JSON).
+ *   text, images as `input_image`, otherwise the content blocks as JSON). With tool search on
+ *   (`tool_search` in config.toml), MCP tools wait behind a `tool_search` tool, and the ones it
+ *   returned are offered from then on in the thread (read back from its conversation).
  * - Every thread is recorded in a rollout file under `<home>/sessions` (see {@link Thread.rolloutPath}),
  *   from which `ThreadManager.resume` rebuilds it, in this process or a later one.
  *
