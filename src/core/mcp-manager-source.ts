@@ -13,6 +13,7 @@ export function mcpToolSourceFrom(manager: McpConnectionManager): McpToolSource 
         name: e.name,
         server: e.server,
         tool: e.tool,
+        ...(e.definition.title ? { title: e.definition.title } : {}),
         description: e.definition.description ?? '',
         inputSchema: e.definition.inputSchema as Record<string, unknown>,
       }));

@@ -9,6 +9,8 @@ export interface McpToolDescriptor {
   server: string;
   /** The tool's raw name on its server. */
   tool: string;
+  /** The server's display title for the tool, when it gives one (tool search indexes it). */
+  title?: string;
   description: string;
   inputSchema: JsonSchema;
 }

@@ -26,7 +26,7 @@ export interface DeferredSelection {
 }
 
 function toDoc(d: McpToolDescriptor): ToolSearchDoc {
-  return { name: d.name, server: d.server, tool: d.tool, description: d.description, inputSchema: d.inputSchema };
+  return { name: d.name, server: d.server, tool: d.tool, title: d.title, description: d.description, inputSchema: d.inputSchema };
 }
 
 /** Shared by a manager's threads: one search index and one auto decision, reused while the catalog stays the same. */
@@ -35,6 +35,7 @@ export class DeferredTools {
   private lastDecision: { key: string; decision: Promise<AutoDecision> } | undefined;
 
   private decide(mcp: readonly McpToolDescriptor[], s: ToolSearchSettings): Promise<AutoDecision> {
+    if (s.mode !== 'auto') return decideToolSearch(s.mode, '', s.model, s.contextWindow);
     const json = JSON.stringify(mcp.map((d) => ({ name: d.name, description: d.description, parameters: d.inputSchema })));
     const key = `${s.mode}\u0000${s.model}\u0000${s.contextWindow ?? ''}\u0000${json}`;
     if (this.lastDecision?.key !== key) this.lastDecision = { key, decision: decideToolSearch(s.mode, json, s.model, s.contextWindow) };
