@@ -2,7 +2,7 @@
 // pair of streams (until the input ends), its one pool of upstreams wired by createConnectionManager.
 import type { Readable, Writable } from 'node:stream';
 import type { Config } from '../config/index.js';
-import { gatewayModeFor, serveGatewayHttp, serveGatewayStdio, type GatewayDeps, type GatewayOptions } from '../gateway/index.js';
+import { gatewayModeFor, gatewayToolSearchFor, serveGatewayHttp, serveGatewayStdio, type GatewayDeps, type GatewayOptions } from '../gateway/index.js';
 import { createConnectionManager } from '../mcp/index.js';
 import { nullLogger, VERSION, type Logger } from '../util/index.js';
 
@@ -15,6 +15,11 @@ export interface GatewayServeOptions {
    * `<server>__<prompt>`. `true`: a pure proxy for the one enabled server, names unchanged.
    */
   transparent?: boolean;
+  /**
+   * `true`: tools/list offers `search_tools` and `call_tool` (plus the tools of servers marked
+   * `always_loaded`) instead of the whole catalog, as `switchboard serve --tool-search`. Not with `transparent`.
+   */
+  toolSearch?: boolean;
   /** The environment upstream connections read variables from. Default: `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Receives the gateway's and its upstreams' log lines. Default: discarded. */
@@ -70,6 +75,7 @@ function gatewaySetup(options: GatewayServeOptions): { gateway: GatewayOptions; 
     version: VERSION,
     mode: gatewayModeFor(config, options.transparent === true),
   };
+  if (options.toolSearch) gateway.toolSearch = gatewayToolSearchFor(config, gateway.mode);
   const deps: GatewayDeps = {
     logger,
     createManager: (setup) =>

@@ -35,6 +35,7 @@ export type {
   WaitMode,
 } from '../mcp/index.js';
 export type { McpStartupStatus, McpStartupFailure } from '../protocol/index.js';
+export { ToolSearchIndex, type ToolSearchDoc, type ToolSearchHit, type ToolSearchOptions } from '../mcp/index.js';
 
 // --- one server ---
 export { McpClient, createMcpClient, McpClientError, isMcpClientError } from '../mcp-client/index.js';

@@ -91,9 +91,7 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
   const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode };
-  if (flags.toolSearch) {
-    options.toolSearch = { alwaysLoaded: Object.values(config.mcp_servers).filter((s) => s.enabled && s.always_loaded).map((s) => s.name) };
-  }
+  if (flags.toolSearch) options.toolSearch = mcp.gatewayToolSearchFor(config, mode);
   const deps: GatewayModule.GatewayDeps = {
     logger,
     roots: [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],

@@ -8,4 +8,4 @@ export { gatewayModeFor } from './gateway-mode.js';
 export type { GatewayUpstreamSetup } from './upstreams.js';
 export { SERVER_META_KEY } from './resource-routes.js';
 export { serveGatewayHttp, serveGatewayStdio, type GatewayStdioIO } from './serve-gateway.js';
-export { SEARCH_TOOLS, CALL_TOOL, type GatewayToolSearch } from './tool-search-handlers.js';
+export { SEARCH_TOOLS, CALL_TOOL, gatewayToolSearchFor, type GatewayToolSearch } from './tool-search-handlers.js';

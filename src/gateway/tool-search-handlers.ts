@@ -4,15 +4,23 @@
 // servers come, go and send list_changed); call_tool checks the arguments against the real tool's
 // schema, then routes the call as tools/call does. Installed over the gateway's own handlers.
 import type { CallToolResult, ServerContext, Tool } from '@modelcontextprotocol/server';
+import type { Config } from '../config/index.js';
 import { describeServers, ToolSearchCache, DEFAULT_SEARCH_LIMIT, type ToolSearchDoc } from '../mcp/index.js';
 import { SwitchboardError } from '../util/index.js';
 import { invalidParams } from './gateway-errors.js';
 import { callGatewayTool } from './gateway-handlers.js';
+import type { GatewayMode } from './catalog-view.js';
 import type { GatewaySession } from './gateway-session.js';
 
 /** `--tool-search`: which servers' tools are still listed directly. */
 export interface GatewayToolSearch {
   alwaysLoaded: readonly string[];
+}
+
+/** Tool search over `config`'s servers (those marked `always_loaded` stay listed); refused in transparent mode. */
+export function gatewayToolSearchFor(config: Config, mode: GatewayMode): GatewayToolSearch {
+  refuseTransparent(mode);
+  return { alwaysLoaded: Object.values(config.mcp_servers).filter((s) => s.enabled && s.always_loaded).map((s) => s.name) };
 }
 
 export const SEARCH_TOOLS = 'search_tools';
@@ -61,10 +69,14 @@ function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-export function registerToolSearchHandlers(session: GatewaySession, options: GatewayToolSearch): void {
-  if (session.mode.kind === 'transparent') {
+function refuseTransparent(mode: GatewayMode): void {
+  if (mode.kind === 'transparent') {
     throw new SwitchboardError('gateway_tool_search', 'tool search needs the aggregating gateway; it cannot be combined with transparent mode');
   }
+}
+
+export function registerToolSearchHandlers(session: GatewaySession, options: GatewayToolSearch): void {
+  refuseTransparent(session.mode);
   const pinned = new Set(options.alwaysLoaded);
   const cache = new ToolSearchCache();
   const validators = new WeakMap<object, Validate>();

@@ -5,6 +5,7 @@ import type MiniSearchType from 'minisearch';
 import { docFields, type DocFields, type ToolSearchDoc } from './search-doc.js';
 import { indexTerms, nameKey, queryTerms, splitWords } from './search-terms.js';
 
+/** One search result: the tool, its score, and whether the query named it. */
 export interface ToolSearchHit {
   doc: ToolSearchDoc;
   /** BM25 score (after the server lift); exact-name hits score above every other hit. */
@@ -13,6 +14,7 @@ export interface ToolSearchHit {
   match: 'exact' | 'ranked';
 }
 
+/** Options of {@link ToolSearchIndex.search}. */
 export interface ToolSearchOptions {
   /** At most this many hits (default 8). */
   limit?: number;
@@ -44,6 +46,18 @@ function rawTokens(query: string): string[] {
     .filter((t) => t !== '');
 }
 
+/**
+ * A BM25 index over a tool catalog, as the agent's `tool_search` and `serve --tool-search` use it:
+ * a tool named exactly in the query (`read_file`, `readFile`, `mcp__fs__read_file`, `fs.read_file`)
+ * ranks first, a server named in the query lifts its tools, and the same catalog and query always
+ * give the same order (ties by name).
+ *
+ * @example
+ * ```ts
+ * const index = await ToolSearchIndex.build(tools);
+ * for (const hit of index.search('create a github issue', { limit: 5 })) console.log(hit.doc.name, hit.score);
+ * ```
+ */
 export class ToolSearchIndex {
   private constructor(
     private readonly docs: readonly ToolSearchDoc[],
