@@ -25,6 +25,8 @@ export interface DeferredSelection {
   decision: AutoDecision;
 }
 
+const MAX_DECISIONS = 4;
+
 function toDoc(d: McpToolDescriptor): ToolSearchDoc {
   return { name: d.name, server: d.server, tool: d.tool, title: d.title, description: d.description, inputSchema: d.inputSchema };
 }
@@ -32,14 +34,22 @@ function toDoc(d: McpToolDescriptor): ToolSearchDoc {
 /** Shared by a manager's threads: one search index and one auto decision, reused while the catalog stays the same. */
 export class DeferredTools {
   private readonly cache = new ToolSearchCache();
-  private lastDecision: { key: string; decision: Promise<AutoDecision> } | undefined;
+  /** Recent `auto` decisions by catalog and model (a few, for threads on different models). */
+  private readonly decisions = new Map<string, Promise<AutoDecision>>();
 
   private decide(mcp: readonly McpToolDescriptor[], s: ToolSearchSettings): Promise<AutoDecision> {
     if (s.mode !== 'auto') return decideToolSearch(s.mode, '', s.model, s.contextWindow);
     const json = JSON.stringify(mcp.map((d) => ({ name: d.name, description: d.description, parameters: d.inputSchema })));
     const key = `${s.mode}\u0000${s.model}\u0000${s.contextWindow ?? ''}\u0000${json}`;
-    if (this.lastDecision?.key !== key) this.lastDecision = { key, decision: decideToolSearch(s.mode, json, s.model, s.contextWindow) };
-    return this.lastDecision.decision;
+    let decision = this.decisions.get(key);
+    if (!decision) {
+      decision = decideToolSearch(s.mode, json, s.model, s.contextWindow);
+      this.decisions.set(key, decision);
+      // A failed decision is not kept: the next request decides again.
+      decision.catch(() => this.decisions.delete(key));
+      if (this.decisions.size > MAX_DECISIONS) this.decisions.delete(this.decisions.keys().next().value!);
+    }
+    return decision;
   }
 
   async select(mcp: readonly McpToolDescriptor[], settings: ToolSearchSettings, history: readonly ResponseItem[]): Promise<DeferredSelection> {
