@@ -41,17 +41,18 @@ export function addHttpServeOptions(cmd: Command): Command {
 }
 
 /**
- * The host options the flags ask for, or null for stdio. Checked before anything starts: a bad address
+ * The host options the flags ask for, or null for stdio; `oauth`: [server_auth] names an issuer, so
+ * OAuth tokens stand in for a static one. Checked before anything starts: a bad address
  * or an unsafe token setting is a usage error.
  */
-export async function httpServeOptions(ctx: CliContext, flags: HttpServeFlags): Promise<HttpServeOptions | null> {
+export async function httpServeOptions(ctx: CliContext, flags: HttpServeFlags, oauth = false): Promise<HttpServeOptions | null> {
   if (flags.http === undefined) return null;
   const listen = listenFlag('--http', flags.http);
   const token = readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_MCP_TOKEN');
   const insecureNoAuth = flags.insecureNoAuth === true;
   const { checkAuthConfig } = await import('../mcp-host/index.js');
   try {
-    checkAuthConfig(listen, token, insecureNoAuth);
+    checkAuthConfig(listen, token, insecureNoAuth, oauth);
   } catch (err) {
     if (isSwitchboardError(err, 'http_auth_config')) throw new UsageError(err.message);
     throw err;
