@@ -36,6 +36,7 @@ export class IssuerKeys {
   private loading: Promise<KeySet> | undefined;
   private jwksUri: string | undefined;
   private lastAttempt = 0;
+  private lastKidFetch = 0;
   private lastError: string | undefined;
   private readonly refreshMs: number;
   private readonly cooldownMs: number;
@@ -59,10 +60,11 @@ export class IssuerKeys {
 
   /** The key set has no key for `kid`: fetch again unless that was just tried. */
   async unknownKid(kid: string | undefined): Promise<KeySet | undefined> {
-    if (Date.now() - this.lastAttempt < this.cooldownMs) {
+    if (Date.now() - this.lastKidFetch < this.cooldownMs) {
       if (this.lastError !== undefined) throw new KeysUnavailableError(this.unavailableText(kid), undefined);
       return undefined;
     }
+    this.lastKidFetch = Date.now();
     return this.reload().catch((err: unknown) => {
       throw new KeysUnavailableError(this.unavailableText(kid), err);
     });
