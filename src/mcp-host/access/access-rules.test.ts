@@ -54,7 +54,7 @@ describe('access rules', () => {
   });
 
   it('restricts nobody without rules, and never the static token', () => {
-    expect(new AccessPolicy([]).viewFor(caller({ sub: 'a' })).unrestricted).toBe(true);
+    expect(new AccessPolicy([]).viewFor(caller({ sub: 'a' }))).toMatchObject({ unrestricted: true, allThreads: false });
     expect(policy.viewFor(STATIC_CALLER).unrestricted).toBe(true);
     expect(policy.viewFor(undefined).unrestricted).toBe(true);
   });

@@ -21,6 +21,8 @@ export interface CallerView {
 }
 
 export const UNRESTRICTED: CallerView = Object.freeze({ unrestricted: true, allows: () => true, allThreads: true });
+/** A token caller when no rules are configured: every tool, but only its own threads. */
+const EVERY_TOOL_OWN_THREADS: CallerView = Object.freeze({ unrestricted: true, allows: () => true, allThreads: false });
 
 /** `<server>__<name>`, the string patterns are matched against. */
 export function qualified(server: string, name: string): string {
@@ -47,7 +49,8 @@ export class AccessPolicy {
   }
 
   viewFor(caller: Caller | undefined): CallerView {
-    if (!caller || caller.kind === 'static' || this.rules.length === 0) return UNRESTRICTED;
+    if (!caller || caller.kind === 'static') return UNRESTRICTED;
+    if (this.rules.length === 0) return EVERY_TOOL_OWN_THREADS;
     let view = this.views.get(caller);
     if (!view) {
       view = this.evaluate(caller);
