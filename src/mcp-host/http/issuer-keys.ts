@@ -97,7 +97,9 @@ export class IssuerKeys {
       this.lastError = undefined;
       return set;
     } catch (err) {
-      this.lastError = errorMessage(err);
+      // undici says only "fetch failed"; the reason (refused, reset) is its cause.
+      const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : '';
+      this.lastError = `${errorMessage(err)}${cause}`;
       this.options.logger.warn('server auth: fetching the signing keys failed; the last good keys stay in use', { issuer: this.options.issuer, error: this.lastError });
       throw err;
     }
