@@ -53,6 +53,9 @@ export class JwtVerifier {
   }
 
   private async check(token: string): Promise<Verified> {
+    // Only the canonical compact form: base64url decoders ignore stray bits in a last character, and
+    // a token that differs from a signed one in any character must not pass as that token.
+    if (!isCanonicalCompactJws(token)) throw invalid('The access token is not a JWT');
     let kid: string | undefined;
     try {
       kid = decodeProtectedHeader(token).kid;
@@ -88,6 +91,12 @@ export class JwtVerifier {
       notBefore: (payload.nbf ?? 0) - skew,
     };
   }
+}
+
+const COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+function isCanonicalCompactJws(token: string): boolean {
+  return token.length <= 16_384 && COMPACT.test(token) && token.split('.').every((part) => Buffer.from(part, 'base64url').toString('base64url') === part);
 }
 
 function invalid(description: string): OAuthError {

@@ -38,6 +38,7 @@ export interface ResourceAuthOptions {
 }
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+const BEARER = /^Bearer [A-Za-z0-9\-._~+/]+=*$/i;
 
 export class ResourceAuth {
   private readonly verifier: JwtVerifier | undefined;
@@ -83,6 +84,8 @@ export class ResourceAuth {
     }
     const challenge = { requiredScopes: [...(this.options.requiredScopes ?? [])], resourceMetadataUrl: this.metadataUrl(req, endpointPath) };
     try {
+      // RFC 6750: exactly `Bearer <b64token>`; the SDK's parser would take the first word after it.
+      if (header !== undefined && !BEARER.test(header)) throw new OAuthError(OAuthErrorCode.InvalidToken, "Invalid Authorization header format, expected 'Bearer TOKEN'");
       const verifier: OAuthTokenVerifier = { verifyAccessToken: (token) => this.verifier!.verify(token) };
       const info = await verifyBearerToken(header, { verifier, ...challenge });
       return callerOf(info)!;
