@@ -42,6 +42,9 @@ Security (HTTP):
   request in flight is closed and its next request gets HTTP 404, so its client re-initializes; only
   when every session has a request in flight is a new one refused (HTTP 503). --max-turns bounds
   the tool calls running at once: past it a call gets an error result saying so.
+  With [server_auth] in config.toml it also accepts OAuth access tokens of the configured issuer;
+  a thread then belongs to the caller that started it, rules over token claims decide who may use
+  codex and codex-reply, and per-caller limits and an audit trail apply. See docs/server-auth.md.
 
 Codex compatibility:
   Same tools as \`codex mcp-server\` (removed from Codex in 0.154.0): \`codex\` (prompt, model,

@@ -59,6 +59,10 @@ Security (HTTP), as for \`switchboard mcp-server --http\`:
   HOST is loopback and --insecure-no-auth is given. On a loopback HOST, Host must be a loopback name
   or an --allowed-host name; a browser's Origin must be the gateway's own or name localhost,
   127.0.0.1, [::1], the bound address or an --allowed-host name; else 403.
+  With [server_auth] in config.toml the gateway is an OAuth protected resource: it accepts access
+  tokens of the configured issuer (RFC 9728 metadata at /.well-known/oauth-protected-resource),
+  shows each caller only the tools, prompts and resources its token's claims allow, limits each
+  caller and writes an audit trail (\`switchboard audit tail\`). See docs/server-auth.md.
 
 Examples:
   claude mcp add switchboard -- switchboard serve
