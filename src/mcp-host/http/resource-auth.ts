@@ -68,7 +68,7 @@ export class ResourceAuth {
       bearer_methods_supported: ['header'],
       ...(scopes.length > 0 ? { scopes_supported: scopes } : {}),
       resource_name: 'switchboard',
-    });
+    }, { 'Access-Control-Allow-Origin': '*' }); // public metadata: browser-based clients may read it
     return true;
   }
 
