@@ -13,13 +13,12 @@ import {
   type JSONRPCMessage,
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
-import { bearerMatches, type Logger } from '../../util/index.js';
+import { bearerMatches, isSwitchboardError, type Logger } from '../../util/index.js';
 import { authInfoFor, callerOf, STATIC_CALLER, type Caller } from '../access/caller.js';
 import type { AuditSink } from '../access/audit-trail.js';
 import type { CallerLimits } from '../access/caller-limits.js';
 import { sendJson } from './http-io.js';
-import { KeysUnavailableError } from './issuer-keys.js';
-import { JwtVerifier } from './jwt-verifier.js';
+import type { JwtVerifier } from './jwt-verifier.js';
 
 export interface ResourceAuthOptions {
   /** The authorization server whose JWT access tokens are accepted; absent: the static token only. */
@@ -41,11 +40,17 @@ const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 const BEARER = /^Bearer [A-Za-z0-9\-._~+/]+=*$/i;
 
 export class ResourceAuth {
-  private readonly verifier: JwtVerifier | undefined;
+  // jose and the SDK client's discovery load only when OAuth is configured (jose alone takes
+  // 150 ms and more to import on a busy machine: too much for every `serve` and `mcp-server`).
+  private readonly verifier: Promise<JwtVerifier> | undefined;
 
   constructor(private readonly options: ResourceAuthOptions) {
-    if (options.issuer !== undefined && options.audience !== undefined) {
-      this.verifier = new JwtVerifier({ issuer: options.issuer, audience: options.audience, clockSkewSec: options.clockSkewSec ?? 30, logger: options.logger, fetchFn: options.fetchFn });
+    const { issuer, audience } = options;
+    if (issuer !== undefined && audience !== undefined) {
+      this.verifier = import('./jwt-verifier.js').then(
+        (m) => new m.JwtVerifier({ issuer, audience, clockSkewSec: options.clockSkewSec ?? 30, logger: options.logger, fetchFn: options.fetchFn }),
+      );
+      this.verifier.catch(() => {}); // reported by the first request that needs it
     }
   }
 
@@ -86,11 +91,12 @@ export class ResourceAuth {
     try {
       // RFC 6750: exactly `Bearer <b64token>`; the SDK's parser would take the first word after it.
       if (header !== undefined && !BEARER.test(header)) throw new OAuthError(OAuthErrorCode.InvalidToken, "Invalid Authorization header format, expected 'Bearer TOKEN'");
-      const verifier: OAuthTokenVerifier = { verifyAccessToken: (token) => this.verifier!.verify(token) };
+      const jwt = await this.verifier;
+      const verifier: OAuthTokenVerifier = { verifyAccessToken: (token) => jwt.verify(token) };
       const info = await verifyBearerToken(header, { verifier, ...challenge });
       return callerOf(info)!;
     } catch (err) {
-      if (err instanceof KeysUnavailableError) {
+      if (isSwitchboardError(err, 'auth_keys_unavailable')) {
         sendJson(res, 503, { error: 'temporarily_unavailable', error_description: err.message }, { 'Retry-After': '30' });
         return null;
       }
