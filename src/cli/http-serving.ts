@@ -24,7 +24,7 @@ const DEFAULT_MAX_SESSIONS = 10_000;
 export function addHttpServeOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--http <host:port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio'))
-    .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN)'))
+    .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN; optional with a [server_auth] issuer)'))
     .addOption(new Option('--insecure-no-auth', 'HTTP: run without a token; loopback addresses only'))
     .addOption(
       new Option('--allowed-host <name>', 'HTTP: also accept this name in Host/Origin (repeatable)')

@@ -254,6 +254,12 @@ deny = ["git__ask"]
     expect(help.stdout).toContain('--caller <subject>');
   }, 60_000);
 
+  it('refuses to combine an issuer with --insecure-no-auth (exit 2)', async () => {
+    const r = await runCliProcess(['serve', '--http', '127.0.0.1:0', '--insecure-no-auth'], { home, cwd: path.join(home, 'work') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--insecure-no-auth cannot be combined with [server_auth] issuer; drop one of them');
+  });
+
   it('never forwards a token upstream', async () => {
     const bot = await connect(await fixture.mintAccessToken(BOT));
     const seen = await bot.callTool({ name: 'mcp__git__seen', arguments: {} });
