@@ -1,6 +1,7 @@
-// Hosts an MCP server over Streamable HTTP: binding, bearer auth, Host/Origin checks, one SDK
-// transport (with SSE resumption) per session, a refusal for reused running request ids, and bounds
-// on sessions (least recently used idle one closed past it), body size and idle time.
+// Hosts an MCP server over Streamable HTTP: binding, bearer auth (or OAuth, per-caller limits and
+// sessions bound to their caller through resource-auth.ts), Host/Origin checks, one SDK transport
+// (with SSE resumption) per session, a refusal for reused running request ids, and bounds on
+// sessions (least recently used idle one closed past it), body size and idle time.
 // Server-agnostic: the caller opens one MCP server per session on the transport it is handed.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
