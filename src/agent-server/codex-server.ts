@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { errorMessage, type Logger } from '../util/index.js';
-import { RequestGuard, requestKey } from '../mcp-host/index.js';
+import { callerOf, RequestGuard, requestKey, UNRESTRICTED } from '../mcp-host/index.js';
 import { CallNotifier } from './call-notifier.js';
 import { parseCodexArgs, parseReplyArgs } from './tool-args.js';
 import { CODEX_REPLY_TOOL, CODEX_TOOL, codexTools } from './tool-definitions.js';
@@ -66,7 +66,10 @@ export class CodexMcpServer {
         serverInfo: { ...info, user_agent: `${options.userAgent} (${clientInfo.name}; ${clientInfo.version})` },
       };
     });
-    this.server.setRequestHandler('tools/list', () => ({ tools: codexTools() }));
+    this.server.setRequestHandler('tools/list', (_request, ctx) => {
+      const view = this.agent.access?.viewFor(callerOf(ctx.http?.authInfo)) ?? UNRESTRICTED;
+      return { tools: codexTools().filter((t) => view.allows(t.name)) };
+    });
     this.server.setRequestHandler('tools/call', (request, ctx) => this.callTool(request.params, ctx));
     this.server.setNotificationHandler('notifications/cancelled', (n) => {
       if (n.params.requestId !== undefined) this.cancel(requestKey(n.params.requestId));
@@ -120,7 +123,10 @@ export class CodexMcpServer {
 
   private async callTool(params: CallToolRequestParams, ctx: ServerContext): Promise<CallToolResult> {
     const name = params.name;
-    if (name !== CODEX_TOOL && name !== CODEX_REPLY_TOOL) return toolError(T.unknownTool(name));
+    const caller = callerOf(ctx.http?.authInfo);
+    const view = this.agent.access?.viewFor(caller) ?? UNRESTRICTED;
+    // A tool outside the caller's view is answered like one that does not exist.
+    if ((name !== CODEX_TOOL && name !== CODEX_REPLY_TOOL) || !view.allows(name)) return toolError(T.unknownTool(name));
     if (params.arguments === undefined) return toolError(name === CODEX_TOOL ? T.MISSING_CODEX_ARGS : T.MISSING_REPLY_ARGS);
     const requestId = ctx.mcpReq.id;
     const key = requestKey(requestId);
@@ -133,6 +139,8 @@ export class CodexMcpServer {
       agent: this.agent,
       toolCallId: String(requestId),
       cancel: controller.signal,
+      ...(caller ? { caller } : {}),
+      view,
       logger: this.logger.child({ requestId: String(requestId) }),
       notifier: new CallNotifier({
         // codex/event is not a spec notification: the SDK sends it as is, but its types need the cast.

@@ -8,7 +8,8 @@ import { ThreadLeases, TurnLimiter } from './call-limits.js';
 import { CodexMcpServer, type CodexServerOptions } from './codex-server.js';
 import { DEFAULT_THREAD_IDLE_MS, IdleThreads } from './idle-threads.js';
 import type { CodexAgent } from './tool-call.js';
-import { closingAlso, errorResponseFor, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+import { AuditedTransport, closingAlso, errorResponseFor, startHttpHost, StdioFrameTransport, type AccessPolicy, type AuditSink, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+import { ThreadOwners } from './thread-owners.js';
 
 export const DEFAULT_MAX_TURNS = 32;
 /** Codex's bound on shutting threads down after stdin closes. */
@@ -23,6 +24,12 @@ export interface CodexAgentOptions {
   /** Threads unused this long are shut down (and resumed from disk when needed again); 0 keeps them. */
   threadIdleMs?: number;
   logger?: Logger;
+  /** [server_auth] rules for HTTP callers. */
+  access?: AccessPolicy;
+  /** Where thread owners are kept across restarts (default: in memory only). */
+  threadOwnersFile?: string;
+  /** Where one record per served HTTP request goes. */
+  audit?: AuditSink;
 }
 
 export function createCodexAgent(opts: CodexAgentOptions): CodexAgent {
@@ -34,6 +41,9 @@ export function createCodexAgent(opts: CodexAgentOptions): CodexAgent {
     leases,
     turns: new TurnLimiter(opts.maxTurns ?? DEFAULT_MAX_TURNS),
     idle: new IdleThreads(opts.manager, leases, opts.threadIdleMs ?? DEFAULT_THREAD_IDLE_MS, opts.logger ?? nullLogger),
+    ...(opts.access ? { access: opts.access } : {}),
+    owners: new ThreadOwners(opts.threadOwnersFile),
+    ...(opts.audit ? { audit: opts.audit } : {}),
   };
 }
 
@@ -98,7 +108,7 @@ export async function serveCodexHttp(agent: CodexAgent, options: CodexServerOpti
     logger,
     async openSession(transport) {
       const codex = new CodexMcpServer(agent, options, logger);
-      const guard = await codex.connect(transport);
+      const guard = await codex.connect(agent.audit ? new AuditedTransport(transport, agent.audit) : transport);
       return {
         // Only a reused id is refused before the transport: it would otherwise re-route the running
         // call's stream. Everything else the guard answers on the request's own stream.

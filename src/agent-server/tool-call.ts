@@ -12,6 +12,8 @@ import { callConfig, threadOverrides, type ServerConfig } from './call-config.js
 import type { ThreadLeases, TurnLimiter } from './call-limits.js';
 import type { IdleThreads } from './idle-threads.js';
 import type { CallNotifier } from './call-notifier.js';
+import type { AccessPolicy, AuditSink, Caller, CallerView } from '../mcp-host/index.js';
+import type { ThreadOwners } from './thread-owners.js';
 import { parseThreadId, type CodexArgs, type ReplyArgs } from './tool-args.js';
 import * as T from './texts.js';
 
@@ -24,6 +26,10 @@ export interface CodexAgent {
   leases: ThreadLeases;
   turns: TurnLimiter;
   idle: IdleThreads;
+  /** [server_auth] rules (HTTP): which tools and threads each caller may use. */
+  access?: AccessPolicy;
+  owners: ThreadOwners;
+  audit?: AuditSink;
 }
 
 export interface CallContext {
@@ -35,6 +41,9 @@ export interface CallContext {
   /** Aborted by `notifications/cancelled` for this call, or when the connection goes away. */
   cancel: AbortSignal;
   logger: Logger;
+  /** Who called (HTTP with [server_auth]); undefined on stdio. */
+  caller?: Caller;
+  view: CallerView;
 }
 
 export function toolError(text: string, threadId?: string): CallToolResult {
@@ -74,6 +83,7 @@ export async function runCodexCall(ctx: CallContext, args: CodexArgs): Promise<C
     } catch (err) {
       return toolError(T.sessionStartFailed(errorMessage(err)));
     }
+    await ctx.agent.owners.record(thread.id, ctx.caller);
     const events = thread.events()[Symbol.asyncIterator]();
     for (const w of built.warnings) thread.warn(w);
     // A new thread has no other owner; the lease keeps `codex-reply` off it until this call answers.
@@ -97,6 +107,8 @@ export async function runReplyCall(ctx: CallContext, args: ReplyArgs): Promise<C
   const parsed = parseThreadId(args.threadId);
   if (!parsed.ok) return toolError(T.badThreadId(parsed.message));
   const threadId = parsed.value;
+  // Another caller's thread is answered like one that does not exist.
+  if (!(await agent.owners.mayContinue(threadId, ctx.caller, ctx.view))) return toolError(T.sessionNotFound(threadId), threadId);
   const release = agent.leases.tryAcquire(threadId);
   if (!release) return toolError(T.THREAD_BUSY, threadId);
   try {

@@ -1,6 +1,7 @@
 // The list of command groups; each registers its subcommands on the program.
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
+import { registerAuditCommand } from './audit-command.js';
 import { registerExec } from './exec-command.js';
 import { registerExecServerCommand } from './exec-server-command.js';
 import { mcpConfigCommands } from './mcp-config-commands.js';
@@ -19,4 +20,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerExecServerCommand,
   registerMcpServerCommand,
   registerServeCommand,
+  registerAuditCommand,
 ];

@@ -24,7 +24,7 @@ const DEFAULT_MAX_SESSIONS = 10_000;
 export function addHttpServeOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--http <host:port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio'))
-    .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN)'))
+    .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN; optional with a [server_auth] issuer)'))
     .addOption(new Option('--insecure-no-auth', 'HTTP: run without a token; loopback addresses only'))
     .addOption(
       new Option('--allowed-host <name>', 'HTTP: also accept this name in Host/Origin (repeatable)')
@@ -41,17 +41,18 @@ export function addHttpServeOptions(cmd: Command): Command {
 }
 
 /**
- * The host options the flags ask for, or null for stdio. Checked before anything starts: a bad address
+ * The host options the flags ask for, or null for stdio; `oauth`: [server_auth] names an issuer, so
+ * OAuth tokens stand in for a static one. Checked before anything starts: a bad address
  * or an unsafe token setting is a usage error.
  */
-export async function httpServeOptions(ctx: CliContext, flags: HttpServeFlags): Promise<HttpServeOptions | null> {
+export async function httpServeOptions(ctx: CliContext, flags: HttpServeFlags, oauth = false): Promise<HttpServeOptions | null> {
   if (flags.http === undefined) return null;
   const listen = listenFlag('--http', flags.http);
   const token = readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_MCP_TOKEN');
   const insecureNoAuth = flags.insecureNoAuth === true;
   const { checkAuthConfig } = await import('../mcp-host/index.js');
   try {
-    checkAuthConfig(listen, token, insecureNoAuth);
+    checkAuthConfig(listen, token, insecureNoAuth, oauth);
   } catch (err) {
     if (isSwitchboardError(err, 'http_auth_config')) throw new UsageError(err.message);
     throw err;

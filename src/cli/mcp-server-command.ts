@@ -1,6 +1,7 @@
 // `switchboard mcp-server`: the agent as an MCP server, a drop-in replacement for `codex mcp-server`.
 // stdio by default; `--http host:port` serves Streamable HTTP with a bearer token instead.
 import os from 'node:os';
+import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type { ThreadManager } from '../core/index.js';
@@ -11,6 +12,7 @@ import type { CliContext } from './context.js';
 import { createAgent, startMcpServers } from './exec-command.js';
 import { positiveInt } from './flag-values.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
+import { composeServerAuth } from './server-auth-compose.js';
 
 interface McpServerFlags extends HttpServeFlags {
   maxTurns?: number;
@@ -40,6 +42,9 @@ Security (HTTP):
   request in flight is closed and its next request gets HTTP 404, so its client re-initializes; only
   when every session has a request in flight is a new one refused (HTTP 503). --max-turns bounds
   the tool calls running at once: past it a call gets an error result saying so.
+  With [server_auth] in config.toml it also accepts OAuth access tokens of the configured issuer;
+  a thread then belongs to the caller that started it, rules over token claims decide who may use
+  codex and codex-reply, and per-caller limits and an audit trail apply. See docs/server-auth.md.
 
 Codex compatibility:
   Same tools as \`codex mcp-server\` (removed from Codex in 0.154.0): \`codex\` (prompt, model,
@@ -76,12 +81,22 @@ export async function composeAgentRuntime(ctx: CliContext, config: Config): Prom
 }
 
 async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<number> {
-  const http = await httpServeOptions(ctx, flags);
-  const mcp: typeof AgentServerModule = await import('../agent-server/index.js');
   const loaded = await ctx.loadConfig();
+  const plainHttp = await httpServeOptions(ctx, flags, loaded.config.server_auth?.issuer !== undefined);
+  const mcp: typeof AgentServerModule = await import('../agent-server/index.js');
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
+  const served = plainHttp ? await composeServerAuth(loaded.config, plainHttp, logger) : undefined;
+  const http = served?.http;
   const runtime = await composeAgentRuntime({ ...ctx, logger }, loaded.config);
-  const agent = mcp.createCodexAgent({ manager: runtime.manager, config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides), cwd: ctx.cwd, maxTurns: flags.maxTurns, logger });
+  const agent = mcp.createCodexAgent({
+    manager: runtime.manager,
+    config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides),
+    cwd: ctx.cwd,
+    maxTurns: flags.maxTurns,
+    logger,
+    ...(served?.access ? { access: served.access, threadOwnersFile: path.join(ctx.home, 'sessions', 'thread-owners.jsonl') } : {}),
+    ...(served?.audit ? { audit: served.audit } : {}),
+  });
   const options = {
     name: 'switchboard-mcp-server',
     title: 'Switchboard',
@@ -99,8 +114,8 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
       if (served.outputStuck) setImmediate(() => process.exit(served.exitCode));
       return served.exitCode;
     }
-    const served = await mcp.serveCodexHttp(agent, options, http, logger);
-    return await serveUntilStopped(ctx, served, stop.promise, http.token === null ? 'any local process can run the agent as you' : null);
+    const host = await mcp.serveCodexHttp(agent, options, http, logger);
+    return await serveUntilStopped(ctx, host, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can run the agent as you' : null);
   } finally {
     stop.dispose();
     await runtime.close();

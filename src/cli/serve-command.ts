@@ -11,6 +11,7 @@ import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { createMcpManager } from './mcp-compose.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
+import { composeServerAuth } from './server-auth-compose.js';
 
 interface ServeFlags extends HttpServeFlags {
   transparent?: boolean;
@@ -66,6 +67,10 @@ Security (HTTP), as for \`switchboard mcp-server --http\`:
   HOST is loopback and --insecure-no-auth is given. On a loopback HOST, Host must be a loopback name
   or an --allowed-host name; a browser's Origin must be the gateway's own or name localhost,
   127.0.0.1, [::1], the bound address or an --allowed-host name; else 403.
+  With [server_auth] in config.toml the gateway is an OAuth protected resource: it accepts access
+  tokens of the configured issuer (RFC 9728 metadata at /.well-known/oauth-protected-resource),
+  shows each caller only the tools, prompts and resources its token's claims allow, limits each
+  caller and writes an audit trail (\`switchboard audit tail\`). See docs/server-auth.md.
 
 Examples:
   claude mcp add switchboard -- switchboard serve
@@ -83,17 +88,20 @@ function transparentMode(gateway: typeof GatewayModule, config: Config, transpar
 }
 
 async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
-  const http = await httpServeOptions(ctx, flags);
-  const mcp: typeof GatewayModule = await import('../gateway/index.js');
   const { config } = await ctx.loadConfig();
+  const plainHttp = await httpServeOptions(ctx, flags, config.server_auth?.issuer !== undefined);
+  const mcp: typeof GatewayModule = await import('../gateway/index.js');
   const mode = transparentMode(mcp, config, flags.transparent === true);
   if (flags.toolSearch && mode.kind === 'transparent') throw new UsageError('--tool-search cannot be combined with --transparent (a pure proxy keeps the upstream\'s own tools/list)');
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
+  const served = plainHttp ? await composeServerAuth(config, plainHttp, logger) : undefined;
+  const http = served?.http;
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
-  const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode };
+  const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode, ...(served?.access ? { access: served.access } : {}) };
   if (flags.toolSearch) options.toolSearch = mcp.gatewayToolSearchFor(config, mode);
   const deps: GatewayModule.GatewayDeps = {
     logger,
+    ...(served?.audit ? { audit: served.audit } : {}),
     roots: [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],
     createManager: (setup) =>
       createMcpManager({ ...ctx, logger }, config, { onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),
@@ -102,7 +110,7 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   try {
     if (!http) return await mcp.serveGatewayStdio(options, deps, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise });
     const host = await mcp.serveGatewayHttp(options, deps, http);
-    return await serveUntilStopped(ctx, host, stop.promise, http.token === null ? 'any local process can use your MCP servers through this gateway' : null);
+    return await serveUntilStopped(ctx, host, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can use your MCP servers through this gateway' : null);
   } finally {
     stop.dispose();
   }

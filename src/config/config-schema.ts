@@ -126,7 +126,7 @@ const CODEX_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /** Keys buildConfig reads itself: the profile, and the tables of entries that have schemas of their own. */
-const ENTRY_KEYS = ['profile', 'profiles', 'mcp_servers', 'environments', 'model_providers', 'model_provider'];
+const ENTRY_KEYS = ['profile', 'profiles', 'mcp_servers', 'environments', 'model_providers', 'model_provider', 'server_auth'];
 
 const OWN_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([...ENTRY_KEYS, ...Object.keys(mcpClientShape), ...Object.keys(agentShape)]);
 

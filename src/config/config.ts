@@ -10,6 +10,7 @@ import { parseEnvironment, type EnvironmentConfig } from './environment-config.j
 import { agentSettingsSchema, isKnownTopLevelKey, mcpClientSettingsSchema, type AgentSettings, type McpClientSettings } from './config-schema.js';
 import { isObjectTable, parseTable } from './schema-fields.js';
 import { locateKey } from './locate.js';
+import { parseServerAuth, type ServerAuthSettings } from './server-auth-config.js';
 
 export type { CredentialsStoreMode, SandboxWorkspaceWrite } from './config-schema.js';
 
@@ -26,6 +27,8 @@ export interface Config extends McpClientSettings, AgentSettings {
   environments: Record<string, EnvironmentConfig>;
   model_provider: string;
   model_providers: Record<string, ModelProviderConfig>;
+  /** `[server_auth]`: OAuth for the HTTP servers, per-caller rules, limits, audit; null when absent. */
+  server_auth: ServerAuthSettings | null;
   /** The raw table after profile and overrides (kept so per-call overrides can be re-validated). */
   raw: Record<string, unknown>;
 }
@@ -98,6 +101,7 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
     throw new ConfigError(`model provider \`${providerId}\` not found; define [model_providers.${providerId}]`, { keyPath: ['model_provider'] });
   }
   const agent = parseTable(agentSettingsSchema, effective, [], 2);
+  const serverAuth = parseServerAuth(effective.server_auth);
 
   const config: Config = {
     home: ctx.home,
@@ -122,6 +126,7 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
     mcp_server: agent.mcp_server,
     tool_search: agent.tool_search,
     model_context_window: agent.model_context_window,
+    server_auth: serverAuth,
     raw: effective,
   };
   return { config: deepFreeze(config), warnings };

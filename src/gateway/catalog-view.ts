@@ -83,6 +83,12 @@ export class CatalogView {
     return this.prompts?.get(name);
   }
 
+  /** Where a listed prompt goes, without listing again (undefined before the first list). */
+  promptRoute(name: string): Route | undefined {
+    if (this.mode.kind === 'transparent') return { server: this.mode.server, name };
+    return this.prompts?.get(name);
+  }
+
   /** Prompts changed somewhere (a list_changed, a server that started or failed). */
   invalidatePrompts(): void {
     this.prompts = undefined;

@@ -3,6 +3,7 @@
 // is tied to it through the relay.
 import type { CallToolResult, CompleteRequest, CompleteResult, ServerContext } from '@modelcontextprotocol/server';
 import { errorMessage } from '../util/index.js';
+import { mayUse, viewOf, visiblePrompts, visibleResources, visibleTools } from './caller-view.js';
 import { invalidParams, toolCallFailure, toProtocolError } from './gateway-errors.js';
 import type { GatewaySession } from './gateway-session.js';
 
@@ -29,7 +30,10 @@ const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: fals
 export async function callGatewayTool(session: GatewaySession, name: string, args: Record<string, unknown> | undefined, ctx: ServerContext): Promise<CallToolResult> {
   const signal = ctx.mcpReq.signal;
   const up = session.upstreams();
+  const view = viewOf(session.pool.options.access, ctx);
   const route = await up.catalog.resolveTool(name, signal);
+  // Outside the caller's view: the same answer as a name no server offers, and no hints.
+  if (!view.unrestricted && !mayUse(view, route)) throw invalidParams(`Unknown tool: ${name}`);
   if (!route) {
     // A server that is down: say so, rather than point the model at another server's tool.
     const down = up.catalog.unavailableServer(name);
@@ -48,15 +52,22 @@ export async function callGatewayTool(session: GatewaySession, name: string, arg
 
 export function registerGatewayHandlers(session: GatewaySession): void {
   const server = session.server;
+  const access = session.pool.options.access;
+  const resourceNotFound = (uri: string) => invalidParams(`Resource ${uri} not found: no MCP server behind this gateway offers it`);
 
-  server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: await session.catalog.listTools(ctx.mcpReq.signal) }));
+  server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const up = session.upstreams();
+    return { tools: visibleTools(viewOf(access, ctx), up, session.mode, await up.catalog.listTools(ctx.mcpReq.signal)) };
+  });
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => callGatewayTool(session, request.params.name, request.params.arguments, ctx));
 
-  server.setRequestHandler('resources/list', async (_request, ctx) => ({ resources: await session.upstreams().routes.listResources(ctx.mcpReq.signal) }));
+  server.setRequestHandler('resources/list', async (_request, ctx) => ({
+    resources: visibleResources(viewOf(access, ctx), session.mode, await session.upstreams().routes.listResources(ctx.mcpReq.signal)),
+  }));
 
   server.setRequestHandler('resources/templates/list', async (_request, ctx) => ({
-    resourceTemplates: await session.upstreams().routes.listTemplates(ctx.mcpReq.signal),
+    resourceTemplates: visibleResources(viewOf(access, ctx), session.mode, await session.upstreams().routes.listTemplates(ctx.mcpReq.signal)),
   }));
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
@@ -64,7 +75,7 @@ export function registerGatewayHandlers(session: GatewaySession): void {
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
     const target = await relayed(() => up.routes.route(uri, signal));
-    if (target === undefined) throw invalidParams(`Resource ${uri} not found: no MCP server behind this gateway offers it`);
+    if (target === undefined || !mayUse(viewOf(access, ctx), { server: target, name: uri })) throw resourceNotFound(uri);
     return up.relay.within(target, session, ctx, () => relayed(() => up.manager.readResource(target, uri, { signal })));
   });
 
@@ -73,7 +84,7 @@ export function registerGatewayHandlers(session: GatewaySession): void {
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
     const target = await relayed(() => up.routes.route(uri, signal));
-    if (target === undefined) throw invalidParams(`Resource ${uri} not found: no MCP server behind this gateway offers it`);
+    if (target === undefined || !mayUse(viewOf(access, ctx), { server: target, name: uri })) throw resourceNotFound(uri);
     await relayed(() => session.pool.subscribe(session, uri, target, signal));
     return {};
   });
@@ -84,13 +95,16 @@ export function registerGatewayHandlers(session: GatewaySession): void {
     return {};
   });
 
-  server.setRequestHandler('prompts/list', async (_request, ctx) => ({ prompts: await session.upstreams().catalog.listPrompts(ctx.mcpReq.signal) }));
+  server.setRequestHandler('prompts/list', async (_request, ctx) => {
+    const up = session.upstreams();
+    return { prompts: visiblePrompts(viewOf(access, ctx), up, await up.catalog.listPrompts(ctx.mcpReq.signal)) };
+  });
 
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
     const route = await relayed(() => up.catalog.resolvePrompt(request.params.name, signal));
-    if (!route) throw invalidParams(`Unknown prompt: ${request.params.name}`);
+    if (!mayUse(viewOf(access, ctx), route)) throw invalidParams(`Unknown prompt: ${request.params.name}`);
     return up.relay.within(route.server, session, ctx, () => relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal })));
   });
 
@@ -102,11 +116,12 @@ export function registerGatewayHandlers(session: GatewaySession): void {
     let params: CompleteRequest['params'] = request.params;
     if (ref.type === 'ref/prompt') {
       const route = await relayed(() => up.catalog.resolvePrompt(ref.name, signal));
-      if (!route) throw invalidParams(`Unknown prompt: ${ref.name}`);
+      if (!mayUse(viewOf(access, ctx), route)) throw invalidParams(`Unknown prompt: ${ref.name}`);
       target = route.server;
       params = { ...request.params, ref: { ...ref, name: route.name } };
     } else {
       target = await relayed(() => up.routes.route(ref.uri, signal));
+      if (target !== undefined && !mayUse(viewOf(access, ctx), { server: target, name: ref.uri })) target = undefined;
       if (target === undefined) throw invalidParams(`Resource template ${ref.uri} not found: no MCP server behind this gateway offers it`);
     }
     const owner = target;

@@ -5,6 +5,7 @@
 import { pathToFileURL } from 'node:url';
 import type { LoggingLevel, Root } from '@modelcontextprotocol/server';
 import type { McpConnectionManager, McpManagerEvent } from '../mcp/index.js';
+import type { AccessPolicy, AuditSink } from '../mcp-host/index.js';
 import { assertNever, errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { GatewayMode } from './catalog-view.js';
 import type { ListKind } from './list-changed.js';
@@ -23,6 +24,8 @@ export interface GatewayOptions {
   instructions?: string;
   /** `--tool-search`: tools/list offers search_tools and call_tool (and the always-loaded servers' tools). */
   toolSearch?: GatewayToolSearch;
+  /** [server_auth] rules: what each HTTP caller may see and call (absent: everyone sees everything). */
+  access?: AccessPolicy;
 }
 
 export interface GatewayDeps {
@@ -31,6 +34,8 @@ export interface GatewayDeps {
   createManager(setup: GatewayUpstreamSetup): McpConnectionManager;
   /** Answered to an upstream's roots/list outside a request or for a client without roots. Default: the working directory. */
   roots?: Root[];
+  /** Where one record per served HTTP request goes ([server_auth] audit). */
+  audit?: AuditSink;
 }
 
 /** A client of the pool: what the relay needs, plus its log level and list changes. */

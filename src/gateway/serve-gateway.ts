@@ -3,7 +3,8 @@
 // of upstream connections serves every client, and closes with the gateway.
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../util/index.js';
-import { closingAlso, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+import { AuditedTransport, closingAlso, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+import { auditDescriber } from './caller-view.js';
 import { GatewayPool, type GatewayDeps, type GatewayOptions } from './gateway-pool.js';
 import { GatewaySession } from './gateway-session.js';
 
@@ -52,7 +53,7 @@ export async function serveGatewayHttp(options: GatewayOptions, deps: GatewayDep
       logger,
       async openSession(transport) {
         const session = new GatewaySession(pool);
-        await session.connect(transport);
+        await session.connect(deps.audit ? new AuditedTransport(transport, deps.audit, auditDescriber(pool)) : transport);
         return {
           busy: () => session.activeRequests > 0,
           protocolVersion: () => session.server.getNegotiatedProtocolVersion(),

@@ -8,6 +8,7 @@ import type { Config } from '../config/index.js';
 import { describeServers, ToolSearchCache, DEFAULT_SEARCH_LIMIT, type ToolSearchDoc } from '../mcp/index.js';
 import { SwitchboardError } from '../util/index.js';
 import { invalidParams } from './gateway-errors.js';
+import { visibleTools, viewOf } from './caller-view.js';
 import { callGatewayTool } from './gateway-handlers.js';
 import type { GatewayMode } from './catalog-view.js';
 import type { GatewaySession } from './gateway-session.js';
@@ -82,12 +83,14 @@ export function registerToolSearchHandlers(session: GatewaySession, options: Gat
   const validators = new WeakMap<object, Validate>();
   let ajv: Promise<{ getValidator(schema: unknown): Validate }> | undefined;
 
-  /** The catalog split into the pinned servers' tools and the searchable rest. */
-  async function catalog(signal: AbortSignal): Promise<{ listed: Tool[]; deferred: ToolSearchDoc[] }> {
-    const { manager, catalog: view } = session.upstreams();
+  /** The caller's view of the catalog, split into the pinned servers' tools and the searchable rest. */
+  async function catalog(ctx: ServerContext): Promise<{ listed: Tool[]; deferred: ToolSearchDoc[] }> {
+    const up = session.upstreams();
+    const { manager, catalog: view } = up;
     const listed: Tool[] = [];
     const deferred: ToolSearchDoc[] = [];
-    for (const tool of await view.listTools(signal)) {
+    const visible = visibleTools(viewOf(session.pool.options.access, ctx), up, session.mode, await view.listTools(ctx.mcpReq.signal));
+    for (const tool of visible) {
       const entry = manager.lookup(tool.name);
       if (!entry) continue;
       if (pinned.has(entry.server)) listed.push(tool);
@@ -106,12 +109,12 @@ export function registerToolSearchHandlers(session: GatewaySession, options: Gat
     return v;
   }
 
-  async function search(args: Record<string, unknown> | undefined, signal: AbortSignal): Promise<CallToolResult> {
+  async function search(args: Record<string, unknown> | undefined, ctx: ServerContext): Promise<CallToolResult> {
     const query = args?.query;
     if (typeof query !== 'string' || query.trim() === '') return errorResult('search_tools needs a non-empty "query" string');
     const raw = args?.limit;
     const limit = typeof raw === 'number' && Number.isFinite(raw) ? Math.min(MAX_LIMIT, Math.max(1, Math.floor(raw))) : DEFAULT_SEARCH_LIMIT;
-    const { deferred } = await catalog(signal);
+    const { deferred } = await catalog(ctx);
     const hits = (await cache.index(deferred)).search(query, { limit });
     const tools = hits.map((h) => ({
       name: h.doc.name,
@@ -134,7 +137,7 @@ export function registerToolSearchHandlers(session: GatewaySession, options: Gat
     // The name as search_tools gave it, or a raw / qualified name that names exactly one tool.
     let target = manager.lookup(name) ?? (await view.resolveTool(name, ctx.mcpReq.signal), manager.lookup(name));
     if (!target) {
-      const exact = (await cache.index((await catalog(ctx.mcpReq.signal)).deferred)).search(name, { limit: 2 }).filter((h) => h.match === 'exact');
+      const exact = (await cache.index((await catalog(ctx)).deferred)).search(name, { limit: 2 }).filter((h) => h.match === 'exact');
       if (exact.length === 1) target = manager.lookup(exact[0]!.doc.name);
     }
     if (target) {
@@ -146,13 +149,13 @@ export function registerToolSearchHandlers(session: GatewaySession, options: Gat
   }
 
   session.server.setRequestHandler('tools/list', async (_request, ctx) => {
-    const { listed, deferred } = await catalog(ctx.mcpReq.signal);
+    const { listed, deferred } = await catalog(ctx);
     return { tools: [searchToolsDefinition(deferred), CALL_TOOL_DEFINITION, ...listed] };
   });
 
   session.server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
-    if (name === SEARCH_TOOLS) return search(args, ctx.mcpReq.signal);
+    if (name === SEARCH_TOOLS) return search(args, ctx);
     if (name === CALL_TOOL) return call(args, ctx);
     // The pinned servers' tools, and any tool called by its exact name.
     return callGatewayTool(session, name, args, ctx);

@@ -30,10 +30,30 @@ export function createFileLogger(file: string, options: FileLoggerOptions = {}):
   );
 }
 
+/** pino.destination registers the exit hook that flushes a SonicBoom synchronously. */
+function pinoDestination(): (fd: number) => FdDestination {
+  const { pino } = require('pino') as typeof Pino;
+  return (fd: number) => pino.destination({ dest: fd, sync: false, minLength: 0 }) as unknown as FdDestination;
+}
+
+/**
+ * Whole lines appended to a size-rotated 0600 file on the same asynchronous destination as the log
+ * (flushed at exit); for JSONL records that are not log lines (the audit trail).
+ */
+export function createLineFile(file: string, rotation: LogRotation = DEFAULT_LOG_ROTATION): { write(line: string): void; flush(): Promise<void> } {
+  let out: RotatingLogFile | undefined;
+  return {
+    write(line) {
+      out ??= new RotatingLogFile(file, rotation, pinoDestination());
+      out.write(line.endsWith('\n') ? line : `${line}\n`);
+    },
+    flush: () => new Promise<void>((resolve) => (out ? out.flush(() => resolve()) : resolve())),
+  };
+}
+
 function pinoSink(file: string, rotation: LogRotation): LogSink {
   const { pino } = require('pino') as typeof Pino;
-  // pino.destination registers the exit hook that flushes a SonicBoom synchronously.
-  const destination = (fd: number) => pino.destination({ dest: fd, sync: false, minLength: 0 }) as unknown as FdDestination;
+  const destination = pinoDestination();
   const logger = pino(
     {
       level: 'debug', // sinkLogger has filtered already

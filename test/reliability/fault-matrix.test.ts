@@ -12,6 +12,7 @@ import { leftoverDescendants, findProcessesByMarker, killProcessesByMarker } fro
 import { casesFor, CHAOS, DEFAULT_TIMEOUTS, FAULT_CASES, NODE, type CaseRun, type FaultCase } from './fault-cases.js';
 import { SUBJECTS, type FaultSubject, type RunningSubject } from './subjects.js';
 import { saveMatrix, type MatrixRow } from './fault-matrix-report.js';
+import { AUTH_FAULT_CASES, runAuthCase } from './fault-cases-auth.js';
 
 const rows: MatrixRow[] = [];
 
@@ -20,7 +21,7 @@ afterAll(async () => {
   expect(await leftoverDescendants(5_000)).toEqual([]);
   const out = process.env.FAULT_MATRIX_OUT;
   if (!out || rows.length === 0) return;
-  await saveMatrix(out, rows, FAULT_CASES.map((c) => c.id));
+  await saveMatrix(out, rows, [...FAULT_CASES, ...AUTH_FAULT_CASES].map((c) => c.id));
 });
 
 /** At most `n` rows at once: each row starts two or three Node processes. */
@@ -143,3 +144,15 @@ for (const subject of SUBJECTS) {
     }
   });
 }
+
+// The front door of a protected gateway when its authorization server fails (fault-cases-auth.ts).
+describe('fault matrix: gateway (OAuth)', { timeout: 180_000, concurrent: true }, () => {
+  for (const c of AUTH_FAULT_CASES) {
+    it(c.id, async () => {
+      const marker = `fault-matrix-${randomUUID()}`;
+      const row = await limit(() => runAuthCase(c, marker));
+      expect(await findProcessesByMarker(marker)).toEqual([]);
+      rows.push(row);
+    });
+  }
+});

@@ -1,16 +1,18 @@
-// Hosts an MCP server over Streamable HTTP: binding, bearer auth, Host/Origin checks, one SDK
-// transport (with SSE resumption) per session, a refusal for reused running request ids, and bounds
-// on sessions (least recently used idle one closed past it), body size and idle time.
+// Hosts an MCP server over Streamable HTTP: binding, bearer auth (or OAuth, per-caller limits and
+// sessions bound to their caller through resource-auth.ts), Host/Origin checks, one SDK transport
+// (with SSE resumption) per session, a refusal for reused running request ids, and bounds on
+// sessions (least recently used idle one closed past it), body size and idle time.
 // Server-agnostic: the caller opens one MCP server per session on the transport it is handed.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { isInitializeRequest, type JSONRPCErrorResponse, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import { isInitializeRequest, type AuthInfo, type JSONRPCErrorResponse, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl, type ListenAddress, type Logger } from '../../util/index.js';
 import { checkAuthConfig } from './http-security.js';
 import { readJsonBody, sendJson } from './http-io.js';
 import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore } from './memory-event-store.js';
+import type { ResourceAuth } from './resource-auth.js';
 import { RunningRequests } from './running-requests.js';
 import { SessionTable } from './session-table.js';
 
@@ -35,6 +37,11 @@ export interface HttpHostOptions {
   /** Bearer token every request must carry; null only with `insecureNoAuth` on loopback. */
   token: string | null;
   insecureNoAuth?: boolean;
+  /**
+   * OAuth protected resource (resource-auth.ts): metadata, token validation, per-caller limits. It
+   * replaces the check of `token` (which it still accepts) and binds each session to its caller.
+   */
+  auth?: ResourceAuth;
   /** Extra hostnames accepted in Host (on loopback) and Origin (names that front the server). */
   allowedHosts?: readonly string[];
   /**
@@ -82,11 +89,13 @@ interface Session {
   inFlight: number;
   listening: number;
   lastActive: number;
+  /** The caller that opened the session (resource auth); another caller's token is refused on it. */
+  owner: string | undefined;
   busy(): boolean;
 }
 
 export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
-  checkAuthConfig(options.listen, options.token, options.insecureNoAuth === true);
+  checkAuthConfig(options.listen, options.token, options.insecureNoAuth === true, options.auth?.acceptsOAuth === true);
   const path = options.path ?? HTTP_DEFAULTS.path;
   const maxSessions = options.maxSessions ?? HTTP_DEFAULTS.maxSessions;
   const idleTimeoutMs = options.idleTimeoutMs ?? HTTP_DEFAULTS.idleTimeoutMs;
@@ -131,7 +140,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     return true;
   };
 
-  const openNew = async (req: http.IncomingMessage, res: http.ServerResponse, body: unknown, messages: JSONRPCMessage[], initId: JSONRPCMessage) => {
+  const openNew = async (req: http.IncomingMessage, res: http.ServerResponse, body: unknown, messages: JSONRPCMessage[], initId: JSONRPCMessage, owner: string | undefined) => {
     if (!makeRoom(res, initId)) return;
     opening += 1;
     let handle: HttpSessionHandle | undefined;
@@ -144,7 +153,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       ...(options.retryIntervalMs !== undefined ? { retryInterval: options.retryIntervalMs } : {}),
       onsessioninitialized: (id) => {
         const h = handle!;
-        const session: Session = { transport, running, handle: h, events, inFlight: 0, listening: 0, lastActive: Date.now(), busy: () => h.busy?.() === true };
+        const session: Session = { transport, running, handle: h, events, inFlight: 0, listening: 0, lastActive: Date.now(), owner, busy: () => h.busy?.() === true };
         sessions.add(id, session);
         if (initRequest) track(id, session, initRequest.req, initRequest.res);
         log.info('mcp http session opened', { session: id });
@@ -170,10 +179,13 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
 
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (options.auth?.serveMetadata(req, res, url, path)) return;
     if (url.pathname !== path) return sendJson(res, 404, jsonRpcError(null, -32000, `Not found: the MCP endpoint is ${path}`));
     const refused = browserCheck(req.headers.host, req.headers.origin);
     if (refused !== null) return sendJson(res, 403, jsonRpcError(null, -32000, `Forbidden: ${refused}`));
-    if (options.token !== null && !bearerMatches(req.headers.authorization, options.token)) {
+    const caller = options.auth ? await options.auth.authenticate(req, res, path) : undefined;
+    if (caller === null) return;
+    if (!options.auth && options.token !== null && !bearerMatches(req.headers.authorization, options.token)) {
       return sendJson(res, 401, jsonRpcError(null, -32000, 'Unauthorized: send "Authorization: Bearer <token>" with the server\'s token'), {
         'WWW-Authenticate': 'Bearer realm="switchboard"',
       });
@@ -190,13 +202,18 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     } else if (req.method !== 'GET' && req.method !== 'DELETE') {
       return sendJson(res, 405, jsonRpcError(null, -32000, 'Method not allowed.'), { Allow: 'GET, POST, DELETE' });
     }
+    if (caller) {
+      if (!(await options.auth!.admit(caller, messages, res))) return;
+      (req as http.IncomingMessage & { auth?: AuthInfo }).auth = options.auth!.authInfo(caller);
+    }
     if (sessionId === undefined) {
       const init = messages.find((m) => isInitializeRequest(m));
-      if (req.method === 'POST' && init) return openNew(req, res, body, messages, init);
+      if (req.method === 'POST' && init) return openNew(req, res, body, messages, init, caller?.key);
       return sendJson(res, 400, jsonRpcError(null, -32000, 'Bad Request: Mcp-Session-Id header is required'));
     }
     const session = sessions.get(sessionId);
-    if (!session) return sendJson(res, 404, jsonRpcError(null, -32001, 'Session not found'));
+    // Another caller's session is answered as if it did not exist: a session id grants nothing.
+    if (!session || session.owner !== caller?.key) return sendJson(res, 404, jsonRpcError(null, -32001, 'Session not found'));
     // A JSON-RPC error in a JSON response: clients treat it as the request's answer.
     for (const m of messages) {
       const refusal = session.handle.refusal?.(m);

@@ -5,7 +5,9 @@ import { isLoopbackHost, SwitchboardError, type ListenAddress } from '../../util
 export const MIN_TOKEN_LENGTH = 16;
 
 /** Refuse configurations that would expose the endpoint without authentication. */
-export function checkAuthConfig(listen: ListenAddress, token: string | null, insecureNoAuth: boolean): void {
+export function checkAuthConfig(listen: ListenAddress, token: string | null, insecureNoAuth: boolean, oauth = false): void {
+  if (oauth && insecureNoAuth) throw new SwitchboardError('http_auth_config', '--insecure-no-auth cannot be combined with [server_auth] issuer; drop one of them');
+  if (oauth && token === null) return;
   if (token !== null) {
     if (insecureNoAuth) throw new SwitchboardError('http_auth_config', '--insecure-no-auth cannot be combined with a token; drop one of them');
     if (token.length < MIN_TOKEN_LENGTH) {

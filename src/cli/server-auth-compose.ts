@@ -1,0 +1,32 @@
+// [server_auth] put together for `serve --http` and `mcp-server --http`: the protected-resource gate
+// the HTTP host runs (tokens, limits), the rules the product applies per caller, and the audit file.
+// stdio serves one local client: none of it applies there.
+import type { Config } from '../config/index.js';
+import type { AccessPolicy, AuditSink, HttpServeOptions } from '../mcp-host/index.js';
+import type { Logger } from '../util/index.js';
+
+export interface ServedAuth {
+  /** The host options with the gate added. */
+  http: HttpServeOptions;
+  access?: AccessPolicy;
+  audit?: AuditSink;
+}
+
+export async function composeServerAuth(config: Config, http: HttpServeOptions, logger: Logger): Promise<ServedAuth> {
+  const settings = config.server_auth;
+  if (!settings) return { http };
+  const host = await import('../mcp-host/index.js');
+  const audit = settings.audit ? host.fileAuditSink(host.auditFilePath(config.home)) : undefined;
+  const limits = new host.CallerLimits({ requestsPerMinute: settings.limits.requests_per_minute, concurrentCalls: settings.limits.concurrent_calls });
+  const auth = new host.ResourceAuth({
+    issuer: settings.issuer,
+    audience: settings.audience,
+    requiredScopes: settings.required_scopes,
+    clockSkewSec: settings.clock_skew_sec,
+    staticToken: http.token,
+    limits,
+    audit,
+    logger,
+  });
+  return { http: { ...http, auth }, access: new host.AccessPolicy(settings.rules), ...(audit ? { audit } : {}) };
+}

@@ -1,0 +1,150 @@
+// The audit trail: one JSONL record per request an MCP server served (time, caller, method, tool,
+// upstream, outcome, duration; never arguments or results), written by a transport decorator that
+// sees each request go in and its answer come out, to a rotating file under $SWITCHBOARD_HOME.
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import path from 'node:path';
+import { createLineFile, DEFAULT_LOG_ROTATION, type LogRotation } from '../../util/index.js';
+import { callerOf, type Caller } from './caller.js';
+import { requestKey } from '../rpc/request-guard.js';
+
+export interface AuditRecord {
+  time: string;
+  /** The token's `sub`; null for the static token. */
+  subject: string | null;
+  client_id: string | null;
+  method: string;
+  /** The tool, prompt or resource the request names (tools/call, prompts/get, resources/read, ...). */
+  tool?: string;
+  /** The upstream server that served it (the gateway). */
+  upstream?: string;
+  /** `ok`, `tool_error` (an isError result), `error` (JSON-RPC error, with `error_code`), `cancelled`, `abandoned`, or a refusal before serving (`rate_limited`, `too_many_calls`). */
+  outcome: string;
+  error_code?: number;
+  duration_ms: number;
+  session?: string;
+}
+
+export interface AuditSink {
+  record(record: AuditRecord): void;
+}
+
+/** `$SWITCHBOARD_HOME/log/audit.jsonl` and its rotations (`audit.jsonl.1`, ...). */
+export function auditFilePath(home: string): string {
+  return path.join(home, 'log', 'audit.jsonl');
+}
+
+export function fileAuditSink(file: string, rotation: LogRotation = DEFAULT_LOG_ROTATION): AuditSink & { flush(): Promise<void> } {
+  const out = createLineFile(file, rotation);
+  return { record: (r) => out.write(JSON.stringify(r)), flush: () => out.flush() };
+}
+
+/** What only the product knows about a request: the upstream a name routes to. */
+export type AuditDescriber = (request: JSONRPCRequest, caller: Caller | undefined) => { upstream?: string } | undefined;
+
+/** The subject of a request: its tool, prompt or resource name (never its arguments). */
+function subjectOf(request: JSONRPCRequest): string | undefined {
+  const p = request.params as { name?: unknown; uri?: unknown; ref?: { name?: unknown; uri?: unknown } } | undefined;
+  const value = p?.name ?? p?.uri ?? p?.ref?.name ?? p?.ref?.uri;
+  return typeof value === 'string' ? value.slice(0, 512) : undefined;
+}
+
+interface Pending {
+  started: number;
+  record: Omit<AuditRecord, 'outcome' | 'duration_ms'>;
+}
+
+/** A decorator over a session's transport (the server is connected to it) that records every request once. */
+export class AuditedTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(
+    private readonly inner: Transport,
+    private readonly sink: AuditSink,
+    private readonly describe?: AuditDescriber,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
+
+  setProtocolVersion = (version: string): void => this.inner.setProtocolVersion?.(version);
+  setSupportedProtocolVersions = (versions: string[]): void => this.inner.setSupportedProtocolVersions?.(versions);
+
+  async start(): Promise<void> {
+    this.inner.onclose = () => {
+      for (const key of [...this.pending.keys()]) this.finish(key, 'abandoned');
+      this.onclose?.();
+    };
+    this.inner.onerror = (err) => this.onerror?.(err);
+    this.inner.onmessage = (message, extra) => {
+      if (isJSONRPCRequest(message)) this.begin(message, callerOf(extra?.authInfo));
+      else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+        const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+        if (typeof id === 'string' || typeof id === 'number') this.finish(requestKey(id), 'cancelled');
+      }
+      this.onmessage?.(message, extra);
+    };
+    await this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (isJSONRPCResultResponse(message) && message.id !== undefined) {
+      const isError = (message.result as { isError?: unknown }).isError === true;
+      this.finish(requestKey(message.id), isError ? 'tool_error' : 'ok');
+    } else if (isJSONRPCErrorResponse(message) && message.id !== undefined) {
+      this.finish(requestKey(message.id), 'error', message.error.code);
+    }
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private begin(request: JSONRPCRequest, caller: Caller | undefined): void {
+    const tool = subjectOf(request);
+    let upstream: string | undefined;
+    try {
+      upstream = this.describe?.(request, caller)?.upstream;
+    } catch {
+      // the record goes out without it
+    }
+    this.pending.set(requestKey(request.id), {
+      started: performance.now(),
+      record: {
+        time: new Date().toISOString(),
+        subject: caller?.subject ?? null,
+        client_id: caller?.clientId ?? null,
+        method: request.method,
+        ...(tool !== undefined ? { tool } : {}),
+        ...(upstream !== undefined ? { upstream } : {}),
+        ...(this.sessionId !== undefined ? { session: this.sessionId } : {}),
+      },
+    });
+  }
+
+  private finish(key: string, outcome: string, errorCode?: number): void {
+    const p = this.pending.get(key);
+    if (!p) return;
+    this.pending.delete(key);
+    const duration = Math.round((performance.now() - p.started) * 1000) / 1000;
+    this.sink.record({ ...p.record, outcome, ...(errorCode !== undefined ? { error_code: errorCode } : {}), duration_ms: duration });
+  }
+}

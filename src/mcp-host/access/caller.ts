@@ -1,0 +1,47 @@
+// Who sent a request to an HTTP MCP server: the caller a validated access token (or the static
+// token) stands for, as the host hands it to the product on each request (`ctx.http.authInfo`).
+import type { AuthInfo } from '@modelcontextprotocol/server';
+
+export interface Caller {
+  /** Stable identity across tokens: `<issuer>#<subject>`, or `static` for the static token. */
+  key: string;
+  kind: 'token' | 'static';
+  subject: string | null;
+  clientId: string | null;
+  scopes: readonly string[];
+  /** The token's claims (empty for the static token). */
+  claims: Readonly<Record<string, unknown>>;
+}
+
+/** The holder of `--token-file` / $SWITCHBOARD_MCP_TOKEN: the operator, whom no rule restricts. */
+export const STATIC_CALLER: Caller = Object.freeze({ key: 'static', kind: 'static', subject: null, clientId: null, scopes: [], claims: {} });
+
+const CALLER_KEY = 'switchboard/caller';
+
+/** The AuthInfo a request carries for `caller` (the token itself stays out: nothing forwards it). */
+export function authInfoFor(caller: Caller, expiresAt: number | undefined): AuthInfo {
+  return { token: '', clientId: caller.clientId ?? '', scopes: [...caller.scopes], ...(expiresAt !== undefined ? { expiresAt } : {}), extra: { [CALLER_KEY]: caller } };
+}
+
+/** The caller of a request, from its `ctx.http?.authInfo`; undefined on stdio or without auth. */
+export function callerOf(authInfo: AuthInfo | undefined): Caller | undefined {
+  const caller = authInfo?.extra?.[CALLER_KEY];
+  return typeof caller === 'object' && caller !== null ? (caller as Caller) : undefined;
+}
+
+/** The caller a validated JWT stands for: subject, client id and scopes from the usual claims. */
+export function callerFromClaims(issuer: string, claims: Record<string, unknown>): Caller {
+  const subject = typeof claims.sub === 'string' ? claims.sub : null;
+  // client_id (RFC 9068), azp (OIDC, Keycloak, Auth0), appid (Entra ID v1), cid (Okta).
+  const clientId = [claims.client_id, claims.azp, claims.appid, claims.cid].find((v): v is string => typeof v === 'string') ?? null;
+  return Object.freeze({ key: `${issuer}#${subject ?? `client:${clientId ?? ''}`}`, kind: 'token' as const, subject, clientId, scopes: scopesOf(claims), claims: Object.freeze({ ...claims }) });
+}
+
+/** `scope` (RFC 9068, space-separated) or `scp` (Entra ID, Okta: a string or an array). */
+function scopesOf(claims: Record<string, unknown>): string[] {
+  for (const value of [claims.scope, claims.scp]) {
+    if (typeof value === 'string') return value.split(' ').filter(Boolean);
+    if (Array.isArray(value)) return value.filter((s): s is string => typeof s === 'string');
+  }
+  return [];
+}
