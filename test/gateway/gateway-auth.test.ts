@@ -260,6 +260,35 @@ deny = ["git__ask"]
     expect(r.stderr).toContain('--insecure-no-auth cannot be combined with [server_auth] issuer; drop one of them');
   });
 
+  it('under --tool-search, searches and calls only what the caller may see', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const home2 = await tempDir('sb-gateway-auth-search-');
+    try {
+      await mkdir(path.join(home2, 'work'));
+      const config = await readFile(path.join(home, 'config.toml'), 'utf8');
+      await writeFile(path.join(home2, 'config.toml'), config.replace(`audience = "${mcpUrl}"`, `audience = "${url}"`));
+      await writeFile(path.join(home2, 'token'), `${STATIC_TOKEN}\n`);
+      const searching = await spawnServe(['--http', `127.0.0.1:${port}`, '--token-file', path.join(home2, 'token'), '--tool-search'], { env: { PATH: process.env.PATH, HOME: home2, SWITCHBOARD_HOME: home2 }, cwd: path.join(home2, 'work') });
+      try {
+        const bot = new Client({ name: 'auth-search', version: '1.0.0' });
+        await bot.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${await fixture.mintAccessToken(BOT, { audience: url })}` } } }));
+        clients.push(bot);
+        const found = await bot.callTool({ name: 'search_tools', arguments: { query: 'echo', limit: 50 } });
+        const names = (found.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name);
+        expect(names).toContain('mcp__git__echo');
+        expect(names.filter((n) => !n.startsWith('mcp__git__') || n === 'mcp__git__ask')).toEqual([]);
+        expect((await bot.callTool({ name: 'call_tool', arguments: { name: 'mcp__git__echo', arguments: { text: 'ok' } } })).content).toEqual([{ type: 'text', text: 'git:ok' }]);
+        expect(await callError(bot, 'mcp__pay__echo')).toEqual({ code: -32602, message: 'Unknown tool: mcp__pay__echo' });
+        await expect(bot.callTool({ name: 'call_tool', arguments: { name: 'mcp__pay__echo', arguments: { text: 'x' } } })).rejects.toThrow('Unknown tool: mcp__pay__echo');
+      } finally {
+        await searching.stop();
+      }
+    } finally {
+      await removeTree(home2);
+    }
+  }, 60_000);
+
   it('never forwards a token upstream', async () => {
     const bot = await connect(await fixture.mintAccessToken(BOT));
     const seen = await bot.callTool({ name: 'mcp__git__seen', arguments: {} });
