@@ -4,12 +4,14 @@ import os from 'node:os';
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type { ThreadManager } from '../core/index.js';
+import type { Store } from '../store/index.js';
 import type * as AgentServerModule from '../agent-server/index.js';
 import { teeLogger, VERSION } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { createAgent, startMcpServers } from './exec-command.js';
 import { positiveInt } from './flag-values.js';
+import { openConfiguredStore } from './store-compose.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
 
 interface McpServerFlags extends HttpServeFlags {
@@ -60,6 +62,8 @@ Examples:
 /** The agent behind every connection, and what must be closed after its threads. */
 export interface AgentRuntime {
   manager: ThreadManager;
+  /** Where threads (and, with PostgreSQL, leases) live. */
+  store: Store;
   close(): Promise<void>;
 }
 
@@ -70,9 +74,17 @@ export interface AgentRuntime {
  */
 export async function composeAgentRuntime(ctx: CliContext, config: Config): Promise<AgentRuntime> {
   const core = await import('../core/index.js');
+  const store = await openConfiguredStore(ctx, config);
   const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }));
-  const manager = createAgent(core, ctx, config, mcp);
-  return { manager, close: async () => void (await mcp?.close()) };
+  const manager = createAgent(core, ctx, config, mcp, store);
+  return {
+    manager,
+    store,
+    close: async () => {
+      await mcp?.close();
+      await store.close();
+    },
+  };
 }
 
 async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<number> {

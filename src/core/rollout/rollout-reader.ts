@@ -1,12 +1,14 @@
-// Finding a thread's rollout file and rebuilding its conversation. Damaged lines (a torn last line
-// after a crash, or an unreadable one) are skipped with a warning, never fatal.
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+// Loading a thread's rollout from the store and rebuilding its conversation. Damaged lines (a torn
+// last line after a crash, or an unreadable one) are skipped with a warning, never fatal.
+import { FileThreadStore, findRolloutFile, type StoredThread, type ThreadStore } from '../../store/index.js';
 import { SwitchboardError } from '../../util/index.js';
 import type { ResponseItem } from '../model/model-types.js';
-import { RolloutLineSchema, sessionsRoot, type SessionMeta, type TurnContext } from './rollout-schema.js';
+import { RolloutLineSchema, type SessionMeta, type TurnContext } from './rollout-schema.js';
+
+export { findRolloutFile };
 
 export interface LoadedRollout {
+  /** Where the records are: the file's path, or the store's location of the thread. */
   path: string;
   meta: SessionMeta;
   /** The conversation, in order. */
@@ -17,35 +19,8 @@ export interface LoadedRollout {
   validBytes: number | null;
 }
 
-const THREAD_ID = /^[A-Za-z0-9-]{1,64}$/;
-
-async function entriesDesc(dir: string, pattern: RegExp): Promise<string[]> {
-  try {
-    return (await readdir(dir)).filter((n) => pattern.test(n)).sort().reverse();
-  } catch {
-    return [];
-  }
-}
-
-/** The rollout file of a thread, newest day first; null when none exists. */
-export async function findRolloutFile(home: string, threadId: string): Promise<string | null> {
-  if (!THREAD_ID.test(threadId)) return null;
-  const root = sessionsRoot(home);
-  const suffix = `-${threadId}.jsonl`;
-  for (const y of await entriesDesc(root, /^\d{4}$/)) {
-    for (const m of await entriesDesc(path.join(root, y), /^\d{2}$/)) {
-      for (const d of await entriesDesc(path.join(root, y, m), /^\d{2}$/)) {
-        const dir = path.join(root, y, m, d);
-        const hit = (await entriesDesc(dir, /^rollout-.*\.jsonl$/)).find((n) => n.endsWith(suffix));
-        if (hit) return path.join(dir, hit);
-      }
-    }
-  }
-  return null;
-}
-
-export function threadNotFound(threadId: string, home: string): SwitchboardError {
-  return new SwitchboardError('thread_not_found', `no saved thread ${threadId} under ${sessionsRoot(home)}; check the id (it is printed in session_configured as session_id)`);
+export function threadNotFound(threadId: string, where: string): SwitchboardError {
+  return new SwitchboardError('thread_not_found', `no saved thread ${threadId} ${where}; check the id (it is printed in session_configured as session_id)`);
 }
 
 /** Parse a rollout file's text; exported for tests of damaged files. */
@@ -116,8 +91,13 @@ export function closeDanglingCalls(items: ResponseItem[]): ResponseItem[] {
   return out;
 }
 
+/** A thread's rollout from a store (the file store under `home` when given a path), with its stored form. */
+export async function loadStoredRollout(store: ThreadStore, threadId: string): Promise<LoadedRollout & { stored: StoredThread }> {
+  const stored = await store.load(threadId);
+  if (stored === null) throw threadNotFound(threadId, store.describe());
+  return { ...parseRollout(stored.location, stored.text), stored };
+}
+
 export async function loadRollout(home: string, threadId: string): Promise<LoadedRollout> {
-  const file = await findRolloutFile(home, threadId);
-  if (file === null) throw threadNotFound(threadId, home);
-  return parseRollout(file, await readFile(file, 'utf8'));
+  return loadStoredRollout(new FileThreadStore(home), threadId);
 }

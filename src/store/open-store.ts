@@ -1,0 +1,41 @@
+// Choosing the store a process keeps its shared state in: files under $SWITCHBOARD_HOME (the
+// default), or PostgreSQL when `[store] postgres_url_env_var` names a variable holding its URL.
+import { nullLogger, type Logger } from '../util/index.js';
+import { FileThreadStore } from './file-thread-store.js';
+import { urlNotSet } from './store-errors.js';
+import type { ThreadStore } from './thread-store.js';
+
+/** `[store]` in config.toml. */
+export interface StoreSettings {
+  postgres_url_env_var: string | null;
+}
+
+/** Everything a process shares with its replicas (with the file store: with later runs of itself). */
+export interface Store {
+  readonly kind: 'files' | 'postgres';
+  readonly threads: ThreadStore;
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  /** $SWITCHBOARD_HOME, where the file store keeps its files. */
+  home: string;
+  settings: StoreSettings;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+}
+
+export function fileStore(home: string): Store {
+  return { kind: 'files', threads: new FileThreadStore(home), close: async () => {} };
+}
+
+/** Open the configured store; with PostgreSQL, connect and migrate now or fail naming the variable. */
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const envVar = options.settings.postgres_url_env_var;
+  if (envVar === null) return fileStore(options.home);
+  const url = (options.env ?? process.env)[envVar];
+  if (url === undefined || url.trim() === '') throw urlNotSet({ envVar });
+  // Loaded only here: the file store never pays for the pg driver at start-up.
+  const { openPostgresStore } = await import('./postgres/pg-store.js');
+  return openPostgresStore({ source: { envVar }, url, logger: options.logger ?? nullLogger });
+}
