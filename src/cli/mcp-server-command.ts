@@ -93,7 +93,14 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   const loaded = await ctx.loadConfig();
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   const runtime = await composeAgentRuntime({ ...ctx, logger }, loaded.config);
-  const agent = mcp.createCodexAgent({ manager: runtime.manager, config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides), cwd: ctx.cwd, maxTurns: flags.maxTurns, logger });
+  const agent = mcp.createCodexAgent({
+    manager: runtime.manager,
+    config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides),
+    cwd: ctx.cwd,
+    maxTurns: flags.maxTurns,
+    leases: runtime.store.leases,
+    logger,
+  });
   const options = {
     name: 'switchboard-mcp-server',
     title: 'Switchboard',

@@ -2,6 +2,7 @@
 // default), or PostgreSQL when `[store] postgres_url_env_var` names a variable holding its URL.
 import { nullLogger, type Logger } from '../util/index.js';
 import { FileThreadStore } from './file-thread-store.js';
+import { LocalThreadLeases, type ThreadLeases } from './thread-leases.js';
 import { urlNotSet } from './store-errors.js';
 import type { ThreadStore } from './thread-store.js';
 
@@ -14,6 +15,8 @@ export interface StoreSettings {
 export interface Store {
   readonly kind: 'files' | 'postgres';
   readonly threads: ThreadStore;
+  /** One turn per thread at a time: in this process (files) or across replicas (PostgreSQL). */
+  readonly leases: ThreadLeases;
   close(): Promise<void>;
 }
 
@@ -23,10 +26,12 @@ export interface OpenStoreOptions {
   settings: StoreSettings;
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
+  /** Shared leases: how long one outlives its replica's last renewal (default 8 s). */
+  leaseTtlMs?: number;
 }
 
 export function fileStore(home: string): Store {
-  return { kind: 'files', threads: new FileThreadStore(home), close: async () => {} };
+  return { kind: 'files', threads: new FileThreadStore(home), leases: new LocalThreadLeases(), close: async () => {} };
 }
 
 /** Open the configured store; with PostgreSQL, connect and migrate now or fail naming the variable. */
@@ -37,5 +42,5 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (url === undefined || url.trim() === '') throw urlNotSet({ envVar });
   // Loaded only here: the file store never pays for the pg driver at start-up.
   const { openPostgresStore } = await import('./postgres/pg-store.js');
-  return openPostgresStore({ source: { envVar }, url, logger: options.logger ?? nullLogger });
+  return openPostgresStore({ source: { envVar }, url, logger: options.logger ?? nullLogger, leaseTtlMs: options.leaseTtlMs });
 }

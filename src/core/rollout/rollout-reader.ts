@@ -17,6 +17,8 @@ export interface LoadedRollout {
   warnings: string[];
   /** Byte length of the intact part when the file ends in a torn line, else null. */
   validBytes: number | null;
+  /** A turn that started and never ended (its process died mid-turn), or null. */
+  unfinishedTurn: string | null;
 }
 
 export function threadNotFound(threadId: string, where: string): SwitchboardError {
@@ -30,6 +32,7 @@ export function parseRollout(file: string, text: string): LoadedRollout {
   let meta: SessionMeta | null = null;
   let lastTurnContext: TurnContext | null = null;
   let validBytes: number | null = null;
+  let unfinishedTurn: string | null = null;
   const lines = text.split('\n');
   let offset = 0;
   lines.forEach((line, index) => {
@@ -63,8 +66,12 @@ export function parseRollout(file: string, text: string): LoadedRollout {
       case 'turn_context':
         lastTurnContext = entry.payload;
         break;
-      case 'event_msg':
+      case 'event_msg': {
+        const turnId = typeof entry.payload.turn_id === 'string' ? entry.payload.turn_id : null;
+        if (entry.payload.type === 'task_started') unfinishedTurn = turnId;
+        else if ((entry.payload.type === 'task_complete' || entry.payload.type === 'turn_aborted') && turnId === unfinishedTurn) unfinishedTurn = null;
         break;
+      }
       default: {
         const never: never = entry;
         throw new SwitchboardError('internal', `unexpected rollout line ${JSON.stringify(never)}`);
@@ -72,7 +79,7 @@ export function parseRollout(file: string, text: string): LoadedRollout {
     }
   });
   if (meta === null) throw new SwitchboardError('rollout_invalid', `${file} has no session metadata line; it is not a switchboard rollout`);
-  return { path: file, meta, items: closeDanglingCalls(items), lastTurnContext, warnings, validBytes };
+  return { path: file, meta, items: closeDanglingCalls(items), lastTurnContext, warnings, validBytes, unfinishedTurn };
 }
 
 /**

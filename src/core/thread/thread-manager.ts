@@ -120,7 +120,14 @@ export class ThreadManager {
       loaded.items,
       async (onWriteError) => new RolloutRecorder(await loaded.stored.reopen(loaded.validBytes), { logger: this.logger, onWriteError }),
     );
-    return this.configure(thread, loaded.warnings, loaded.items.length);
+    const warnings = [...loaded.warnings];
+    if (loaded.unfinishedTurn !== null) {
+      // The process running that turn died (a crash, a killed replica): say so in the rollout, once.
+      const turnId = loaded.unfinishedTurn;
+      thread.recordAbortedTurn(turnId);
+      warnings.push(`turn ${turnId} did not finish (the process running it stopped); it is recorded as aborted`);
+    }
+    return this.configure(thread, warnings, loaded.items.length);
   }
 
   private async open(

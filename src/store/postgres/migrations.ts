@@ -28,6 +28,17 @@ export const MIGRATIONS: readonly Migration[] = [
         primary key (thread_id, seq)
       );`,
   },
+  {
+    version: 2,
+    name: 'thread leases',
+    sql: `
+      create table sb_thread_leases (
+        thread_id text primary key,
+        owner text not null,
+        acquired_at timestamptz not null default now(),
+        expires_at timestamptz not null
+      );`,
+  },
 ];
 
 // Any constant works; it only has to be the same in every replica (`hashtext('switchboard migrations')`).
