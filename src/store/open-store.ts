@@ -26,7 +26,7 @@ export interface OpenStoreOptions {
   settings: StoreSettings;
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
-  /** Shared leases: how long one outlives its replica's last renewal (default 8 s). */
+  /** Shared leases: how long one outlives its replica's last renewal (default 7 s). */
   leaseTtlMs?: number;
 }
 

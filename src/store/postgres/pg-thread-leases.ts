@@ -1,12 +1,12 @@
 // Thread leases across replicas: a row per leased thread with an expiry on the database's clock.
 // Each replica renews all its leases in one statement every `renewMs`; a replica that dies stops
-// renewing, so its leases expire after `ttlMs` (8 s by default: "within 10 seconds") and another takes them.
+// renewing, so its leases expire after `ttlMs` (7 s by default: "within 10 seconds") and another takes them.
 import { randomUUID } from 'node:crypto';
 import { errorMessage, type Logger } from '../../util/index.js';
 import { leaseLost, LocalThreadLeases, type ThreadLease, type ThreadLeases } from '../thread-leases.js';
 import type { Database } from './database.js';
 
-export const DEFAULT_LEASE_TTL_MS = 8_000;
+export const DEFAULT_LEASE_TTL_MS = 7_000;
 
 interface Held {
   threadId: string;
