@@ -11,7 +11,7 @@ import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { createAgent, startMcpServers } from './exec-command.js';
 import { positiveInt } from './flag-values.js';
-import { openConfiguredStore } from './store-compose.js';
+import { openConfiguredStore, sharedSessions } from './store-compose.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
 
 interface McpServerFlags extends HttpServeFlags {
@@ -118,7 +118,8 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
       if (served.outputStuck) setImmediate(() => process.exit(served.exitCode));
       return served.exitCode;
     }
-    const served = await mcp.serveCodexHttp(agent, options, http, logger);
+    const shared = sharedSessions(runtime.store, 'mcp-server');
+    const served = await mcp.serveCodexHttp(agent, options, shared ? { ...http, sharedSessions: shared } : http, logger);
     return await serveUntilStopped(ctx, served, stop.promise, http.token === null ? 'any local process can run the agent as you' : null);
   } finally {
     stop.dispose();

@@ -7,6 +7,7 @@ import type { Config } from '../config/index.js';
 import type * as GatewayModule from '../gateway/index.js';
 import { isSwitchboardError, teeLogger, VERSION } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
+import { openConfiguredStore, sharedSessions } from './store-compose.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { createMcpManager } from './mcp-compose.js';
@@ -89,12 +90,16 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
       createMcpManager({ ...ctx, logger }, config, { onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),
   };
   const stop = stopSignal();
+  // Only HTTP has state to share: a replica behind a load balancer serves sessions other replicas opened.
+  const store = http ? await openConfiguredStore(ctx, config) : null;
   try {
     if (!http) return await mcp.serveGatewayStdio(options, deps, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise });
-    const host = await mcp.serveGatewayHttp(options, deps, http);
+    const shared = sharedSessions(store!, 'serve');
+    const host = await mcp.serveGatewayHttp(options, deps, shared ? { ...http, sharedSessions: shared } : http);
     return await serveUntilStopped(ctx, host, stop.promise, http.token === null ? 'any local process can use your MCP servers through this gateway' : null);
   } finally {
     stop.dispose();
+    await store?.close();
   }
 }
 

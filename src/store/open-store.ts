@@ -2,6 +2,7 @@
 // default), or PostgreSQL when `[store] postgres_url_env_var` names a variable holding its URL.
 import { nullLogger, type Logger } from '../util/index.js';
 import { FileThreadStore } from './file-thread-store.js';
+import type { SessionStore } from './http-sessions.js';
 import { LocalThreadLeases, type ThreadLeases } from './thread-leases.js';
 import { urlNotSet } from './store-errors.js';
 import type { ThreadStore } from './thread-store.js';
@@ -17,6 +18,13 @@ export interface Store {
   readonly threads: ThreadStore;
   /** One turn per thread at a time: in this process (files) or across replicas (PostgreSQL). */
   readonly leases: ThreadLeases;
+  /** 2025 HTTP sessions shared by the replicas of one endpoint (`scope`); null: each process keeps its own. */
+  httpSessions(scope: string): SessionStore | null;
+  /**
+   * A secret shared by every replica (created by the first that asks), such as the key that protects
+   * request state handed to clients; null with the file store (a process keeps its own).
+   */
+  sharedSecret(name: string, bytes?: number): Promise<Buffer> | null;
   close(): Promise<void>;
 }
 
@@ -31,7 +39,7 @@ export interface OpenStoreOptions {
 }
 
 export function fileStore(home: string): Store {
-  return { kind: 'files', threads: new FileThreadStore(home), leases: new LocalThreadLeases(), close: async () => {} };
+  return { kind: 'files', threads: new FileThreadStore(home), leases: new LocalThreadLeases(), httpSessions: () => null, sharedSecret: () => null, close: async () => {} };
 }
 
 /** Open the configured store; with PostgreSQL, connect and migrate now or fail naming the variable. */

@@ -161,3 +161,18 @@ describe.skipIf(pgSkip)(needsPostgres('postgres store start-up'), () => {
     }
   });
 });
+
+describe.skipIf(pgSkip)(needsPostgres('shared secrets'), () => {
+  it('every replica gets the secret the first one created', async () => {
+    const url = await pg!.createDatabase(`secrets_${++databases}`);
+    const stores = await Promise.all([1, 2, 3].map(() => openStore({ home: '/x', settings: { postgres_url_env_var: 'SB_TEST_DB' }, env: { SB_TEST_DB: url } })));
+    try {
+      const keys = await Promise.all(stores.map((s) => s.sharedSecret('request-state-key')!));
+      expect(keys[0]!.length).toBe(32);
+      expect(keys.every((k) => k.equals(keys[0]!))).toBe(true);
+      expect((await stores[1]!.sharedSecret('other')!).equals(keys[0]!)).toBe(false);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+});

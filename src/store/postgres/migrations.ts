@@ -39,6 +39,33 @@ export const MIGRATIONS: readonly Migration[] = [
         expires_at timestamptz not null
       );`,
   },
+  {
+    version: 3,
+    name: 'http sessions, their events, shared secrets',
+    sql: `
+      create table sb_http_sessions (
+        scope text not null,
+        id text not null,
+        initialize text not null,
+        created_at timestamptz not null default now(),
+        last_seen timestamptz not null default now(),
+        primary key (scope, id)
+      );
+      create index sb_http_sessions_last_seen on sb_http_sessions (last_seen);
+      create table sb_http_events (
+        seq bigserial primary key,
+        scope text not null,
+        session_id text not null,
+        stream_id text not null,
+        message text not null
+      );
+      create index sb_http_events_session on sb_http_events (scope, session_id, seq);
+      create table sb_secrets (
+        name text primary key,
+        value bytea not null,
+        created_at timestamptz not null default now()
+      );`,
+  },
 ];
 
 // Any constant works; it only has to be the same in every replica (`hashtext('switchboard migrations')`).

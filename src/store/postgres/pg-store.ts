@@ -1,6 +1,8 @@
 // The PostgreSQL store: one pool per process, shared by every table's store.
 import type { Store } from '../open-store.js';
 import { Database, type DatabaseOptions } from './database.js';
+import { PgSessionStore } from './pg-http-sessions.js';
+import { PgSecrets } from './pg-secrets.js';
 import { PgThreadLeases } from './pg-thread-leases.js';
 import { PgThreadStore } from './pg-thread-store.js';
 
@@ -11,12 +13,15 @@ export interface PostgresStore extends Store {
 
 export async function openPostgresStore(options: DatabaseOptions & { leaseTtlMs?: number | undefined }): Promise<PostgresStore> {
   const db = await Database.open(options);
+  const secrets = new PgSecrets(db);
   const leases = new PgThreadLeases(db, { logger: options.logger, ...(options.leaseTtlMs !== undefined ? { ttlMs: options.leaseTtlMs } : {}) });
   return {
     kind: 'postgres',
     db,
     threads: new PgThreadStore(db),
     leases,
+    httpSessions: (scope) => new PgSessionStore(db, scope),
+    sharedSecret: (name, bytes) => secrets.get(name, bytes),
     close: async () => {
       leases.close();
       await db.close();
