@@ -32,9 +32,10 @@ interface ExecFlags {
  * The configured MCP servers behind one connection manager, started; null when none is enabled.
  * `onFailure` hears each server's failure text (exec warns on stderr, mcp-server logs it).
  */
-export function startMcpServers(ctx: CliContext, config: Config, onFailure: (error: string) => void): McpConnectionManager | null {
+export function startMcpServers(ctx: CliContext, config: Config, onFailure: (error: string) => void, store: Store | null = null): McpConnectionManager | null {
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) return null;
   const mcp = createMcpManager(ctx, config, {
+    oauthCredentials: store?.credentials ?? null,
     onEvent: (e) => {
       if (e.type === 'mcp_startup_update' && e.status.state === 'failed') onFailure(e.status.error);
     },
@@ -115,7 +116,7 @@ async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resume
     }
   }
   const store = await openConfiguredStore(ctx, config);
-  const mcp = startMcpServers(ctx, config, (error) => ctx.stderr.write(`warning: ${error}\n`));
+  const mcp = startMcpServers(ctx, config, (error) => ctx.stderr.write(`warning: ${error}\n`), store);
   if (mcp) {
     // As Codex: `required = true` servers must start, or exec fails before the turn.
     try {

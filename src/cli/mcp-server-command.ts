@@ -75,7 +75,7 @@ export interface AgentRuntime {
 export async function composeAgentRuntime(ctx: CliContext, config: Config): Promise<AgentRuntime> {
   const core = await import('../core/index.js');
   const store = await openConfiguredStore(ctx, config);
-  const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }));
+  const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }), store);
   const manager = createAgent(core, ctx, config, mcp, store);
   return {
     manager,

@@ -83,23 +83,28 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
   const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode };
+  const store = await openConfiguredStore(ctx, config);
   const deps: GatewayModule.GatewayDeps = {
     logger,
     roots: [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],
     createManager: (setup) =>
-      createMcpManager({ ...ctx, logger }, config, { onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),
+      createMcpManager({ ...ctx, logger }, config, {
+        onEvent: setup.onEvent,
+        handlersFor: setup.handlersFor,
+        clientOptions: setup.clientOptions,
+        oauthCredentials: store.credentials,
+      }),
   };
   const stop = stopSignal();
-  // Only HTTP has state to share: a replica behind a load balancer serves sessions other replicas opened.
-  const store = http ? await openConfiguredStore(ctx, config) : null;
   try {
     if (!http) return await mcp.serveGatewayStdio(options, deps, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise });
-    const shared = sharedSessions(store!, 'serve');
+    // Sessions only over HTTP: a replica behind a load balancer serves sessions other replicas opened.
+    const shared = sharedSessions(store, 'serve');
     const host = await mcp.serveGatewayHttp(options, deps, shared ? { ...http, sharedSessions: shared } : http);
     return await serveUntilStopped(ctx, host, stop.promise, http.token === null ? 'any local process can use your MCP servers through this gateway' : null);
   } finally {
     stop.dispose();
-    await store?.close();
+    await store.close();
   }
 }
 

@@ -80,8 +80,8 @@ describe('error texts with file:line:column', () => {
 describe('[store]', () => {
   it('is files under $SWITCHBOARD_HOME unless postgres_url_env_var names a variable', () => {
     const ctx = { home: '/h', file: '/h/config.toml' };
-    expect(buildConfig({}, ctx).config.store).toEqual({ postgres_url_env_var: null });
-    expect(buildConfig({ store: { postgres_url_env_var: 'SWITCHBOARD_DATABASE_URL' } }, ctx).config.store).toEqual({ postgres_url_env_var: 'SWITCHBOARD_DATABASE_URL' });
+    expect(buildConfig({}, ctx).config.store).toEqual({ postgres_url_env_var: null, credentials_key_env_var: null });
+    expect(buildConfig({ store: { postgres_url_env_var: 'SWITCHBOARD_DATABASE_URL' } }, ctx).config.store).toEqual({ postgres_url_env_var: 'SWITCHBOARD_DATABASE_URL', credentials_key_env_var: null });
     expect(buildConfig({ store: {} }, ctx).warnings).toEqual([]);
   });
 });

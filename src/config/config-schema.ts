@@ -103,6 +103,8 @@ const envVarName = (key: string) =>
 const storeShape = {
   store: objectTable({
     postgres_url_env_var: envVarName('postgres_url_env_var').optional().transform((v) => v ?? null),
+    /** With PostgreSQL: the variable holding the key that seals the shared upstream OAuth credentials. */
+    credentials_key_env_var: envVarName('credentials_key_env_var').optional().transform((v) => v ?? null),
   }),
 };
 

@@ -2,6 +2,7 @@
 // the same choice), files under $SWITCHBOARD_HOME by default or PostgreSQL for replicas.
 export type { StoredThread, ThreadLog, ThreadStore, ThreadSummary } from './thread-store.js';
 export { THREAD_ID } from './thread-store.js';
+export { credentialsKey, type CredentialStore } from './credentials.js';
 export type { SessionStore, StoredEventLog, StoredSessionRecord } from './http-sessions.js';
 export { LocalThreadLeases, leaseLost, type ThreadLease, type ThreadLeases } from './thread-leases.js';
 export { FileThreadStore, findRolloutFile, fileTimestamp, rolloutPath, sessionsRoot } from './file-thread-store.js';

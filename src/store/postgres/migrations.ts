@@ -66,6 +66,16 @@ export const MIGRATIONS: readonly Migration[] = [
         created_at timestamptz not null default now()
       );`,
   },
+  {
+    version: 4,
+    name: 'sealed OAuth credentials',
+    sql: `
+      create table sb_oauth_credentials (
+        name text primary key,
+        sealed bytea not null,
+        updated_at timestamptz not null default now()
+      );`,
+  },
 ];
 
 // Any constant works; it only has to be the same in every replica (`hashtext('switchboard migrations')`).
