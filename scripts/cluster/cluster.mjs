@@ -115,8 +115,10 @@ class Replica {
 }
 
 function nginxConf(dir, listenPorts, groups) {
+  // No upstream keepalive: a POST on a reused connection to a replica that just died is not retried
+  // (nginx cannot tell it never arrived); a fresh connection is refused, and nginx tries the next replica.
   const upstreams = Object.entries(groups)
-    .map(([name, replicas]) => `  upstream ${name} {\n${replicas.map((r) => `    server 127.0.0.1:${r.port} max_fails=1 fail_timeout=5s;`).join('\n')}\n    keepalive 64;\n  }`)
+    .map(([name, replicas]) => `  upstream ${name} {\n${replicas.map((r) => `    server 127.0.0.1:${r.port} max_fails=1 fail_timeout=5s;`).join('\n')}\n  }`)
     .join('\n');
   const servers = Object.keys(groups)
     .map(
@@ -125,12 +127,13 @@ function nginxConf(dir, listenPorts, groups) {
     location / {
       proxy_pass http://${name};
       proxy_http_version 1.1;
-      proxy_set_header Connection "";
       proxy_set_header Host $http_host;
       proxy_buffering off;
       proxy_request_buffering off;
       proxy_read_timeout 1h;
       proxy_next_upstream error timeout;
+      # Which replica answered (a failed try and the next one show as "a, b"): the load test's attribution.
+      add_header X-Upstream $upstream_addr always;
     }
   }`,
     )
