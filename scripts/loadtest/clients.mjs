@@ -27,13 +27,14 @@ export function makeRecorder() {
 async function answerOf(res, id) {
   const type = res.headers.get('content-type') ?? '';
   if (type.includes('application/json')) return res.json();
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
   let buffer = '';
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) throw new Error('stream ended before the response');
-      buffer += value;
+      buffer += decoder.decode(value, { stream: true });
       let end;
       while ((end = buffer.indexOf('\n\n')) !== -1) {
         const data = buffer
