@@ -61,6 +61,23 @@ describe.skipIf(skip)(title, () => {
     expect(resultText(started)).toBe('echo: via nginx');
   });
 
+  it('while the database is down a session its replica holds keeps working, another replica answers 503 with the reason; all is back after', async () => {
+    const [a, b] = cluster.gateways as [Replica, Replica];
+    const sa = new RawHttpSession(a.url, cluster.token);
+    await sa.initialize();
+    const echo = ((await sa.request('tools/list')).result as { tools: { name: string }[] }).tools.find((t) => t.name.endsWith('echo'))!.name;
+    await cluster.postgres.stopServer();
+    try {
+      expect(resultText(await sa.request('tools/call', { name: echo, arguments: { text: 'during' } }))).toBe('up:during');
+      const elsewhere = await on(b, sa).post({ jsonrpc: '2.0', id: 5, method: 'ping' });
+      expect(elsewhere.status).toBe(503);
+      expect(JSON.stringify(await elsewhere.json())).toMatch(/cannot restore this session here: the PostgreSQL store \(\$SWITCHBOARD_DATABASE_URL\) is unavailable/);
+    } finally {
+      await cluster.postgres.start();
+    }
+    expect((await on(b, sa).request('ping')).result).toEqual({});
+  });
+
   it('a stream that dies with its replica resumes on another from the shared event store (Last-Event-ID)', async () => {
     const [a, b] = cluster.agents as [Replica, Replica];
     const sa = new RawHttpSession(a.url, cluster.token);

@@ -14,7 +14,7 @@ import { readJsonBody, sendJson } from './http-io.js';
 import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore } from './memory-event-store.js';
 import { RunningRequests } from './running-requests.js';
 import { SessionTable } from './session-table.js';
-import { replayInitialize, SHARED_TOUCH_EVERY_MS } from './shared-sessions.js';
+import { replayInitialize, SHARED_TOUCH_EVERY_MS, withLocalFallback } from './shared-sessions.js';
 
 export { closingAlso, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpServeOptions, type HttpSessionHandle } from './http-host-types.js';
 
@@ -78,8 +78,11 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   };
 
   const shared = options.sharedSessions;
+  const memoryEvents = () => new MemoryEventStore(options.eventStoreLimit ?? DEFAULT_EVENT_STORE_LIMIT, options.eventStoreBytes ?? DEFAULT_EVENT_STORE_BYTES, budget);
   const eventsFor = (id: string) =>
-    shared ? shared.events(id) : new MemoryEventStore(options.eventStoreLimit ?? DEFAULT_EVENT_STORE_LIMIT, options.eventStoreBytes ?? DEFAULT_EVENT_STORE_BYTES, budget);
+    shared
+      ? withLocalFallback(shared.events(id), memoryEvents(), (err) => log.warn('could not keep an SSE event in the shared store; it is kept on this replica only', { session: id, error: errorMessage(err) }))
+      : memoryEvents();
 
   /** A transport for session `id` and the product's server on it; `opened` runs when the transport initializes. */
   const newSession = async (id: string, opened: (session: Session) => Promise<void> | void) => {
@@ -187,7 +190,13 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       if (req.method === 'POST' && init) return openNew(req, res, body, messages, init);
       return sendJson(res, 400, jsonRpcError(null, -32000, 'Bad Request: Mcp-Session-Id header is required'));
     }
-    const session = sessions.get(sessionId) ?? (shared ? await adopt(sessionId) : undefined);
+    let session: Session | undefined;
+    try {
+      session = sessions.get(sessionId) ?? (shared ? await adopt(sessionId) : undefined);
+    } catch (err) {
+      // The shared store is down: the session may well exist, so not 404 (its client would re-initialize).
+      return sendJson(res, 503, jsonRpcError(null, -32000, `Service unavailable: cannot restore this session here: ${errorMessage(err)}`), { 'Retry-After': '5' });
+    }
     if (!session) return sendJson(res, 404, jsonRpcError(null, -32001, 'Session not found'));
     if (shared && Date.now() - session.sharedTouch >= SHARED_TOUCH_EVERY_MS) {
       session.sharedTouch = Date.now();

@@ -54,3 +54,35 @@ export async function replayInitialize(transport: NodeStreamableHTTPServerTransp
   );
   await note.text();
 }
+
+/** Event ids of events kept only here while the shared store failed. */
+const LOCAL_PREFIX = 'local-';
+
+/**
+ * The shared event store, falling back to this replica's memory when the shared one fails (the
+ * database is down): streams keep working, and resume on this replica only, until it is back.
+ */
+export function withLocalFallback(shared: EventStore & { clear(): void }, local: EventStore & { clear(): void }, onFailure: (err: unknown) => void): EventStore & { clear(): void } {
+  return {
+    async storeEvent(streamId, message) {
+      try {
+        return await shared.storeEvent(streamId, message);
+      } catch (err) {
+        onFailure(err);
+        return `${LOCAL_PREFIX}${await local.storeEvent(streamId, message)}`;
+      }
+    },
+    async getStreamIdForEventId(eventId) {
+      if (eventId.startsWith(LOCAL_PREFIX)) return local.getStreamIdForEventId?.(eventId.slice(LOCAL_PREFIX.length));
+      return shared.getStreamIdForEventId?.(eventId);
+    },
+    async replayEventsAfter(lastEventId, sink) {
+      if (!lastEventId.startsWith(LOCAL_PREFIX)) return shared.replayEventsAfter(lastEventId, sink);
+      return local.replayEventsAfter(lastEventId.slice(LOCAL_PREFIX.length), { send: (id, message) => sink.send(`${LOCAL_PREFIX}${id}`, message) });
+    },
+    clear() {
+      local.clear();
+      shared.clear();
+    },
+  };
+}
