@@ -5,15 +5,17 @@ import path from 'node:path';
 
 export const LAYER_TABLE = {
   // The library's entry points (package.json `exports`): a top layer beside cli; neither imports the other.
-  api: ['gateway', 'agent-server', 'mcp-host', 'core', 'mcp', 'mcp-client', 'exec-server', 'config', 'protocol', 'util'],
-  cli: ['gateway', 'agent-server', 'mcp-host', 'core', 'mcp', 'mcp-client', 'exec-server', 'config', 'protocol', 'util'],
-  gateway: ['mcp-host', 'mcp', 'mcp-client', 'config', 'protocol', 'util'],
-  'agent-server': ['mcp-host', 'core', 'mcp', 'config', 'protocol', 'util'],
+  api: ['gateway', 'agent-server', 'mcp-host', 'core', 'mcp', 'mcp-client', 'exec-server', 'store', 'config', 'protocol', 'util'],
+  cli: ['gateway', 'agent-server', 'mcp-host', 'core', 'mcp', 'mcp-client', 'exec-server', 'store', 'config', 'protocol', 'util'],
+  gateway: ['mcp-host', 'mcp', 'mcp-client', 'store', 'config', 'protocol', 'util'],
+  'agent-server': ['mcp-host', 'core', 'mcp', 'store', 'config', 'protocol', 'util'],
   'mcp-host': ['protocol', 'util'],
-  core: ['mcp', 'mcp-client', 'exec-server', 'config', 'protocol', 'util'],
+  core: ['mcp', 'mcp-client', 'exec-server', 'store', 'config', 'protocol', 'util'],
   mcp: ['mcp-client', 'config', 'protocol', 'util'],
-  'mcp-client': ['exec-server', 'config', 'protocol', 'util'],
+  'mcp-client': ['exec-server', 'store', 'config', 'protocol', 'util'],
   'exec-server': ['protocol', 'util'],
+  // Shared state behind interfaces (threads, sessions, credentials): files under $SWITCHBOARD_HOME or PostgreSQL.
+  store: ['config', 'protocol', 'util'],
   config: ['protocol', 'util'],
   protocol: [],
   util: [],

@@ -1,27 +1,7 @@
-// State shared by every connection of one server process: which threads a running tool call owns
-// (a thread answers one call at a time), and how many turns may run at once.
+// State shared by every connection of one server process: how many turns may run at once. (Which
+// threads a running call owns is the store's ThreadLeases: in this process, or across replicas.)
 
 export type Release = () => void;
-
-/** One owner per thread id; acquiring is synchronous so two replies cannot both win. */
-export class ThreadLeases {
-  private readonly owners = new Set<string>();
-
-  tryAcquire(threadId: string): Release | null {
-    if (this.owners.has(threadId)) return null;
-    this.owners.add(threadId);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.owners.delete(threadId);
-    };
-  }
-
-  isBusy(threadId: string): boolean {
-    return this.owners.has(threadId);
-  }
-}
 
 /** A counting bound on concurrently running tool calls (turns). */
 export class TurnLimiter {

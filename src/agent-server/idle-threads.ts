@@ -2,7 +2,7 @@
 // disk, and the next `codex-reply` resumes them from it. (Session-wide approvals are forgotten then.)
 import type { ThreadManager } from '../core/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
-import type { ThreadLeases } from './call-limits.js';
+import type { ThreadLeases } from '../store/index.js';
 
 export const DEFAULT_THREAD_IDLE_MS = 30 * 60_000;
 

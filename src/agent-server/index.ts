@@ -1,7 +1,7 @@
 // agent-server: the agent as a Codex-compatible MCP server (`codex` / `codex-reply` tools,
 // `codex/event` notifications, approvals by elicitation) over stdio or Streamable HTTP.
 export { CodexMcpServer, PROTOCOL_VERSIONS, type CodexServerOptions } from './codex-server.js';
-export { ThreadLeases, TurnLimiter } from './call-limits.js';
+export { TurnLimiter } from './call-limits.js';
 export { IdleThreads, DEFAULT_THREAD_IDLE_MS } from './idle-threads.js';
 export { serverConfig, type ServerConfig } from './call-config.js';
 export type { CodexAgent } from './tool-call.js';

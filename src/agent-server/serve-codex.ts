@@ -4,7 +4,8 @@ import type { Readable, Writable } from 'node:stream';
 import type { ThreadManager } from '../core/index.js';
 import { nullLogger, type Logger } from '../util/index.js';
 import type { ServerConfig } from './call-config.js';
-import { ThreadLeases, TurnLimiter } from './call-limits.js';
+import { TurnLimiter } from './call-limits.js';
+import { LocalThreadLeases, type ThreadLeases } from '../store/index.js';
 import { CodexMcpServer, type CodexServerOptions } from './codex-server.js';
 import { DEFAULT_THREAD_IDLE_MS, IdleThreads } from './idle-threads.js';
 import type { CodexAgent } from './tool-call.js';
@@ -23,6 +24,8 @@ export interface CodexAgentOptions {
   maxTurns?: number;
   /** Threads unused this long are shut down (and resumed from disk when needed again); 0 keeps them. */
   threadIdleMs?: number;
+  /** Who may run a turn on a thread (the store's: across replicas with PostgreSQL). Default: this process only. */
+  leases?: ThreadLeases;
   logger?: Logger;
   /** [server_auth] rules for HTTP callers. */
   access?: AccessPolicy;
@@ -33,7 +36,7 @@ export interface CodexAgentOptions {
 }
 
 export function createCodexAgent(opts: CodexAgentOptions): CodexAgent {
-  const leases = new ThreadLeases();
+  const leases = opts.leases ?? new LocalThreadLeases();
   return {
     manager: opts.manager,
     config: opts.config,

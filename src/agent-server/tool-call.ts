@@ -9,7 +9,8 @@ import type { Event } from '../protocol/index.js';
 import { errorMessage, isSwitchboardError, type Logger } from '../util/index.js';
 import { ApprovalBridge, type ClientChannel } from './approval-bridge.js';
 import { callConfig, threadOverrides, type ServerConfig } from './call-config.js';
-import type { ThreadLeases, TurnLimiter } from './call-limits.js';
+import type { ThreadLease, ThreadLeases } from '../store/index.js';
+import type { TurnLimiter } from './call-limits.js';
 import type { IdleThreads } from './idle-threads.js';
 import type { CallNotifier } from './call-notifier.js';
 import type { AccessPolicy, AuditSink, Caller, CallerView } from '../mcp-host/index.js';
@@ -23,6 +24,7 @@ export interface CodexAgent {
   config: ServerConfig;
   /** The server process's working directory (relative `cwd` arguments resolve against it). */
   cwd: string;
+  /** One turn per thread; shared leases (replicas) also mean no thread stays in memory between calls. */
   leases: ThreadLeases;
   turns: TurnLimiter;
   idle: IdleThreads;
@@ -87,18 +89,32 @@ export async function runCodexCall(ctx: CallContext, args: CodexArgs): Promise<C
     const events = thread.events()[Symbol.asyncIterator]();
     for (const w of built.warnings) thread.warn(w);
     // A new thread has no other owner; the lease keeps `codex-reply` off it until this call answers.
-    const release = agent.leases.tryAcquire(thread.id);
+    let lease: ThreadLease | null = null;
     try {
+      try {
+        lease = await agent.leases.tryAcquire(thread.id);
+      } catch (err) {
+        return toolError(T.sessionStartFailed(errorMessage(err)), thread.id);
+      }
       if (ctx.cancel.aborted) return toolError(T.CANCELLED_DURING_STARTUP, thread.id);
-      return await driveTurn(ctx, thread, events, { turnId: ctx.toolCallId, prompt: args.prompt, initial: true });
+      return await driveTurn(ctx, thread, events, { turnId: ctx.toolCallId, prompt: args.prompt, initial: true, lost: lease?.lost });
     } finally {
       void events.return?.();
-      release?.();
-      agent.idle.touch(thread.id);
+      await endCall(agent, thread, lease);
     }
   } finally {
     releaseTurn();
   }
+}
+
+/**
+ * After a call: with shared leases the thread is written out and closed before its lease goes, so the
+ * next turn, on whichever replica, starts from the store; otherwise it stays in memory until idle.
+ */
+async function endCall(agent: CodexAgent, thread: Thread, lease: ThreadLease | null): Promise<void> {
+  if (agent.leases.shared) await thread.shutdown();
+  else agent.idle.touch(thread.id);
+  await lease?.release();
 }
 
 export async function runReplyCall(ctx: CallContext, args: ReplyArgs): Promise<CallToolResult> {
@@ -109,13 +125,19 @@ export async function runReplyCall(ctx: CallContext, args: ReplyArgs): Promise<C
   const threadId = parsed.value;
   // Another caller's thread is answered like one that does not exist.
   if (!(await agent.owners.mayContinue(threadId, ctx.caller, ctx.view))) return toolError(T.sessionNotFound(threadId), threadId);
-  const release = agent.leases.tryAcquire(threadId);
-  if (!release) return toolError(T.THREAD_BUSY, threadId);
+  let lease: ThreadLease | null;
+  try {
+    lease = await agent.leases.tryAcquire(threadId);
+  } catch (err) {
+    return toolError(T.resumeFailed(threadId, errorMessage(err)), threadId);
+  }
+  if (!lease) return toolError(T.THREAD_BUSY, threadId);
+  let thread: Thread | undefined;
   try {
     const releaseTurn = agent.turns.tryAcquire();
     if (!releaseTurn) return toolError(T.tooManyTurns(agent.turns.limit), threadId);
     try {
-      let thread = agent.manager.find(threadId);
+      thread = agent.manager.find(threadId);
       if (thread && thread.status !== 'idle' && thread.status !== 'running') {
         // Being shut down (idle, or the server stopping): wait, then continue from the rollout.
         await thread.shutdown();
@@ -133,16 +155,16 @@ export async function runReplyCall(ctx: CallContext, args: ReplyArgs): Promise<C
       const events = thread.events()[Symbol.asyncIterator]();
       try {
         if (ctx.cancel.aborted) return toolError(T.CANCELLED_BEFORE_TURN, threadId);
-        return await driveTurn(ctx, thread, events, { turnId: randomUUID(), prompt: args.prompt, initial: false });
+        return await driveTurn(ctx, thread, events, { turnId: randomUUID(), prompt: args.prompt, initial: false, lost: lease.lost });
       } finally {
         void events.return?.();
-        agent.idle.touch(threadId);
       }
     } finally {
       releaseTurn();
     }
   } finally {
-    release();
+    if (thread) await endCall(agent, thread, lease);
+    else await lease.release();
   }
 }
 
@@ -151,6 +173,8 @@ interface TurnPlan {
   prompt: string;
   /** The thread's first turn (`codex`): its session_configured is forwarded; replies skip it. */
   initial: boolean;
+  /** Aborted when the thread's lease is lost: the turn stops so another replica can continue the thread. */
+  lost: AbortSignal | undefined;
 }
 
 async function driveTurn(ctx: CallContext, thread: Thread, events: EventIterator, plan: TurnPlan): Promise<CallToolResult> {
@@ -169,7 +193,8 @@ async function driveTurn(ctx: CallContext, thread: Thread, events: EventIterator
       return toolError(text, thread.id);
     }
     ctx.cancel.addEventListener('abort', onCancel, { once: true });
-    if (ctx.cancel.aborted) onCancel();
+    plan.lost?.addEventListener('abort', onCancel, { once: true });
+    if (ctx.cancel.aborted || plan.lost?.aborted) onCancel();
     for (;;) {
       const next = await events.next();
       if (next.done) return toolError(T.runtimeError('the thread shut down before the turn finished'), thread.id);
@@ -201,6 +226,7 @@ async function driveTurn(ctx: CallContext, thread: Thread, events: EventIterator
     }
   } finally {
     ctx.cancel.removeEventListener('abort', onCancel);
+    plan.lost?.removeEventListener('abort', onCancel);
     bridge.close();
     ctx.notifier.stop();
   }

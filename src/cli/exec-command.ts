@@ -8,6 +8,7 @@ import type { Config } from '../config/index.js';
 import type * as CoreModule from '../core/index.js';
 import type { Thread, ThreadManager, ThreadOverrides } from '../core/index.js';
 import type { McpConnectionManager } from '../mcp/index.js';
+import type { Store } from '../store/index.js';
 import type { AskForApproval, Event, SandboxMode } from '../protocol/index.js';
 import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/values.js';
 import { errorMessage, VERSION } from '../util/index.js';
@@ -15,6 +16,7 @@ import type { CliContext } from './context.js';
 import { CommandFailed, EXIT_FAILED, EXIT_OK, UsageError } from './exit-codes.js';
 import { HumanRenderer } from './exec-render.js';
 import { createMcpManager } from './mcp-compose.js';
+import { openConfiguredStore } from './store-compose.js';
 import type { RegisterCommand } from './commands.js';
 
 interface ExecFlags {
@@ -30,9 +32,10 @@ interface ExecFlags {
  * The configured MCP servers behind one connection manager, started; null when none is enabled.
  * `onFailure` hears each server's failure text (exec warns on stderr, mcp-server logs it).
  */
-export function startMcpServers(ctx: CliContext, config: Config, onFailure: (error: string) => void): McpConnectionManager | null {
+export function startMcpServers(ctx: CliContext, config: Config, onFailure: (error: string) => void, store: Store | null = null): McpConnectionManager | null {
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) return null;
   const mcp = createMcpManager(ctx, config, {
+    oauthCredentials: store?.credentials ?? null,
     onEvent: (e) => {
       if (e.type === 'mcp_startup_update' && e.status.state === 'failed') onFailure(e.status.error);
     },
@@ -45,8 +48,8 @@ export function startMcpServers(ctx: CliContext, config: Config, onFailure: (err
  * The agent as the CLI composes it: a ThreadManager whose threads get the built-in tools (shell,
  * apply_patch, update_plan), the MCP servers' tools when there are any, and the OpenAI model client.
  */
-export function createAgent(core: Core, ctx: CliContext, config: Config, mcp: McpConnectionManager | null): ThreadManager {
-  return core.createAgent({ config, mcp, env: ctx.env, cwd: ctx.cwd, logger: ctx.logger });
+export function createAgent(core: Core, ctx: CliContext, config: Config, mcp: McpConnectionManager | null, store: Store): ThreadManager {
+  return core.createAgent({ config, mcp, env: ctx.env, cwd: ctx.cwd, logger: ctx.logger, threads: store.threads });
 }
 
 function addExecOptions(cmd: Command): Command {
@@ -112,17 +115,19 @@ async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resume
       throw new CommandFailed(errorMessage(err), { cause: err });
     }
   }
-  const mcp = startMcpServers(ctx, config, (error) => ctx.stderr.write(`warning: ${error}\n`));
+  const store = await openConfiguredStore(ctx, config);
+  const mcp = startMcpServers(ctx, config, (error) => ctx.stderr.write(`warning: ${error}\n`), store);
   if (mcp) {
     // As Codex: `required = true` servers must start, or exec fails before the turn.
     try {
       await mcp.requireServers();
     } catch (err) {
       await mcp.close();
+      await store.close();
       throw new CommandFailed(errorMessage(err), { cause: err });
     }
   }
-  const manager = createAgent(core, ctx, config, mcp);
+  const manager = createAgent(core, ctx, config, mcp, store);
   const onSigint = () => void manager.list().forEach((t) => void t.submit({ type: 'interrupt' }).catch(() => {}));
   process.once('SIGINT', onSigint);
   try {
@@ -149,6 +154,7 @@ async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resume
     process.removeListener('SIGINT', onSigint);
     await manager.shutdown();
     await mcp?.close();
+    await store.close();
   }
 }
 

@@ -9,16 +9,19 @@ import type { CliContext } from './context.js';
 import { CommandFailed } from './exit-codes.js';
 import { mcpCommandGroup } from './mcp-command-group.js';
 import { openBrowser } from './open-browser.js';
+import { openConfiguredStore } from './store-compose.js';
 
 /** The OAuth layer, loaded when a login command runs (it pulls in the MCP SDK). */
 const oauthLayer = () => import('../mcp-client/index.js');
 
-async function findServer(ctx: CliContext, name: string, notFound: string): Promise<{ server: McpServerConfig; runtime: OAuthRuntime }> {
+async function findServer(ctx: CliContext, name: string, notFound: string): Promise<{ server: McpServerConfig; runtime: OAuthRuntime; close(): Promise<void> }> {
   const { config } = await ctx.loadConfig();
   const server = config.mcp_servers[name];
   if (!server) throw new CommandFailed(notFound);
   const { createOAuthRuntime } = await oauthLayer();
-  return { server, runtime: createOAuthRuntime(config, { logger: ctx.logger, env: ctx.env }) };
+  // With `[store] credentials_key_env_var` the login goes to the store every replica reads.
+  const store = await openConfiguredStore(ctx, config);
+  return { server, runtime: createOAuthRuntime(config, { logger: ctx.logger, env: ctx.env, credentials: store.credentials }), close: () => store.close() };
 }
 
 function failed(err: unknown): never {
@@ -28,7 +31,7 @@ function failed(err: unknown): never {
 
 /** The OAuth browser login for one configured server; prints Codex's texts. */
 export async function loginToServer(ctx: CliContext, name: string, scopes: string | undefined): Promise<void> {
-  const { server, runtime } = await findServer(ctx, name, `No MCP server named '${name}' found.`);
+  const { server, runtime, close } = await findServer(ctx, name, `No MCP server named '${name}' found.`);
   const { config } = await ctx.loadConfig();
   const { LOGIN_TEXTS, parseScopesFlag, performOAuthLogin } = await oauthLayer();
   const abort = new AbortController();
@@ -49,6 +52,7 @@ export async function loginToServer(ctx: CliContext, name: string, scopes: strin
     failed(err);
   } finally {
     process.off('SIGINT', onSigint);
+    await close();
   }
   ctx.stdout.write(`${LOGIN_TEXTS.success(name)}\n`);
 }
@@ -91,12 +95,14 @@ export function registerMcpLoginCommands(mcp: Command, context: () => CliContext
     .argument('<name>', 'server name from [mcp_servers]')
     .action(async (name: string) => {
       const ctx = context();
-      const { server, runtime } = await findServer(ctx, name, `No MCP server named '${name}' found in configuration.`);
+      const { server, runtime, close } = await findServer(ctx, name, `No MCP server named '${name}' found in configuration.`);
       const { performOAuthLogout } = await oauthLayer();
       try {
         ctx.stdout.write(`${await performOAuthLogout(runtime, server)}\n`);
       } catch (err) {
         failed(err);
+      } finally {
+        await close();
       }
     });
 }

@@ -5,12 +5,14 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type { ThreadManager } from '../core/index.js';
+import type { Store } from '../store/index.js';
 import type * as AgentServerModule from '../agent-server/index.js';
 import { teeLogger, VERSION } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { createAgent, startMcpServers } from './exec-command.js';
 import { positiveInt } from './flag-values.js';
+import { openConfiguredStore, sharedSessions } from './store-compose.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
 import { composeServerAuth } from './server-auth-compose.js';
 
@@ -65,6 +67,8 @@ Examples:
 /** The agent behind every connection, and what must be closed after its threads. */
 export interface AgentRuntime {
   manager: ThreadManager;
+  /** Where threads (and, with PostgreSQL, leases) live. */
+  store: Store;
   close(): Promise<void>;
 }
 
@@ -75,9 +79,17 @@ export interface AgentRuntime {
  */
 export async function composeAgentRuntime(ctx: CliContext, config: Config): Promise<AgentRuntime> {
   const core = await import('../core/index.js');
-  const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }));
-  const manager = createAgent(core, ctx, config, mcp);
-  return { manager, close: async () => void (await mcp?.close()) };
+  const store = await openConfiguredStore(ctx, config);
+  const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }), store);
+  const manager = createAgent(core, ctx, config, mcp, store);
+  return {
+    manager,
+    store,
+    close: async () => {
+      await mcp?.close();
+      await store.close();
+    },
+  };
 }
 
 async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<number> {
@@ -93,6 +105,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
     config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides),
     cwd: ctx.cwd,
     maxTurns: flags.maxTurns,
+    leases: runtime.store.leases,
     logger,
     ...(served?.access ? { access: served.access, threadOwnersFile: path.join(ctx.home, 'sessions', 'thread-owners.jsonl') } : {}),
     ...(served?.audit ? { audit: served.audit } : {}),
@@ -114,7 +127,8 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
       if (served.outputStuck) setImmediate(() => process.exit(served.exitCode));
       return served.exitCode;
     }
-    const host = await mcp.serveCodexHttp(agent, options, http, logger);
+    const shared = sharedSessions(runtime.store, 'mcp-server');
+    const host = await mcp.serveCodexHttp(agent, options, shared ? { ...http, sharedSessions: shared } : http, logger);
     return await serveUntilStopped(ctx, host, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can run the agent as you' : null);
   } finally {
     stop.dispose();

@@ -7,6 +7,7 @@ import type { Config } from '../config/index.js';
 import type * as GatewayModule from '../gateway/index.js';
 import { isSwitchboardError, teeLogger, VERSION } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
+import { openConfiguredStore, sharedSessions } from './store-compose.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { createMcpManager } from './mcp-compose.js';
@@ -99,20 +100,29 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
   const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode, ...(served?.access ? { access: served.access } : {}) };
   if (flags.toolSearch) options.toolSearch = mcp.gatewayToolSearchFor(config, mode);
+  const store = await openConfiguredStore(ctx, config);
   const deps: GatewayModule.GatewayDeps = {
     logger,
     ...(served?.audit ? { audit: served.audit } : {}),
     roots: [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],
     createManager: (setup) =>
-      createMcpManager({ ...ctx, logger }, config, { onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),
+      createMcpManager({ ...ctx, logger }, config, {
+        onEvent: setup.onEvent,
+        handlersFor: setup.handlersFor,
+        clientOptions: setup.clientOptions,
+        oauthCredentials: store.credentials,
+      }),
   };
   const stop = stopSignal();
   try {
     if (!http) return await mcp.serveGatewayStdio(options, deps, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise });
-    const host = await mcp.serveGatewayHttp(options, deps, http);
+    // Sessions only over HTTP: a replica behind a load balancer serves sessions other replicas opened.
+    const shared = sharedSessions(store, 'serve');
+    const host = await mcp.serveGatewayHttp(options, deps, shared ? { ...http, sharedSessions: shared } : http);
     return await serveUntilStopped(ctx, host, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can use your MCP servers through this gateway' : null);
   } finally {
     stop.dispose();
+    await store.close();
   }
 }
 

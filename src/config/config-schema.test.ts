@@ -55,6 +55,10 @@ describe('error texts with file:line:column', () => {
     // a table gives the key's text (buildConfig on a prototype-less parsed table used to throw a TypeError here)
     ['mcp_tool_name_max_length = {}\n', ': mcp_tool_name_max_length must be an integer between 32 and 1024 (key mcp_tool_name_max_length)'],
     ['mcp_oauth_callback_port = {}\n', ': invalid MCP OAuth callback port `[object Object]`: port must be between 1 and 65535 (key mcp_oauth_callback_port)'],
+    // [store]
+    ['store = 1\n', ': store must be a table (key store)'],
+    ['[store]\npostgres_url_env_var = 5\n', ':2:1: store.postgres_url_env_var must be a string: the name of an environment variable (key store.postgres_url_env_var)'],
+    ['[store]\npostgres_url_env_var = "postgres://u:p@h/db"\n', ':2:1: store.postgres_url_env_var must be the name of an environment variable (letters, digits and _), such as "SWITCHBOARD_DATABASE_URL", not "postgres://u:p@h/db"; the value itself stays out of config.toml (key store.postgres_url_env_var)'],
     // [environments.<id>]
     ['[environments.e]\ntype = "ssh"\n', ':1:1: an ssh environment needs host = "..." (key environments.e)'],
     ['[environments.e]\nurl = "http://x"\n', ':2:1: url must start with ws:// or wss:// (key environments.e.url)'],
@@ -70,6 +74,15 @@ describe('error texts with file:line:column', () => {
     ['[model_providers.p]\nrequest_max_retries = -1\n', ':2:1: request_max_retries must be a non-negative number (key model_providers.p.request_max_retries)'],
   ])('%j', async (text, message) => {
     expect(await messageOf(text)).toBe(message);
+  });
+});
+
+describe('[store]', () => {
+  it('is files under $SWITCHBOARD_HOME unless postgres_url_env_var names a variable', () => {
+    const ctx = { home: '/h', file: '/h/config.toml' };
+    expect(buildConfig({}, ctx).config.store).toEqual({ postgres_url_env_var: null, credentials_key_env_var: null });
+    expect(buildConfig({ store: { postgres_url_env_var: 'SWITCHBOARD_DATABASE_URL' } }, ctx).config.store).toEqual({ postgres_url_env_var: 'SWITCHBOARD_DATABASE_URL', credentials_key_env_var: null });
+    expect(buildConfig({ store: {} }, ctx).warnings).toEqual([]);
   });
 });
 

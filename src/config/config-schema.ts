@@ -97,6 +97,25 @@ const agentShape = {
 
 export const agentSettingsSchema = z.object(agentShape);
 
+const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const envVarName = (key: string) =>
+  z
+    .string(says(() => `store.${key} must be a string: the name of an environment variable`))
+    .refine((v) => ENV_VAR_NAME.test(v), (v) => ({
+      message: `store.${key} must be the name of an environment variable (letters, digits and _), such as "SWITCHBOARD_DATABASE_URL", not ${JSON.stringify(v.slice(0, 40))}; the value itself stays out of config.toml`,
+    }));
+
+/** `[store]`: where shared state lives. No table, or no postgres_url_env_var: files under $SWITCHBOARD_HOME. */
+const storeShape = {
+  store: objectTable({
+    postgres_url_env_var: envVarName('postgres_url_env_var').optional().transform((v) => v ?? null),
+    /** With PostgreSQL: the variable holding the key that seals the shared upstream OAuth credentials. */
+    credentials_key_env_var: envVarName('credentials_key_env_var').optional().transform((v) => v ?? null),
+  }),
+};
+
+export const storeSettingsSchema = z.object(storeShape);
+
 /** Codex top-level keys that an existing ~/.codex/config.toml may carry; accepted without a warning. */
 const CODEX_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
   'model_reasoning_effort', 'model_reasoning_summary', 'model_verbosity',
@@ -128,7 +147,7 @@ const CODEX_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
 /** Keys buildConfig reads itself: the profile, and the tables of entries that have schemas of their own. */
 const ENTRY_KEYS = ['profile', 'profiles', 'mcp_servers', 'environments', 'model_providers', 'model_provider', 'server_auth'];
 
-const OWN_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([...ENTRY_KEYS, ...Object.keys(mcpClientShape), ...Object.keys(agentShape)]);
+const OWN_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([...ENTRY_KEYS, ...Object.keys(mcpClientShape), ...Object.keys(agentShape), ...Object.keys(storeShape)]);
 
 export function isKnownTopLevelKey(key: string): boolean {
   return OWN_TOP_LEVEL_KEYS.has(key) || CODEX_TOP_LEVEL_KEYS.has(key);
@@ -136,6 +155,7 @@ export function isKnownTopLevelKey(key: string): boolean {
 
 export type McpClientSettings = z.output<typeof mcpClientSettingsSchema>;
 export type AgentSettings = z.output<typeof agentSettingsSchema>;
+export type StoreSettings = z.output<typeof storeSettingsSchema>;
 export type SandboxWorkspaceWrite = AgentSettings['sandbox_workspace_write'];
 export type CredentialsStoreMode = McpClientSettings['mcp_oauth_credentials_store'];
 

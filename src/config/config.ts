@@ -7,7 +7,15 @@ import { applyOverrides, type ConfigOverride } from './overrides.js';
 import { deepFreeze, parseMcpServerConfig, type McpServerConfig } from './mcp-server-config.js';
 import { BUILT_IN_PROVIDERS, parseModelProvider, type ModelProviderConfig } from './model-config.js';
 import { parseEnvironment, type EnvironmentConfig } from './environment-config.js';
-import { agentSettingsSchema, isKnownTopLevelKey, mcpClientSettingsSchema, type AgentSettings, type McpClientSettings } from './config-schema.js';
+import {
+  agentSettingsSchema,
+  isKnownTopLevelKey,
+  mcpClientSettingsSchema,
+  storeSettingsSchema,
+  type AgentSettings,
+  type McpClientSettings,
+  type StoreSettings,
+} from './config-schema.js';
 import { isObjectTable, parseTable } from './schema-fields.js';
 import { locateKey } from './locate.js';
 import { parseServerAuth, type ServerAuthSettings } from './server-auth-config.js';
@@ -18,7 +26,7 @@ export type { CredentialsStoreMode, SandboxWorkspaceWrite } from './config-schem
  * A validated, frozen config.toml (Codex's schema plus switchboard's keys): the MCP servers, remote
  * environments, model providers and agent defaults. Get one from {@link loadConfig} or {@link buildConfig}.
  */
-export interface Config extends McpClientSettings, AgentSettings {
+export interface Config extends McpClientSettings, AgentSettings, StoreSettings {
   home: string;
   /** The config file that was read (it may not exist). */
   file: string;
@@ -102,6 +110,7 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
   }
   const agent = parseTable(agentSettingsSchema, effective, [], 2);
   const serverAuth = parseServerAuth(effective.server_auth);
+  const store = parseTable(storeSettingsSchema, effective, [], 2);
 
   const config: Config = {
     home: ctx.home,
@@ -127,6 +136,7 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
     tool_search: agent.tool_search,
     model_context_window: agent.model_context_window,
     server_auth: serverAuth,
+    store: store.store,
     raw: effective,
   };
   return { config: deepFreeze(config), warnings };

@@ -2,6 +2,7 @@
 // catalog when there is one, the OpenAI-compatible model client), with every piece replaceable.
 import type { Config, ModelProviderConfig } from '../config/index.js';
 import type { McpConnectionManager } from '../mcp/index.js';
+import type { ThreadStore } from '../store/index.js';
 import { nullLogger, VERSION, type Logger } from '../util/index.js';
 import { shellEnvironment } from './exec/shell-env.js';
 import { mcpToolSourceFrom } from './mcp-manager-source.js';
@@ -26,6 +27,8 @@ export interface AgentOptions {
   env?: NodeJS.ProcessEnv;
   /** Working directory of threads that name none. Default: `process.cwd()`. */
   cwd?: string;
+  /** Where threads are kept. Default: rollout files under `config.home` (see `openStore` for PostgreSQL). */
+  threads?: ThreadStore;
   /** Receives the agent's log lines. Default: discarded. */
   logger?: Logger;
   /** The model client of each thread. Default: the OpenAI-compatible client (Responses or Chat Completions, per provider). */
@@ -57,6 +60,7 @@ export function createAgent(options: AgentOptions): ThreadManager {
   const logger = options.logger ?? nullLogger;
   return new ThreadManager({
     home: options.config.home,
+    ...(options.threads ? { threads: options.threads } : {}),
     config: options.config,
     cwd: options.cwd ?? process.cwd(),
     tools: options.tools ?? builtinTools({ env }),

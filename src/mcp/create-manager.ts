@@ -5,7 +5,7 @@
 import type { Root } from '@modelcontextprotocol/client';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../config/index.js';
-import type { McpClientOptions, OAuthRuntime } from '../mcp-client/index.js';
+import type { CredentialStore, McpClientOptions, OAuthRuntime } from '../mcp-client/index.js';
 import { createDefaultClientFactory } from './client-factory.js';
 import { McpConnectionManager, type McpConnectionManagerDeps } from './connection-manager.js';
 import { SnapshotStore } from './snapshot-store.js';
@@ -35,6 +35,8 @@ export interface ConnectionManagerOptions {
    * servers are up (as the CLI does). Default: true.
    */
   snapshots?: boolean;
+  /** Replicas: upstream OAuth credentials in the shared store (sealed) instead of this machine's keyring or file. */
+  oauthCredentials?: CredentialStore | null;
 }
 
 /**
@@ -62,7 +64,7 @@ export function createConnectionManager(config: Config, options: ConnectionManag
     env,
     // The OAuth layer (and the token store behind it) loads only when an HTTP server needs it.
     authProviderFor: async (server) => {
-      oauth ??= import('../mcp-client/index.js').then((m) => m.createOAuthRuntime(config, { logger, env }));
+      oauth ??= import('../mcp-client/index.js').then((m) => m.createOAuthRuntime(config, { logger, env, credentials: options.oauthCredentials ?? null }));
       return (await oauth).authProviderFor(server);
     },
     roots: options.roots ?? [{ uri: pathToFileURL(options.cwd ?? process.cwd()).href, name: 'workspace' }],

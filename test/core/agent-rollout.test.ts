@@ -110,6 +110,31 @@ describe('rollouts', () => {
     expect(parsed.items.filter((i) => i.type === 'message').length).toBe(4);
   });
 
+  it('a turn its process never finished (killed mid-turn) is recorded as aborted when the thread resumes', async () => {
+    h = await bed.harness();
+    bed.server.enqueue(responsesTurn({ text: 'after the crash' }));
+    const thread = await h.manager.start();
+    await thread.shutdown();
+    const started = { timestamp: '2026-01-01T00:00:00Z', type: 'event_msg', payload: { type: 'task_started', turn_id: 'dead-turn', model_context_window: null } };
+    const user = { timestamp: '2026-01-01T00:00:00Z', type: 'event_msg', payload: { type: 'user_message', message: 'lost', images: null } };
+    await appendFile(thread.rolloutPath, `${JSON.stringify(started)}\n${JSON.stringify(user)}\n`);
+
+    const other = secondManager(h);
+    const resumed = await other.resume(thread.id);
+    const e2 = new EventReader(resumed);
+    await e2.until('session_configured');
+    expect((await e2.until('warning')).message).toBe('turn dead-turn did not finish (the process running it stopped); it is recorded as aborted');
+    const next = await resumed.submit(text('again'));
+    await e2.turnEnd(next);
+    await other.shutdown();
+    const events = (await lines(thread.rolloutPath)).filter((l) => l.type === 'event_msg').map((l) => l.payload as Item);
+    const aborted = events.findIndex((e) => e.type === 'turn_aborted');
+    expect(events[aborted]).toEqual({ type: 'turn_aborted', turn_id: 'dead-turn', reason: 'interrupted' });
+    expect(events.slice(aborted + 1, aborted + 3)).toMatchObject([{ type: 'warning' }, { type: 'task_started', turn_id: next }]);
+    // resumed once more: nothing left unfinished, no second warning
+    expect(parseRollout(thread.rolloutPath, await readFile(thread.rolloutPath, 'utf8')).unfinishedTurn).toBeNull();
+  });
+
   it('parseRollout: unreadable middle lines are skipped, dangling calls are closed', () => {
     const meta = { timestamp: 't', type: 'session_meta', payload: { id: 'x', timestamp: 't', cwd: '/', originator: 'o', cli_version: '1', model: 'm', model_provider: 'p', approval_policy: 'never', sandbox_policy: { type: 'read-only' }, base_instructions: null, developer_instructions: null } };
     const call = { timestamp: 't', type: 'response_item', payload: { type: 'function_call', call_id: 'c', name: 'n', arguments: '{}' } };

@@ -1,6 +1,7 @@
 // Once per run, before the tests: one line for each host tool whose tests are skipped, so the reason
 // shows even where the reporter lists no skipped test by name.
 import { BWRAP, bwrapSkipReason } from './host-tools.js';
+import { POSTGRES_PACKAGE, postgresSkipReason } from './postgres.js';
 
 const PRINTED = Symbol.for('switchboard.test.hostToolsPrinted');
 
@@ -11,4 +12,6 @@ export default async function setup(): Promise<void> {
   state[PRINTED] = true;
   const bwrap = await bwrapSkipReason();
   if (bwrap !== null) console.log(`\n  Skipping the tests that need ${BWRAP}: ${bwrap}\n`);
+  const pg = postgresSkipReason();
+  if (pg !== null) console.log(`\n  Skipping the tests that need ${POSTGRES_PACKAGE}: ${pg}\n`);
 }

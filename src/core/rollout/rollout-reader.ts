@@ -1,12 +1,14 @@
-// Finding a thread's rollout file and rebuilding its conversation. Damaged lines (a torn last line
-// after a crash, or an unreadable one) are skipped with a warning, never fatal.
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+// Loading a thread's rollout from the store and rebuilding its conversation. Damaged lines (a torn
+// last line after a crash, or an unreadable one) are skipped with a warning, never fatal.
+import { FileThreadStore, findRolloutFile, type StoredThread, type ThreadStore } from '../../store/index.js';
 import { SwitchboardError } from '../../util/index.js';
 import type { ResponseItem } from '../model/model-types.js';
-import { RolloutLineSchema, sessionsRoot, type SessionMeta, type TurnContext } from './rollout-schema.js';
+import { RolloutLineSchema, type SessionMeta, type TurnContext } from './rollout-schema.js';
+
+export { findRolloutFile };
 
 export interface LoadedRollout {
+  /** Where the records are: the file's path, or the store's location of the thread. */
   path: string;
   meta: SessionMeta;
   /** The conversation, in order. */
@@ -15,37 +17,12 @@ export interface LoadedRollout {
   warnings: string[];
   /** Byte length of the intact part when the file ends in a torn line, else null. */
   validBytes: number | null;
+  /** A turn that started and never ended (its process died mid-turn), or null. */
+  unfinishedTurn: string | null;
 }
 
-const THREAD_ID = /^[A-Za-z0-9-]{1,64}$/;
-
-async function entriesDesc(dir: string, pattern: RegExp): Promise<string[]> {
-  try {
-    return (await readdir(dir)).filter((n) => pattern.test(n)).sort().reverse();
-  } catch {
-    return [];
-  }
-}
-
-/** The rollout file of a thread, newest day first; null when none exists. */
-export async function findRolloutFile(home: string, threadId: string): Promise<string | null> {
-  if (!THREAD_ID.test(threadId)) return null;
-  const root = sessionsRoot(home);
-  const suffix = `-${threadId}.jsonl`;
-  for (const y of await entriesDesc(root, /^\d{4}$/)) {
-    for (const m of await entriesDesc(path.join(root, y), /^\d{2}$/)) {
-      for (const d of await entriesDesc(path.join(root, y, m), /^\d{2}$/)) {
-        const dir = path.join(root, y, m, d);
-        const hit = (await entriesDesc(dir, /^rollout-.*\.jsonl$/)).find((n) => n.endsWith(suffix));
-        if (hit) return path.join(dir, hit);
-      }
-    }
-  }
-  return null;
-}
-
-export function threadNotFound(threadId: string, home: string): SwitchboardError {
-  return new SwitchboardError('thread_not_found', `no saved thread ${threadId} under ${sessionsRoot(home)}; check the id (it is printed in session_configured as session_id)`);
+export function threadNotFound(threadId: string, where: string): SwitchboardError {
+  return new SwitchboardError('thread_not_found', `no saved thread ${threadId} ${where}; check the id (it is printed in session_configured as session_id)`);
 }
 
 /** Parse a rollout file's text; exported for tests of damaged files. */
@@ -55,6 +32,7 @@ export function parseRollout(file: string, text: string): LoadedRollout {
   let meta: SessionMeta | null = null;
   let lastTurnContext: TurnContext | null = null;
   let validBytes: number | null = null;
+  let unfinishedTurn: string | null = null;
   const lines = text.split('\n');
   let offset = 0;
   lines.forEach((line, index) => {
@@ -88,8 +66,12 @@ export function parseRollout(file: string, text: string): LoadedRollout {
       case 'turn_context':
         lastTurnContext = entry.payload;
         break;
-      case 'event_msg':
+      case 'event_msg': {
+        const turnId = typeof entry.payload.turn_id === 'string' ? entry.payload.turn_id : null;
+        if (entry.payload.type === 'task_started') unfinishedTurn = turnId;
+        else if ((entry.payload.type === 'task_complete' || entry.payload.type === 'turn_aborted') && turnId === unfinishedTurn) unfinishedTurn = null;
         break;
+      }
       default: {
         const never: never = entry;
         throw new SwitchboardError('internal', `unexpected rollout line ${JSON.stringify(never)}`);
@@ -97,7 +79,7 @@ export function parseRollout(file: string, text: string): LoadedRollout {
     }
   });
   if (meta === null) throw new SwitchboardError('rollout_invalid', `${file} has no session metadata line; it is not a switchboard rollout`);
-  return { path: file, meta, items: closeDanglingCalls(items), lastTurnContext, warnings, validBytes };
+  return { path: file, meta, items: closeDanglingCalls(items), lastTurnContext, warnings, validBytes, unfinishedTurn };
 }
 
 /**
@@ -116,8 +98,13 @@ export function closeDanglingCalls(items: ResponseItem[]): ResponseItem[] {
   return out;
 }
 
+/** A thread's rollout from a store (the file store under `home` when given a path), with its stored form. */
+export async function loadStoredRollout(store: ThreadStore, threadId: string): Promise<LoadedRollout & { stored: StoredThread }> {
+  const stored = await store.load(threadId);
+  if (stored === null) throw threadNotFound(threadId, store.describe());
+  return { ...parseRollout(stored.location, stored.text), stored };
+}
+
 export async function loadRollout(home: string, threadId: string): Promise<LoadedRollout> {
-  const file = await findRolloutFile(home, threadId);
-  if (file === null) throw threadNotFound(threadId, home);
-  return parseRollout(file, await readFile(file, 'utf8'));
+  return loadStoredRollout(new FileThreadStore(home), threadId);
 }

@@ -1,11 +1,10 @@
-// Appending to a thread's rollout file: lines are buffered and written in order by one chain;
-// flush() writes and fsyncs them (the turn loop flushes at turn start and turn end).
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
-import path from 'node:path';
+// Appending to a thread's rollout in its store: lines are buffered and written in order by one
+// chain; flush() stores them durably (the turn loop flushes at turn start and turn end).
 import type { EventMsg } from '../../protocol/index.js';
+import { FileThreadStore, type ThreadLog, type ThreadStore } from '../../store/index.js';
 import { errorMessage, nullLogger, type Logger } from '../../util/index.js';
 import type { ResponseItem } from '../model/model-types.js';
-import { rolloutPath, type RolloutLine, type SessionMeta, type TurnContext } from './rollout-schema.js';
+import type { RolloutLine, SessionMeta, TurnContext } from './rollout-schema.js';
 
 export interface RecorderOptions {
   logger?: Logger;
@@ -22,49 +21,34 @@ export class RolloutRecorder {
   private readonly logger: Logger;
   private readonly now: () => Date;
 
-  private constructor(
-    readonly path: string,
-    private readonly handle: FileHandle,
-    private readonly options: RecorderOptions,
+  constructor(
+    private readonly log: ThreadLog,
+    private readonly options: RecorderOptions = {},
   ) {
     this.logger = options.logger ?? nullLogger;
     this.now = options.now ?? (() => new Date());
   }
 
-  /** Create a new rollout file for a thread and write its session metadata durably. */
-  static async create(home: string, meta: SessionMeta, options: RecorderOptions = {}): Promise<RolloutRecorder> {
-    const file = rolloutPath(home, meta.id, new Date(meta.timestamp));
-    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    const handle = await open(file, 'wx', 0o600);
-    const recorder = new RolloutRecorder(file, handle, options);
-    recorder.push({ timestamp: meta.timestamp, type: 'session_meta', payload: meta });
-    await recorder.flush();
-    return recorder;
+  /** Where the records go: a file path, or the thread's location in a shared store. */
+  get path(): string {
+    return this.log.location;
   }
 
-  /**
-   * Reopen an existing rollout for appending. `validBytes` (from the reader) cuts off a torn last
-   * line first, so new lines never get glued onto a half-written one.
-   */
-  static async reopen(file: string, validBytes: number | null, options: RecorderOptions = {}): Promise<RolloutRecorder> {
-    const handle = await open(file, 'r+');
-    try {
-      if (validBytes !== null) await handle.truncate(validBytes);
-      const { size } = await handle.stat();
-      const last = Buffer.alloc(1);
-      // A last line cut just before its newline still parses; end it so appends start on a new line.
-      if (size > 0 && (await handle.read(last, 0, 1, size - 1)).bytesRead === 1 && last[0] !== 0x0a) {
-        await handle.write('\n', size);
-      }
-    } finally {
-      await handle.close();
-    }
-    return new RolloutRecorder(file, await open(file, 'a'), options);
+  /** Whether every record so far reached the store. */
+  get healthy(): boolean {
+    return !this.failed;
+  }
+
+  /** Create a thread in a store (a path: the file store under that home) with its session metadata, durably. */
+  static async create(store: ThreadStore | string, meta: SessionMeta, options: RecorderOptions = {}): Promise<RolloutRecorder> {
+    const threads = typeof store === 'string' ? new FileThreadStore(store) : store;
+    const line: RolloutLine = { timestamp: meta.timestamp, type: 'session_meta', payload: meta };
+    return new RolloutRecorder(await threads.create(meta.id, new Date(meta.timestamp), JSON.stringify(line)), options);
   }
 
   private push(line: RolloutLine): void {
     if (this.closed) return;
-    this.buffer.push(`${JSON.stringify(line)}\n`);
+    this.buffer.push(JSON.stringify(line));
   }
 
   private stamp(): string {
@@ -83,15 +67,14 @@ export class RolloutRecorder {
     this.push({ timestamp: this.stamp(), type: 'event_msg', payload: msg as RolloutLine['payload'] & { type: string } });
   }
 
-  /** Write everything buffered so far and fsync; never rejects (failures are logged and reported once). */
+  /** Store everything buffered so far; never rejects (failures are logged and reported once). */
   flush(): Promise<void> {
-    const lines = this.buffer.join('');
+    const records = this.buffer;
     this.buffer = [];
     this.chain = this.chain.then(async () => {
-      if (this.failed || lines === '') return;
+      if (this.failed || records.length === 0) return;
       try {
-        await this.handle.appendFile(lines, 'utf8');
-        await this.handle.datasync();
+        await this.log.append(records);
       } catch (err) {
         this.failed = true;
         const message = `could not write the thread's rollout file ${this.path}: ${errorMessage(err)}; the thread continues but is no longer saved`;
@@ -106,6 +89,6 @@ export class RolloutRecorder {
     if (this.closed) return;
     await this.flush();
     this.closed = true;
-    await this.handle.close().catch(() => {});
+    await this.log.close().catch(() => {});
   }
 }

@@ -1,6 +1,5 @@
 // The rollout file format: one JSON object per line, `{timestamp, type, payload}` as Codex writes it,
 // with session metadata first, then conversation items, turn contexts and key events.
-import path from 'node:path';
 import { z } from 'zod';
 import { AskForApprovalSchema, SandboxPolicySchema } from '../../protocol/index.js';
 import { ResponseItemSchema } from '../model/model-types.js';
@@ -39,17 +38,5 @@ export const RolloutLineSchema = z.discriminatedUnion('type', [
 ]);
 export type RolloutLine = z.infer<typeof RolloutLineSchema>;
 
-/** `YYYY-MM-DDTHH-MM-SS` in UTC, the timestamp part of a rollout file name. */
-export function fileTimestamp(date: Date): string {
-  return date.toISOString().slice(0, 19).replace(/:/g, '-');
-}
-
-export function sessionsRoot(home: string): string {
-  return path.join(home, 'sessions');
-}
-
-/** `$home/sessions/YYYY/MM/DD/rollout-<timestamp>-<threadId>.jsonl` (UTC date). */
-export function rolloutPath(home: string, threadId: string, date: Date): string {
-  const iso = date.toISOString();
-  return path.join(sessionsRoot(home), iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10), `rollout-${fileTimestamp(date)}-${threadId}.jsonl`);
-}
+// The file layout moved to the store's file backend; re-exported for the names core always offered.
+export { fileTimestamp, rolloutPath, sessionsRoot } from '../../store/index.js';

@@ -1,10 +1,11 @@
-// Starts, finds, resumes and shuts down threads. Each thread gets its own model client, rollout file
-// and turn loop; threads share the built-in tools and the MCP tool source, and run concurrently.
+// Starts, finds, resumes and shuts down threads. Each thread gets its own model client, rollout (in
+// the thread store) and turn loop; threads share the built-in tools and the MCP tool source, and run concurrently.
 import type { Config, ModelProviderConfig } from '../../config/index.js';
 import { nullLogger, SwitchboardError, type Logger } from '../../util/index.js';
 import type { McpToolSource } from '../mcp-tool-source.js';
 import type { ModelClient, ResponseItem } from '../model/model-types.js';
-import { loadRollout } from '../rollout/rollout-reader.js';
+import { FileThreadStore, type ThreadStore } from '../../store/index.js';
+import { loadStoredRollout } from '../rollout/rollout-reader.js';
 import { RolloutRecorder } from '../rollout/rollout-recorder.js';
 import type { SessionMeta } from '../rollout/rollout-schema.js';
 import type { Tool } from '../tools/tool.js';
@@ -17,8 +18,10 @@ export const ORIGINATOR = 'switchboard';
 
 /** What a ThreadManager builds its threads from. */
 export interface ThreadManagerDeps {
-  /** $SWITCHBOARD_HOME: rollouts go under `<home>/sessions`. */
+  /** $SWITCHBOARD_HOME: rollouts go under `<home>/sessions` unless `threads` names another store. */
   home: string;
+  /** Where rollouts are kept (default: files under `<home>/sessions`); a shared store lets replicas continue each other's threads. */
+  threads?: ThreadStore;
   /** Validated config: providers and defaults for new and resumed threads. */
   config: Config;
   createModelClient(provider: ModelProviderConfig): ModelClient;
@@ -50,9 +53,11 @@ export class ThreadManager {
   private readonly resuming = new Map<string, Promise<Thread>>();
   private readonly registry: ToolRegistry;
   private readonly logger: Logger;
+  private readonly store: ThreadStore;
 
   constructor(private readonly deps: ThreadManagerDeps) {
     this.logger = deps.logger ?? nullLogger;
+    this.store = deps.threads ?? new FileThreadStore(deps.home);
     this.registry = new ToolRegistry(deps.tools ?? [], deps.mcp ?? null, this.logger);
   }
 
@@ -74,7 +79,7 @@ export class ThreadManager {
       base_instructions: settings.baseInstructions,
       developer_instructions: settings.developerInstructions,
     };
-    const thread = this.open(id, settings, [], (onWriteError) => RolloutRecorder.create(this.deps.home, meta, { logger: this.logger, onWriteError }));
+    const thread = this.open(id, settings, [], (onWriteError) => RolloutRecorder.create(this.store, meta, { logger: this.logger, onWriteError }));
     return this.configure(await thread, [], 0);
   }
 
@@ -89,7 +94,7 @@ export class ThreadManager {
 
   /**
    * Continue a thread: the live one if it is still running in this process, else rebuilt from its
-   * rollout file (settings as it last used them, then `overrides`). Damaged lines become warnings.
+   * rollout in the thread store (settings as it last used them, then `overrides`). Damaged lines become warnings.
    */
   async resume(threadId: string, overrides: ThreadOverrides = {}, options: StartOptions = {}): Promise<Thread> {
     options.signal?.throwIfAborted();
@@ -103,16 +108,26 @@ export class ThreadManager {
   }
 
   private async load(threadId: string, overrides: ThreadOverrides, options: StartOptions): Promise<Thread> {
-    const loaded = await loadRollout(this.deps.home, threadId);
+    const loaded = await loadStoredRollout(this.store, threadId);
     for (const w of loaded.warnings) this.logger.warn(w);
     const settings = resolveThreadSettings(options.config ?? this.deps.config, overrides, this.deps.cwd ?? process.cwd(), {
       meta: loaded.meta,
       lastTurnContext: loaded.lastTurnContext,
     });
-    const thread = await this.open(threadId, settings, loaded.items, (onWriteError) =>
-      RolloutRecorder.reopen(loaded.path, loaded.validBytes, { logger: this.logger, onWriteError }),
+    const thread = await this.open(
+      threadId,
+      settings,
+      loaded.items,
+      async (onWriteError) => new RolloutRecorder(await loaded.stored.reopen(loaded.validBytes), { logger: this.logger, onWriteError }),
     );
-    return this.configure(thread, loaded.warnings, loaded.items.length);
+    const warnings = [...loaded.warnings];
+    if (loaded.unfinishedTurn !== null) {
+      // The process running that turn died (a crash, a killed replica): say so in the rollout, once.
+      const turnId = loaded.unfinishedTurn;
+      thread.recordAbortedTurn(turnId);
+      warnings.push(`turn ${turnId} did not finish (the process running it stopped); it is recorded as aborted`);
+    }
+    return this.configure(thread, warnings, loaded.items.length);
   }
 
   private async open(

@@ -130,6 +130,11 @@ export class Thread {
     for (const w of warnings) this.emit('', { type: 'warning', message: w });
   }
 
+  /** Record (not emit) that a turn of an earlier process ended without its closing event. */
+  recordAbortedTurn(turnId: string): void {
+    this.deps.recorder.recordEvent({ type: 'turn_aborted', turn_id: turnId, reason: 'interrupted' });
+  }
+
   /** A warning outside any turn (used by the manager, e.g. when the rollout cannot be written). */
   warn(message: string): void {
     this.emit('', { type: 'warning', message });

@@ -3,6 +3,9 @@ export * from './errors.js';
 export { oauthStoreKey, type StoredOAuthCredentials } from './credentials.js';
 export * from './token-store.js';
 export { FileTokenStore } from './file-token-store.js';
+export { SharedTokenStore } from './shared-token-store.js';
+/** What the shared store offers for credentials (re-exported so the connection manager can pass one on). */
+export type { CredentialStore } from '../../store/index.js';
 export { KeyringTokenStore, napiKeyringBackend, type KeyringBackend } from './keyring-token-store.js';
 export { discoverOAuth, discoverAuthorizationState, normalizeScopes, DISCOVERY_TIMEOUT_MS, type OAuthDiscovery } from './discovery.js';
 export { parseScopesFlag } from './scopes.js';

@@ -9,6 +9,8 @@ import { OAuthSession } from './oauth-session.js';
 import { SwitchboardOAuthProvider, type AuthorizationMode, type OAuthGrant } from './provider.js';
 import { createTokenStore, type TokenStore } from './token-store.js';
 import type { KeyringBackend } from './keyring-token-store.js';
+import { SharedTokenStore } from './shared-token-store.js';
+import type { CredentialStore } from '../../store/index.js';
 
 export const OAUTH_LOCK_DIR = '.mcp-oauth-locks';
 
@@ -17,6 +19,8 @@ export interface OAuthRuntimeOptions {
   /** $SWITCHBOARD_HOME (refresh locks live here); null for a process-local store. */
   home: string | null;
   store: TokenStore;
+  /** Refresh lock across replicas (the shared store's); replaces the lock files under `home`. */
+  sharedLock?: (storeKey: string) => Promise<() => Promise<void>>;
   logger: Logger;
   env: NodeJS.ProcessEnv;
   clientMetadataUrl?: string | null;
@@ -58,6 +62,7 @@ export class OAuthRuntime {
         serverUrl,
         store: this.store,
         lockPath: this.options.home ? path.join(this.options.home, OAUTH_LOCK_DIR, lockName) : null,
+        sharedLock: this.options.sharedLock,
         logger: this.options.logger.child({ component: 'oauth', server: serverName }),
         now: this.options.now,
         refreshSkewMs: this.options.refreshSkewMs,
@@ -110,10 +115,17 @@ export interface CreateOAuthRuntimeDeps {
   logger: Logger;
   env: NodeJS.ProcessEnv;
   keyring?: KeyringBackend;
+  /** Replicas: credentials sealed in the shared store (`[store] credentials_key_env_var`) instead of the keyring or file. */
+  credentials?: CredentialStore | null;
 }
 
 /** The OAuthRuntime the CLI uses: the credentials store `config` selects (tokens saved by `switchboard mcp login`). */
 export function createOAuthRuntime(config: Config, deps: CreateOAuthRuntimeDeps): OAuthRuntime {
+  const shared = deps.credentials;
+  if (shared) {
+    const lock = (key: string) => shared.lock(key);
+    return new OAuthRuntime({ home: null, store: new SharedTokenStore(shared), sharedLock: lock, logger: deps.logger, env: deps.env, clientMetadataUrl: config.mcp_oauth_client_metadata_url });
+  }
   const store = createTokenStore({ mode: config.mcp_oauth_credentials_store, home: config.home, logger: deps.logger, keyring: deps.keyring });
   return new OAuthRuntime({
     home: config.home,

@@ -1,6 +1,7 @@
 // Per-server OAuth state shared by every connection to that server in this process: the stored
 // credentials, cached discovery, and the refresh gate that lets a one-time refresh token be used
-// once (in-process mutex + cross-process file lock, store re-read after the lock is taken).
+// once (in-process mutex + cross-process file lock, or the shared store's lock across replicas;
+// store re-read after the lock is taken).
 import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { AsyncMutex, acquireFileLock, errorMessage, type FileRelease, type Logger, type Release } from '../../util/index.js';
 import { accessTokenExpiring, expiresAtFrom, oauthStoreKey, type StoredOAuthCredentials } from './credentials.js';
@@ -17,6 +18,8 @@ export interface OAuthSessionOptions {
   store: TokenStore;
   /** Cross-process lock file taken while refreshing; null for process-local stores. */
   lockPath: string | null;
+  /** A lock across machines (the shared store's), taken instead of the lock file. */
+  sharedLock?: ((storeKey: string) => Promise<() => Promise<void>>) | undefined;
   logger: Logger;
   now?: () => number;
   refreshSkewMs?: number;
@@ -36,6 +39,7 @@ export class OAuthSession {
   resourceMetadataUrl: string | undefined;
   private readonly store: TokenStore;
   private readonly lockPath: string | null;
+  private readonly sharedLock: OAuthSessionOptions['sharedLock'];
   private readonly mutex = new AsyncMutex();
   private credentials: StoredOAuthCredentials | undefined;
   private loaded = false;
@@ -47,6 +51,7 @@ export class OAuthSession {
     this.storeKey = oauthStoreKey(options.serverName, options.serverUrl);
     this.store = options.store;
     this.lockPath = options.lockPath;
+    this.sharedLock = options.sharedLock;
     this.logger = options.logger;
     this.now = options.now ?? Date.now;
     this.refreshSkewMs = options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS;
@@ -207,10 +212,12 @@ export class OAuthSession {
 
   private async acquireGate(): Promise<Release> {
     const releaseMutex = await this.mutex.acquire();
-    if (!this.lockPath) return releaseMutex;
+    const lockPath = this.lockPath;
+    const take = this.sharedLock ? () => this.sharedLock!(this.storeKey) : lockPath ? () => acquireFileLock(lockPath) : null;
+    if (!take) return releaseMutex;
     let releaseFile: FileRelease;
     try {
-      releaseFile = await acquireFileLock(this.lockPath);
+      releaseFile = await take();
     } catch (err) {
       releaseMutex();
       throw err;

@@ -7,85 +7,25 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { isInitializeRequest, type AuthInfo, type JSONRPCErrorResponse, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
-import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl, type ListenAddress, type Logger } from '../../util/index.js';
+import { isInitializeRequest, type AuthInfo, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl } from '../../util/index.js';
+import { HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpSessionHandle } from './http-host-types.js';
 import { checkAuthConfig } from './http-security.js';
 import { readJsonBody, sendJson } from './http-io.js';
 import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore } from './memory-event-store.js';
-import type { ResourceAuth } from './resource-auth.js';
 import { RunningRequests } from './running-requests.js';
 import { SessionTable } from './session-table.js';
+import { replayInitialize, SHARED_TOUCH_EVERY_MS, withLocalFallback } from './shared-sessions.js';
 
-export interface HttpSessionHandle {
-  /** An answer for a message the transport must not see (e.g. a request id still running), or null. */
-  refusal?(message: JSONRPCMessage): JSONRPCErrorResponse | null;
-  /** Work in progress: a busy session never expires. */
-  busy?(): boolean;
-  /**
-   * The protocol version negotiated at initialize. It outranks an older MCP-Protocol-Version header
-   * on later requests of the session (the conformance suite's SSE probe sends 2025-03-26 inside a
-   * 2025-11-25 session; the SDK primes resumable streams only from 2025-11-25 on).
-   */
-  protocolVersion?(): string | undefined;
-  close(): Promise<void>;
-}
-
-export interface HttpHostOptions {
-  listen: ListenAddress;
-  /** The endpoint path (default `/mcp`). */
-  path?: string;
-  /** Bearer token every request must carry; null only with `insecureNoAuth` on loopback. */
-  token: string | null;
-  insecureNoAuth?: boolean;
-  /**
-   * OAuth protected resource (resource-auth.ts): metadata, token validation, per-caller limits. It
-   * replaces the check of `token` (which it still accepts) and binds each session to its caller.
-   */
-  auth?: ResourceAuth;
-  /** Extra hostnames accepted in Host (on loopback) and Origin (names that front the server). */
-  allowedHosts?: readonly string[];
-  /**
-   * Sessions held at once. Past it, opening one closes the least recently used session with no
-   * request in flight (its next request gets 404, so its client re-initializes); only when every
-   * session has one in flight is a new client refused (503).
-   */
-  maxSessions?: number;
-  /** A session with no open request and no traffic for this long is closed. */
-  idleTimeoutMs?: number;
-  maxBodyBytes?: number;
-  /** Messages kept per session for Last-Event-ID resumption. */
-  eventStoreLimit?: number;
-  /** Serialized bytes of those messages kept per session (the newest is always kept). */
-  eventStoreBytes?: number;
-  /** Serialized bytes of events kept by all sessions together (the oldest of any session go first). */
-  eventBudgetBytes?: number;
-  /** SSE `retry:` hint for clients that reconnect. */
-  retryIntervalMs?: number;
-  logger: Logger;
-  /** Connect an MCP server to a new session's transport (a decorator over the SDK's). */
-  openSession(transport: Transport): Promise<HttpSessionHandle>;
-}
-
-/**
- * maxSessions is a memory bound: a session here holds only its protocol state (about 40 KiB of RSS
- * for mcp-server, see docs/agent-server.md) and its share of the shared event budget, so 10,000 cost
- * some hundred MiB at most. Products whose sessions cost more (processes) pass a lower one.
- */
-export const HTTP_DEFAULTS = { path: '/mcp', maxSessions: 10_000, idleTimeoutMs: 30 * 60_000, maxBodyBytes: 4 * 1024 * 1024 };
-
-export interface HttpHost {
-  /** `http://host:port/path` as clients should use it. */
-  url: string;
-  port: number;
-  readonly sessionCount: number;
-  close(): Promise<void>;
-}
+export { closingAlso, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpServeOptions, type HttpSessionHandle } from './http-host-types.js';
 
 interface Session {
   transport: NodeStreamableHTTPServerTransport;
   running: RunningRequests;
   handle: HttpSessionHandle;
-  events: MemoryEventStore;
+  events: { clear(): void };
+  /** When this replica last told the shared store the session is in use. */
+  sharedTouch: number;
   inFlight: number;
   listening: number;
   lastActive: number;
@@ -140,41 +80,90 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     return true;
   };
 
+  const shared = options.sharedSessions;
+  const memoryEvents = () => new MemoryEventStore(options.eventStoreLimit ?? DEFAULT_EVENT_STORE_LIMIT, options.eventStoreBytes ?? DEFAULT_EVENT_STORE_BYTES, budget);
+  const eventsFor = (id: string) =>
+    shared
+      ? withLocalFallback(shared.events(id), memoryEvents(), (err) => log.warn('could not keep an SSE event in the shared store; it is kept on this replica only', { session: id, error: errorMessage(err) }))
+      : memoryEvents();
+
+  /** A transport for session `id` and the product's server on it; `opened` runs when the transport initializes. */
+  const newSession = async (id: string, owner: string | undefined, opened: (session: Session) => Promise<void> | void) => {
+    const events = eventsFor(id);
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      eventStore: events,
+      ...(options.retryIntervalMs !== undefined ? { retryInterval: options.retryIntervalMs } : {}),
+      onsessioninitialized: async () => {
+        // Called on initialize, long after openSession below has answered: `handle` is set by then.
+        const h = handle;
+        const session: Session = { transport, running, handle: h, events, sharedTouch: Date.now(), inFlight: 0, listening: 0, lastActive: Date.now(), owner, busy: () => h.busy?.() === true };
+        sessions.add(id, session);
+        await opened(session);
+      },
+      onsessionclosed: (closed) => {
+        void closeSession(closed, 'deleted by the client');
+        void shared?.delete(closed).catch((err: unknown) => log.warn('could not delete a shared session', { session: closed, error: errorMessage(err) }));
+      },
+    });
+    const running = new RunningRequests(transport);
+    const handle: HttpSessionHandle = await options.openSession(running);
+    return { transport, running, handle, events };
+  };
+
   const openNew = async (req: http.IncomingMessage, res: http.ServerResponse, body: unknown, messages: JSONRPCMessage[], initId: JSONRPCMessage, owner: string | undefined) => {
     if (!makeRoom(res, initId)) return;
     opening += 1;
-    let handle: HttpSessionHandle | undefined;
     // The transport keeps its callbacks for the session's life: they must not pin this request.
     let initRequest: { req: http.IncomingMessage; res: http.ServerResponse } | null = { req, res };
-    const events = new MemoryEventStore(options.eventStoreLimit ?? DEFAULT_EVENT_STORE_LIMIT, options.eventStoreBytes ?? DEFAULT_EVENT_STORE_BYTES, budget);
-    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      eventStore: events,
-      ...(options.retryIntervalMs !== undefined ? { retryInterval: options.retryIntervalMs } : {}),
-      onsessioninitialized: (id) => {
-        const h = handle!;
-        const session: Session = { transport, running, handle: h, events, inFlight: 0, listening: 0, lastActive: Date.now(), owner, busy: () => h.busy?.() === true };
-        sessions.add(id, session);
+    let created: Awaited<ReturnType<typeof newSession>> | undefined;
+    try {
+      created = await newSession(randomUUID(), owner, async (session) => {
+        const id = session.transport.sessionId!;
         if (initRequest) track(id, session, initRequest.req, initRequest.res);
         log.info('mcp http session opened', { session: id });
-      },
-      onsessionclosed: (id) => void closeSession(id, 'deleted by the client'),
-    });
-    const running = new RunningRequests(transport);
-    try {
-      handle = await options.openSession(running);
+        // Stored before the client learns the id, so its next request may land on any replica.
+        await shared?.save({ id, initialize: initId, ...(owner !== undefined ? { owner } : {}) }).catch((err: unknown) => log.warn('could not share a new session; only this replica can serve it', { session: id, error: errorMessage(err) }));
+      });
       // The initialize request's id is claimed like any other (its response frees it).
-      running.claim(messages, res);
-      releaseOnClose(running, res);
-      await transport.handleRequest(req, res, body);
+      created.running.claim(messages, res);
+      releaseOnClose(created.running, res);
+      await created.transport.handleRequest(req, res, body);
     } finally {
       opening -= 1;
       initRequest = null;
     }
-    if (transport.sessionId === undefined) {
-      events.clear();
-      await handle.close();
+    if (created.transport.sessionId === undefined) {
+      created.events.clear();
+      await created.handle.close();
     }
+  };
+
+  const adopting = new Map<string, Promise<Session | undefined>>();
+  /** A session another replica opened: rebuilt here from its shared record, or undefined when there is none. */
+  const adopt = (id: string): Promise<Session | undefined> => {
+    const pending = adopting.get(id);
+    if (pending) return pending;
+    const work = (async () => {
+      const record = await shared!.load(id);
+      if (!record) return undefined;
+      while (sessions.size >= maxSessions) {
+        const lru = sessions.evictable();
+        if (lru === undefined) break;
+        await closeSession(lru, `least recently used, closed to make room (--max-sessions ${maxSessions})`);
+      }
+      const created = await newSession(id, record.owner, () => log.info('mcp http session adopted from the shared store', { session: id }));
+      try {
+        await replayInitialize(created.transport, record, () => created.handle.protocolVersion?.());
+      } catch (err) {
+        sessions.delete(id);
+        await created.handle.close().catch(() => {});
+        throw err;
+      }
+      return sessions.get(id);
+    })().finally(() => adopting.delete(id));
+    adopting.set(id, work);
+    return work;
   };
 
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -211,9 +200,19 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       if (req.method === 'POST' && init) return openNew(req, res, body, messages, init, caller?.key);
       return sendJson(res, 400, jsonRpcError(null, -32000, 'Bad Request: Mcp-Session-Id header is required'));
     }
-    const session = sessions.get(sessionId);
+    let session: Session | undefined;
+    try {
+      session = sessions.get(sessionId) ?? (shared ? await adopt(sessionId) : undefined);
+    } catch (err) {
+      // The shared store is down: the session may well exist, so not 404 (its client would re-initialize).
+      return sendJson(res, 503, jsonRpcError(null, -32000, `Service unavailable: cannot restore this session here: ${errorMessage(err)}`), { 'Retry-After': '5' });
+    }
     // Another caller's session is answered as if it did not exist: a session id grants nothing.
     if (!session || session.owner !== caller?.key) return sendJson(res, 404, jsonRpcError(null, -32001, 'Session not found'));
+    if (shared && Date.now() - session.sharedTouch >= SHARED_TOUCH_EVERY_MS) {
+      session.sharedTouch = Date.now();
+      void shared.touch(sessionId).catch((err: unknown) => log.warn('could not mark a shared session as used', { session: sessionId, error: errorMessage(err) }));
+    }
     // A JSON-RPC error in a JSON response: clients treat it as the request's answer.
     for (const m of messages) {
       const refusal = session.handle.refusal?.(m);
@@ -248,6 +247,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const sweep = setInterval(
     () => {
       for (const id of sessions.idle(Date.now(), idleTimeoutMs)) void closeSession(id, 'idle');
+      void shared?.expire(idleTimeoutMs).catch((err: unknown) => log.warn('could not expire idle shared sessions', { error: errorMessage(err) }));
     },
     Math.max(1000, Math.min(idleTimeoutMs / 2, 60_000)),
   );
@@ -272,25 +272,4 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
 /** Outside openNew's scope on purpose: a closure there would keep the initialize response alive with the session. */
 function releaseOnClose(running: RunningRequests, res: http.ServerResponse): void {
   res.on('close', () => running.release(res));
-}
-
-/** What a product passes to serve on Streamable HTTP: the host's options less the session factory and logger it supplies. */
-export type HttpServeOptions = Omit<HttpHostOptions, 'openSession' | 'logger'>;
-
-/** `host`, whose close() then runs `after` (the product's own shutdown), even when closing the host failed. */
-export function closingAlso(host: HttpHost, after: () => Promise<void>): HttpHost {
-  return {
-    url: host.url,
-    port: host.port,
-    get sessionCount() {
-      return host.sessionCount;
-    },
-    async close() {
-      try {
-        await host.close();
-      } finally {
-        await after();
-      }
-    },
-  };
 }

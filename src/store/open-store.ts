@@ -1,0 +1,62 @@
+// Choosing the store a process keeps its shared state in: files under $SWITCHBOARD_HOME (the
+// default), or PostgreSQL when `[store] postgres_url_env_var` names a variable holding its URL.
+import { nullLogger, type Logger } from '../util/index.js';
+import { FileThreadStore } from './file-thread-store.js';
+import { credentialsKey, type CredentialStore } from './credentials.js';
+import type { SessionStore } from './http-sessions.js';
+import { LocalThreadLeases, type ThreadLeases } from './thread-leases.js';
+import { urlNotSet } from './store-errors.js';
+import type { ThreadStore } from './thread-store.js';
+
+/** `[store]` in config.toml. */
+export interface StoreSettings {
+  postgres_url_env_var: string | null;
+  /** With PostgreSQL: the variable holding the key that seals shared OAuth credentials; null keeps them per machine. */
+  credentials_key_env_var?: string | null;
+}
+
+/** Everything a process shares with its replicas (with the file store: with later runs of itself). */
+export interface Store {
+  readonly kind: 'files' | 'postgres';
+  readonly threads: ThreadStore;
+  /** One turn per thread at a time: in this process (files) or across replicas (PostgreSQL). */
+  readonly leases: ThreadLeases;
+  /** 2025 HTTP sessions shared by the replicas of one endpoint (`scope`); null: each process keeps its own. */
+  httpSessions(scope: string): SessionStore | null;
+  /**
+   * A secret shared by every replica (created by the first that asks), such as the key that protects
+   * request state handed to clients; null with the file store (a process keeps its own).
+   */
+  sharedSecret(name: string, bytes?: number): Promise<Buffer> | null;
+  /** Upstream OAuth credentials shared by the replicas, sealed; null: each machine's keyring or file, as without a store. */
+  readonly credentials: CredentialStore | null;
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  /** $SWITCHBOARD_HOME, where the file store keeps its files. */
+  home: string;
+  settings: StoreSettings;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Shared leases: how long one outlives its replica's last renewal (default 7 s). */
+  leaseTtlMs?: number;
+}
+
+export function fileStore(home: string): Store {
+  return { kind: 'files', threads: new FileThreadStore(home), leases: new LocalThreadLeases(), httpSessions: () => null, sharedSecret: () => null, credentials: null, close: async () => {} };
+}
+
+/** Open the configured store; with PostgreSQL, connect and migrate now or fail naming the variable. */
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const envVar = options.settings.postgres_url_env_var;
+  if (envVar === null) return fileStore(options.home);
+  const url = (options.env ?? process.env)[envVar];
+  if (url === undefined || url.trim() === '') throw urlNotSet({ envVar });
+  const keyVar = options.settings.credentials_key_env_var ?? null;
+  // Checked before connecting: a replica without the key must not start and write unsealed state.
+  const credentialKey = keyVar === null ? null : credentialsKey(keyVar, options.env ?? process.env);
+  // Loaded only here: the file store never pays for the pg driver at start-up.
+  const { openPostgresStore } = await import('./postgres/pg-store.js');
+  return openPostgresStore({ source: { envVar }, url, logger: options.logger ?? nullLogger, leaseTtlMs: options.leaseTtlMs, credentialKey });
+}

@@ -1,0 +1,32 @@
+// The PostgreSQL store: one pool per process, shared by every table's store.
+import type { Store } from '../open-store.js';
+import { Database, type DatabaseOptions } from './database.js';
+import { PgSessionStore } from './pg-http-sessions.js';
+import { PgCredentialStore } from './pg-credentials.js';
+import { PgSecrets } from './pg-secrets.js';
+import { PgThreadLeases } from './pg-thread-leases.js';
+import { PgThreadStore } from './pg-thread-store.js';
+
+export interface PostgresStore extends Store {
+  readonly kind: 'postgres';
+  readonly db: Database;
+}
+
+export async function openPostgresStore(options: DatabaseOptions & { leaseTtlMs?: number | undefined; credentialKey?: Buffer | null }): Promise<PostgresStore> {
+  const db = await Database.open(options);
+  const secrets = new PgSecrets(db);
+  const leases = new PgThreadLeases(db, { logger: options.logger, ...(options.leaseTtlMs !== undefined ? { ttlMs: options.leaseTtlMs } : {}) });
+  return {
+    kind: 'postgres',
+    db,
+    threads: new PgThreadStore(db),
+    leases,
+    httpSessions: (scope) => new PgSessionStore(db, scope),
+    sharedSecret: (name, bytes) => secrets.get(name, bytes),
+    credentials: options.credentialKey ? new PgCredentialStore(db, options.credentialKey, options.logger) : null,
+    close: async () => {
+      leases.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,153 @@
+// A real, throwaway PostgreSQL for tests and `npm run cluster`: initdb in a temporary folder, the
+// server on a loopback port (no Unix socket), trust auth for loopback only, removed on stop. As root
+// it runs as the `postgres` user (initdb refuses root). It dies with its parent (setpriv --pdeathsig).
+// Node built-ins only: scripts/cluster.mjs imports this file directly (Node strips the types).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
+import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const POSTGRES_PACKAGE = 'PostgreSQL (apt-get install postgresql)';
+
+/** The folder holding initdb and postgres: $SWITCHBOARD_PG_BIN, Debian's /usr/lib/postgresql/<n>/bin, or PATH. */
+export function postgresBinDir(): string | null {
+  const candidates: string[] = [];
+  if (process.env.SWITCHBOARD_PG_BIN) candidates.push(process.env.SWITCHBOARD_PG_BIN);
+  try {
+    const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
+    for (const v of versions) candidates.push(path.join('/usr/lib/postgresql', v, 'bin'));
+  } catch {
+    // not Debian's layout
+  }
+  candidates.push(...(process.env.PATH ?? '').split(path.delimiter));
+  for (const dir of candidates) {
+    try {
+      accessSync(path.join(dir, 'initdb'), constants.X_OK);
+      accessSync(path.join(dir, 'postgres'), constants.X_OK);
+      return dir;
+    } catch {
+      // keep looking
+    }
+  }
+  return null;
+}
+
+/** Why tests cannot start a PostgreSQL here, or null when they can. On CI (.ci/run installs it) a missing one fails instead. */
+export function postgresSkipReason(): string | null {
+  if (postgresBinDir() !== null) return null;
+  return process.env.CI === 'true' ? null : `initdb/postgres not found (looked in $SWITCHBOARD_PG_BIN, /usr/lib/postgresql/*/bin, PATH)`;
+}
+
+/** A test or suite name that says, when skipped, what to install. */
+export function needsPostgres(title: string): string {
+  return postgresSkipReason() === null ? title : `${title} [skipped: needs ${POSTGRES_PACKAGE}]`;
+}
+
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** argv that runs `cmd` as the postgres user when we are root, dying with this process. */
+function asServerUser(cmd: string, args: string[]): [string, string[]] {
+  const pdeath = ['--pdeathsig', 'SIGKILL'];
+  if (isRoot) return ['setpriv', [...pdeath, '--reuid=postgres', '--regid=postgres', '--init-groups', '--', cmd, ...args]];
+  return existsSync('/usr/bin/setpriv') ? ['setpriv', [...pdeath, '--', cmd, ...args]] : [cmd, args];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestPostgres {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  /** A fresh database on this server (its own schema state), as a URL. */
+  createDatabase(name: string): Promise<string>;
+  /** Stop the server (fast shutdown: committed data stays), keeping its data; `start()` brings it back on the same port. */
+  stopServer(): Promise<void>;
+  /** Start it again after stopServer(). */
+  start(): Promise<void>;
+  /** Stop it and remove its folder. */
+  stop(): Promise<void>;
+}
+
+/** initdb a temporary cluster and start it on a loopback port. Throws when the binaries are missing. */
+export async function startPostgres(options: { port?: number; log?: (line: string) => void } = {}): Promise<TestPostgres> {
+  const bin = postgresBinDir();
+  if (bin === null) throw new Error(`cannot start PostgreSQL: ${postgresSkipReason() ?? 'binaries not found'}; install ${POSTGRES_PACKAGE}`);
+  const root = await mkdtemp(path.join(os.tmpdir(), 'sb-pg-'));
+  const dataDir = path.join(root, 'data');
+  if (isRoot) await chown(root, Number(spawnSync('id', ['-u', 'postgres']).stdout.toString().trim()), Number(spawnSync('id', ['-g', 'postgres']).stdout.toString().trim()));
+  const [initCmd, initArgs] = asServerUser(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  const init = spawnSync(initCmd, initArgs, { encoding: 'utf8' });
+  if (init.status !== 0) {
+    await rm(root, { recursive: true, force: true });
+    throw new Error(`initdb failed (${init.status}): ${init.stderr || init.stdout}`);
+  }
+  // Only loopback may connect; trust is safe there for a throwaway server.
+  await writeFile(path.join(dataDir, 'pg_hba.conf'), 'host all all 127.0.0.1/32 trust\nhost all all ::1/128 trust\n');
+  const port = options.port ?? (await freePort());
+  let child: ChildProcess | null = null;
+
+  const start = async (): Promise<void> => {
+    const args = ['-D', dataDir, '-p', String(port), '-h', '127.0.0.1', '-k', '', '-c', 'fsync=off', '-c', 'max_connections=200', '-c', 'logging_collector=off'];
+    const [cmd, argv] = asServerUser(path.join(bin, 'postgres'), args);
+    const proc = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = proc;
+    let tail = '';
+    await new Promise<void>((resolve, reject) => {
+      proc.stderr!.setEncoding('utf8');
+      proc.stderr!.on('data', (chunk: string) => {
+        tail = (tail + chunk).slice(-4000);
+        for (const line of chunk.split('\n')) if (line) options.log?.(line);
+        if (tail.includes('database system is ready to accept connections')) resolve();
+      });
+      proc.once('exit', (code, signal) => reject(new Error(`postgres exited (${code ?? signal}) before accepting connections: ${tail}`)));
+      proc.once('error', reject);
+    });
+  };
+
+  const stopServer = async (): Promise<void> => {
+    const proc = child;
+    child = null;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill('SIGINT'); // fast shutdown: clients are disconnected, committed data is kept
+    await exited;
+  };
+
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  try {
+    await start();
+  } catch (err) {
+    await rm(root, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    url,
+    port,
+    dataDir,
+    start,
+    stopServer,
+    async createDatabase(name: string): Promise<string> {
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`database name ${name} must be lower-case letters, digits and _`);
+      const psql = path.join(bin, 'psql');
+      const made = spawnSync(psql, [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', `create database ${name}`], { encoding: 'utf8' });
+      if (made.status !== 0) throw new Error(`create database ${name} failed: ${made.stderr}`);
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    async stop(): Promise<void> {
+      await stopServer();
+      await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    },
+  };
+}
