@@ -5,6 +5,7 @@ import type { CallToolResult, CompleteRequest, CompleteResult, ServerContext } f
 import { errorMessage } from '../util/index.js';
 import { invalidParams, toolCallFailure, toProtocolError } from './gateway-errors.js';
 import type { GatewaySession } from './gateway-session.js';
+import { callAsTask } from './task-handlers.js';
 
 /** The client's request `_meta` minus its progressToken (the upstream call gets its own). */
 function forwardedMeta(ctx: ServerContext): Record<string, unknown> | undefined {
@@ -42,13 +43,15 @@ export function registerGatewayHandlers(session: GatewaySession): void {
       const close = up.catalog.closestTools(name);
       throw invalidParams(`Unknown tool: ${name}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`);
     }
-    return up.relay.within(route.server, session, ctx, async (call) => {
-      try {
-        return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx) });
-      } catch (err) {
-        return toolCallFailure(err);
-      }
-    });
+    const plain = () =>
+      up.relay.within(route.server, session, ctx, async (call) => {
+        try {
+          return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx) });
+        } catch (err) {
+          return toolCallFailure(err);
+        }
+      });
+    return request.params.task ? callAsTask(session, route, request, ctx, plain) : plain();
   });
 
   server.setRequestHandler('resources/list', async (_request, ctx) => ({ resources: await session.upstreams().routes.listResources(ctx.mcpReq.signal) }));

@@ -1,13 +1,15 @@
 // One client of the gateway (a stdio pipe or one HTTP session): an SDK server that re-serves the
 // aggregated catalog of the configured MCP servers over the gateway's shared pool of upstream
 // connections. It holds only its own protocol state: its log level, its list-change notifier.
-import { Server, type ClientCapabilities, type LoggingLevel, type Transport } from '@modelcontextprotocol/server';
+import { type Server, type ClientCapabilities, type LoggingLevel, type Transport } from '@modelcontextprotocol/server';
 import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';
 import { levelPasses, type GatewayPool, type PoolClient } from './gateway-pool.js';
 import { ListChangedNotifier, type ListKind } from './list-changed.js';
 import type { Notification } from './relay.js';
+import { GATEWAY_TASKS_CAPABILITY, registerTaskHandlers } from './task-handlers.js';
+import { GatewayServer } from './task-server.js';
 import type { Upstreams } from './upstreams.js';
 
 /** 2025-era revisions only: the relay is built on server-to-client requests, which 2026-07-28 removed. */
@@ -22,7 +24,7 @@ export class GatewaySession implements PoolClient {
 
   constructor(readonly pool: GatewayPool) {
     const { options } = pool;
-    this.server = new Server(
+    this.server = new GatewayServer(
       { name: options.name, title: options.title, version: options.version },
       {
         capabilities: {
@@ -31,6 +33,7 @@ export class GatewaySession implements PoolClient {
           prompts: { listChanged: true },
           completions: {},
           logging: {},
+          tasks: GATEWAY_TASKS_CAPABILITY,
         },
         supportedProtocolVersions: GATEWAY_PROTOCOL_VERSIONS,
         ...(options.instructions ? { instructions: options.instructions } : {}),
@@ -38,6 +41,7 @@ export class GatewaySession implements PoolClient {
     );
     this.notifier = new ListChangedNotifier((method) => this.server.notification({ method }), pool.logger);
     registerGatewayHandlers(this);
+    registerTaskHandlers(this);
     // Upstreams start (if no earlier client started them) once a client has initialized.
     this.server.oninitialized = () => {
       if (!this.closed) pool.join(this);
