@@ -2,6 +2,7 @@
 // aggregated catalog of the configured MCP servers over the gateway's shared pool of upstream
 // connections. It holds only its own protocol state: its log level, its list-change notifier.
 import { type Server, type ClientCapabilities, type LoggingLevel, type Transport } from '@modelcontextprotocol/server';
+import { TaskServer } from '../mcp-host/index.js';
 import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';
@@ -9,7 +10,6 @@ import { levelPasses, type GatewayPool, type PoolClient } from './gateway-pool.j
 import { ListChangedNotifier, type ListKind } from './list-changed.js';
 import type { Notification } from './relay.js';
 import { GATEWAY_TASKS_CAPABILITY, registerTaskHandlers } from './task-handlers.js';
-import { GatewayServer } from './task-server.js';
 import type { Upstreams } from './upstreams.js';
 
 /** 2025-era revisions only: the relay is built on server-to-client requests, which 2026-07-28 removed. */
@@ -24,7 +24,7 @@ export class GatewaySession implements PoolClient {
 
   constructor(readonly pool: GatewayPool) {
     const { options } = pool;
-    this.server = new GatewayServer(
+    this.server = new TaskServer(
       { name: options.name, title: options.title, version: options.version },
       {
         capabilities: {

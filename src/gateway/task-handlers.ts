@@ -8,7 +8,7 @@ import { toolCallFailure, toProtocolError } from './gateway-errors.js';
 import type { GatewaySession } from './gateway-session.js';
 import type { TaskEntry } from './gateway-tasks.js';
 import type { Route } from './catalog-view.js';
-import { createdTaskResult } from './task-server.js';
+import { createdTaskResult } from '../mcp-host/index.js';
 
 /** What the gateway declares: tasks for tools/call, listing and cancelling them. */
 export const GATEWAY_TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };

@@ -6,3 +6,4 @@ export { MemoryEventStore } from './http/memory-event-store.js';
 export { checkAuthConfig, MIN_TOKEN_LENGTH } from './http/http-security.js';
 export { StdioFrameTransport } from './rpc/stdio-transport.js';
 export { RequestGuard, requestKey, errorResponseFor, type GuardTexts } from './rpc/request-guard.js';
+export { TaskServer, createdTaskResult } from './rpc/task-server.js';

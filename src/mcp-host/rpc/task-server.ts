@@ -1,7 +1,7 @@
-// The SDK server a gateway client talks to, able to answer a task-augmented tools/call with a task.
-// The SDK validates every tools/call result as a CallToolResult (it has no runtime for the 2025-11-25
-// tasks vocabulary), which would turn the upstream's CreateTaskResult into an error; this subclass
-// lets exactly that shape through, for requests that asked for a task.
+// An SDK server able to answer a task-augmented tools/call with a task (2025-11-25 tasks). The SDK
+// validates every tools/call result as a CallToolResult (it keeps the tasks vocabulary but has no
+// runtime for it), which would turn a CreateTaskResult into an error; this subclass lets exactly the
+// results marked with createdTaskResult() through.
 import { Server, type CallToolResult } from '@modelcontextprotocol/server';
 
 type Handler = Parameters<Server['_wrapHandler']>[1];
@@ -10,7 +10,7 @@ class CreatedTask {
   constructor(readonly result: Record<string, unknown>) {}
 }
 
-/** What the tools/call handler returns for a call the upstream answered with a task (`{task}`). */
+/** What a tools/call handler returns to answer with a CreateTaskResult (`{task}`). */
 export function createdTaskResult(result: Record<string, unknown>): CallToolResult {
   return new CreatedTask(result) as unknown as CallToolResult;
 }
@@ -22,7 +22,7 @@ class TaskEscape extends Error {
   }
 }
 
-export class GatewayServer extends Server {
+export class TaskServer extends Server {
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     if (method !== 'tools/call') return super._wrapHandler(method, handler);
     const wrapped = super._wrapHandler(method, async (request, ctx) => {
