@@ -208,6 +208,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     const negotiated = session.handle.protocolVersion?.();
     const claimed = req.headers['mcp-protocol-version'];
     if (negotiated !== undefined && typeof claimed === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(claimed) && claimed < negotiated) req.headers['mcp-protocol-version'] = negotiated;
+    if (req.method === 'GET' && req.headers['last-event-id'] !== undefined) session.running.resumed();
     track(sessionId, session, req, res);
     await session.transport.handleRequest(req, res, body);
   };
