@@ -100,11 +100,13 @@ export class GatewayPool {
     return this.closed ? undefined : this.up;
   }
 
-  /** A client finished initializing: it hears list changes and status lines from now on. */
+  /** A client finished initializing: it hears list changes and status lines from now on, and the failures standing now. */
   join(client: PoolClient): void {
     if (this.closed) return;
     this.members.add(client);
-    this.upstreams();
+    const up = this.upstreams();
+    // A client arriving while a server is down hears about it as the others did.
+    for (const [server, text] of this.failureShown) up.relay.status(server, 'error', text, [client]);
   }
 
   /** A client went away: its subscriptions and log level no longer count; the upstreams stay. */

@@ -10,7 +10,7 @@ import { isInitializeRequest, type JSONRPCErrorResponse, type JSONRPCMessage, ty
 import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl, type ListenAddress, type Logger } from '../../util/index.js';
 import { checkAuthConfig } from './http-security.js';
 import { readJsonBody, sendJson } from './http-io.js';
-import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore } from './memory-event-store.js';
+import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore, STANDALONE_STREAM_ID, streamStartId } from './memory-event-store.js';
 import { RunningRequests } from './running-requests.js';
 import { SessionTable } from './session-table.js';
 
@@ -81,6 +81,7 @@ interface Session {
   events: MemoryEventStore;
   inFlight: number;
   listening: number;
+  listenedBefore?: boolean;
   lastActive: number;
   busy(): boolean;
 }
@@ -209,6 +210,12 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     const claimed = req.headers['mcp-protocol-version'];
     if (negotiated !== undefined && typeof claimed === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(claimed) && claimed < negotiated) req.headers['mcp-protocol-version'] = negotiated;
     if (req.method === 'GET' && req.headers['last-event-id'] !== undefined) session.running.resumed();
+    else if (req.method === 'GET' && !session.listenedBefore) {
+      // What was sent to the session before its client first listened (the SDK stores it but gives a
+      // fresh GET nothing) is delivered on that first stream.
+      session.listenedBefore = true;
+      if (session.events.holds(STANDALONE_STREAM_ID)) req.headers['last-event-id'] = streamStartId(STANDALONE_STREAM_ID);
+    }
     track(sessionId, session, req, res);
     await session.transport.handleRequest(req, res, body);
   };
