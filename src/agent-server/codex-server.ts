@@ -103,8 +103,9 @@ export class CodexMcpServer {
     this.closeListeners.push(listener);
   }
 
+  /** Calls running now, those running as tasks included. */
   get runningCalls(): number {
-    return this.calls.size;
+    return this.calls.size + this.tasks.running;
   }
 
   /** Cancel every running call (their turns are interrupted, pending elicitations cancelled). */

@@ -82,6 +82,13 @@ export class CodexTasks {
     return { task: this.view(task) };
   }
 
+  /** Tasks whose turn still runs (an HTTP session holding one is busy: neither idle nor evicted). */
+  get running(): number {
+    let n = 0;
+    for (const task of this.tasks.values()) if (!isTerminal(task.status)) n += 1;
+    return n;
+  }
+
   get(taskId: string): Record<string, unknown> {
     return this.view(this.find(taskId));
   }

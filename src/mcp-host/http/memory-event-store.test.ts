@@ -15,7 +15,7 @@ describe('MemoryEventStore', () => {
     const start = streamStartId(STANDALONE_STREAM_ID);
     expect(await store.getStreamIdForEventId(start)).toBe(STANDALONE_STREAM_ID);
     const sent: unknown[] = [];
-    expect(await store.replayEventsAfter(start, { send: async (_id, m) => void sent.push((m as { params: { data: number } }).params.data) })).toBe(STANDALONE_STREAM_ID);
+    expect(await store.replayEventsAfter(start, { send: async (_id, m) => void sent.push((m as unknown as { params: { data: number } }).params.data) })).toBe(STANDALONE_STREAM_ID);
     expect(sent).toEqual([1, 3]);
   });
 });
