@@ -1,6 +1,7 @@
 // One MCP connection to the agent (a stdio pipe, or one HTTP session): the SDK server answering
 // initialize / ping / tools/list / tools/call the way Codex's `mcp-server` did, the calls running on
-// it, and their cancellation. Many calls run at once, each on its own thread.
+// it, and their cancellation. Many calls run at once, each on its own thread; a call may run as a
+// task (tasks/* answered from codex-tasks.ts).
 import {
   ProtocolError,
   type Server,

@@ -1,7 +1,7 @@
 // One gateway's shared upstream side: one connection manager (one pool of upstream connections) for
 // every client it serves (each HTTP session, the stdio client), opened on first need and closed with
 // the gateway. It fans out what concerns every client (list changes, status lines) and keeps what
-// concerns one client (requests, subscriptions, log levels) to that client.
+// concerns one client (requests, subscriptions, log levels, tasks) to that client.
 import { pathToFileURL } from 'node:url';
 import type { LoggingLevel, Root } from '@modelcontextprotocol/server';
 import type { McpConnectionManager, McpManagerEvent } from '../mcp/index.js';

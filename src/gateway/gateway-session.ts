@@ -1,7 +1,7 @@
 // One client of the gateway (a stdio pipe or one HTTP session): an SDK server that re-serves the
 // aggregated catalog of the configured MCP servers over the gateway's shared pool of upstream
 // connections. It holds only its own protocol state: its log level, its list-change notifier.
-import { type Server, type ClientCapabilities, type LoggingLevel, type Transport } from '@modelcontextprotocol/server';
+import type { Server, ClientCapabilities, LoggingLevel, Transport } from '@modelcontextprotocol/server';
 import { TaskServer } from '../mcp-host/index.js';
 import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
