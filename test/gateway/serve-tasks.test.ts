@@ -2,8 +2,10 @@
 // of a real upstream that offers tasks (test/fixtures/task-upstream.mjs, SDK v1's tasks runtime): a
 // task-augmented call returns a task under the gateway's own id, its status notifications reach the
 // client that created it, tasks/get and tasks/result answer it; tasks/cancel stops it upstream; another
-// client can neither see nor touch it; a client that leaves has its running tasks cancelled.
+// client can neither see nor touch it; a client that leaves has its running tasks cancelled. And the
+// reference server's task tool (server-everything's simulate-research-query) through a transparent gateway.
 import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ import { textOf } from './gateway-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
 
 const TASK_FIXTURE = fileURLToPath(new URL('../fixtures/task-upstream.mjs', import.meta.url));
+const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const Loose = z.looseObject({});
 type Loose = z.infer<typeof Loose>;
 const RELATED = 'io.modelcontextprotocol/related-task';
@@ -120,5 +123,37 @@ describe('switchboard serve --http: tasks passed through to an upstream that off
     await (leaving.client.transport as StreamableHTTPClientTransport).terminateSession();
     await leaving.client.close();
     await waitFor(async () => (JSON.parse(await plain(watcher, 'mcp__tasks__cancelled')) as { cancelled: number }).cancelled === before.cancelled + 1, 'the orphaned task cancelled upstream', 15_000);
+  }, 60_000);
+});
+
+describe('switchboard serve --http --transparent: server-everything runs a research query as a task', () => {
+  it('creates the task under the gateway id, reports its stages, and gives the report', async () => {
+    requireBuild();
+    const home = await tempDir('sb-serve-tasks-everything-');
+    await writeFile(path.join(home, 'config.toml'), `[mcp_servers.everything]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n`);
+    const serve = await spawnServe(['--http', '127.0.0.1:0', '--insecure-no-auth', '--transparent'], { env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home }, cwd: home });
+    const client = new Client({ name: 'research', version: '1.0.0' }, { capabilities: {} });
+    try {
+      const statuses: Loose[] = [];
+      client.setNotificationHandler('notifications/tasks/status', { params: Loose }, (params) => void statuses.push(params));
+      await client.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
+      const { tools } = await client.listTools();
+      expect(tools.find((t) => t.name === 'simulate-research-query')?.execution).toEqual({ taskSupport: 'required' });
+      const created = await client.request({ method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'gateways' }, task: { ttl: 60_000 } } }, Loose, { timeout: 30_000 });
+      const { taskId } = created.task as { taskId: string };
+      // The reference server's ids are 32 hex digits; the client sees the gateway's own.
+      expect(taskId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+      expect(await client.request({ method: 'tasks/get', params: { taskId } } as never, Loose)).toMatchObject({ taskId, status: 'working' });
+      const result = await client.request({ method: 'tasks/result', params: { taskId } } as never, Loose, { timeout: 30_000 });
+      expect(textOf(result as never)).toContain('# Research Report: gateways');
+      expect((result._meta as Record<string, unknown>)[RELATED]).toEqual({ taskId });
+      await waitFor(() => statuses.some((st) => st.status === 'completed'), 'the completed status notification');
+      expect(statuses.every((st) => st.taskId === taskId)).toBe(true);
+      expect(statuses.map((st) => st.statusMessage)).toEqual(expect.arrayContaining(['Analyzing content...', 'Generating report...']));
+    } finally {
+      await client.close().catch(() => {});
+      await serve.stop();
+      await removeTree(home);
+    }
   }, 60_000);
 });
