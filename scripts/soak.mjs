@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// `npm run soak [-- --minutes N] [--clients 8] [--in-flight 4] [--subject gateway|manager] [--json FILE]
+// `npm run soak [-- --minutes N] [--clients 32] [--in-flight 4] [--subject gateway|manager] [--json FILE]
 // [--seed N] [--crash-after N] [--no-trace-gc]` (flags in docs/reliability.md, "Soak"):
 // a long run outside CI on the built code. By default the subject is the gateway — the built CLI
 // `switchboard serve --http` with 10 upstreams (five healthy stdio servers, five chaotic ones) — under a
-// constant stream of calls from concurrent MCP clients, each its own session. Reports calls, latency,
-// failures by upstream and cause, the gateway's RSS at start/middle/end (flagging growth beyond 20%),
-// its open descriptors and child processes, and what is left after close; exits 1 on a problem.
+// constant stream of calls from concurrent MCP clients, each its own session, all sharing the gateway's
+// one pool of upstreams. Reports calls, latency, failures by upstream and cause, the gateway's RSS at
+// start/middle/end (flagging growth beyond 20%), its open descriptors, its upstream processes (counted
+// every 5 s: never more than one per stdio upstream, however many clients) and what is left after
+// close; exits 1 on a problem.
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,7 +34,7 @@ const { values: flags } = parseArgs({
 const SUBJECT = flags.subject;
 if (SUBJECT !== 'gateway' && SUBJECT !== 'manager') throw new Error('--subject must be gateway or manager');
 const MINUTES = Number(flags.minutes);
-const CLIENTS = Number(flags.clients ?? flags.callers ?? '8');
+const CLIENTS = Number(flags.clients ?? flags.callers ?? '32');
 const IN_FLIGHT = Number(flags['in-flight']);
 const SEED = Number(flags.seed);
 // The crashy server sees about a tenth of all calls, through the manager as through the gateway
@@ -48,6 +50,8 @@ const RSS_GROWTH_LIMIT = 0.2;
  */
 const WARMUP_MS = Math.min(Math.max(DURATION_MS * 0.25, 10_000), 300_000);
 const UPSTREAMS = soakUpstreams({ crashAfter: CRASH_AFTER });
+/** One process per stdio upstream, shared by every client: the count must never exceed it. */
+const STDIO_UPSTREAMS = UPSTREAMS.filter((u) => u.kind === 'stdio').length;
 
 async function until(check, timeoutMs) {
   const end = performance.now() + timeoutMs;
@@ -82,11 +86,15 @@ try {
     `soak: ${subject.name}${subject.url ? ` at ${subject.url} (pid ${subject.pid})` : ''} with ${UPSTREAMS.length} upstreams, ${CLIENTS} clients × ${IN_FLIGHT} calls in flight, ${MINUTES} min (node ${process.version}, ${os.cpus().length} CPUs)\n`,
   );
   const idle = await sample('idle');
+  // The subject's upstream processes now (the HTTP upstreams run outside it).
+  const upstreamProcesses = async () => (await descendants(subject.pid)).filter((p) => !subject.exclude.includes(p)).length;
+  const processCounts = [];
   const conns = [];
   for (let id = 0; id < CLIENTS; id++) conns.push(await subject.connect(id));
   // Every session lists its catalog once (the gateway waits for servers that are still starting).
   await Promise.all(conns.map((c) => c.tools?.()));
   const beforeLoad = await sample('before load');
+  processCounts.push(beforeLoad.childProcesses);
 
   const stats = makeStats(UPSTREAMS, SEED);
   const samples = [];
@@ -107,6 +115,7 @@ try {
   ticker.unref();
   async function tick() {
     const elapsed = performance.now() - loadStart;
+    processCounts.push(await upstreamProcesses());
     if (samples.length === 0 && elapsed >= WARMUP_MS) samples.push(await sample('start'));
     if (!middleTaken && samples.length === 1 && elapsed >= DURATION_MS / 2) {
       middleTaken = true;
@@ -129,12 +138,11 @@ try {
   samples.push(await sample('end'));
   const statusAtEnd = await subject.status();
 
-  // Close the clients first: over HTTP each closed session must take its upstream processes with it.
+  processCounts.push(samples.at(-1).childProcesses);
+  // Close the clients first: a session that ends closes only its own protocol state, so the pool's
+  // upstream processes stay (for the next client) and none is added.
   for (const c of conns) await c.close();
-  const leftAfterClients = await until(async () => {
-    const n = (await descendants(subject.pid)).filter((p) => !subject.exclude.includes(p)).length;
-    return { done: n === 0, value: n };
-  }, 20_000);
+  const afterClientsCount = await upstreamProcesses();
   // Idle keep-alive sockets (to the clients, to the HTTP upstreams) close within ~5 s; then count.
   await new Promise((r) => setTimeout(r, 10_000));
   const afterClients = await sample('after clients closed');
@@ -168,6 +176,7 @@ try {
     openFds: pick('fds'),
     fdKinds: pick('fdKinds'),
     childProcesses: { ...pick('childProcesses'), afterClose: leftAfterClose },
+    upstreamProcesses: { perStdioUpstream: 1, stdioUpstreams: STDIO_UPSTREAMS, samples: processCounts.length, min: Math.min(...processCounts), max: Math.max(...processCounts), afterClientsClosed: afterClientsCount },
     childrenRssMiB: pick('childrenRssMiB'),
     upstreamStatesAtEnd: statusAtEnd,
     exit,
@@ -177,7 +186,9 @@ try {
   if (flags.json) await writeFile(flags.json, `${JSON.stringify(report, null, 2)}\n`);
   const problems = [];
   if (report.rss.flagged) problems.push(`${SUBJECT} RSS grew ${report.rss.growthPercent}% (limit ${RSS_GROWTH_LIMIT * 100}%)`);
-  if (SUBJECT === 'gateway' && leftAfterClients !== 0) problems.push(`${leftAfterClients} gateway child processes still running 20 s after every session was closed`);
+  const flat = report.upstreamProcesses;
+  if (flat.max > STDIO_UPSTREAMS) problems.push(`up to ${flat.max} upstream processes for ${STDIO_UPSTREAMS} stdio upstreams and ${CLIENTS} clients: the count must stay flat`);
+  if (afterClientsCount > STDIO_UPSTREAMS) problems.push(`${afterClientsCount} upstream processes after every session was closed (${STDIO_UPSTREAMS} stdio upstreams)`);
   if (leftAfterClose !== 0) problems.push(`${leftAfterClose} processes left after close`);
   if (end.fds > start.fds * 1.2 + 10) problems.push(`open file descriptors grew from ${start.fds} to ${end.fds}`);
   if (exit.code !== 0) problems.push(`${SUBJECT} exited with ${exit.code ?? exit.signal}${stderrTail ? `; stderr ends: ${stderrTail.slice(-2000)}` : ''}`);

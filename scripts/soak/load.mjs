@@ -5,7 +5,10 @@ import { seededRandom } from '../../test/fixtures/seeded-random.mjs';
 
 /** An error message with its variable parts (numbers, URLs, paths, ids) blanked: one line per cause. */
 export function causeOf(err) {
-  return errorMessage(err)
+  // fetch's own failure says only "fetch failed": the socket error under it is the cause.
+  const under = err?.cause ?? err?.data?.cause;
+  const detail = errorMessage(err) === 'fetch failed' && under ? ` (${under.code ?? errorMessage(under)})` : '';
+  return `${errorMessage(err)}${detail}`
     .split('\n')[0]
     .replace(/https?:\/\/\S+/g, '<url>')
     .replace(/`\/[^`]*`/g, '`<path>`')

@@ -1,9 +1,10 @@
 // One MCP connection to the agent (a stdio pipe, or one HTTP session): the SDK server answering
 // initialize / ping / tools/list / tools/call the way Codex's `mcp-server` did, the calls running on
-// it, and their cancellation. Many calls run at once, each on its own thread.
+// it, and their cancellation. Many calls run at once, each on its own thread; a call may run as a
+// task (tasks/* answered from codex-tasks.ts).
 import {
   ProtocolError,
-  Server,
+  type Server,
   type CallToolRequestParams,
   type CallToolResult,
   type ServerContext,
@@ -11,8 +12,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { errorMessage, type Logger } from '../util/index.js';
-import { callerOf, RequestGuard, requestKey, UNRESTRICTED } from '../mcp-host/index.js';
+import { callerOf, createdTaskResult, RequestGuard, requestKey, TaskServer, UNRESTRICTED } from '../mcp-host/index.js';
 import { CallNotifier } from './call-notifier.js';
+import { CODEX_TASKS_CAPABILITY, CodexTasks, RELATED_TASK, type TaskHandle } from './codex-tasks.js';
 import { parseCodexArgs, parseReplyArgs } from './tool-args.js';
 import { CODEX_REPLY_TOOL, CODEX_TOOL, codexTools } from './tool-definitions.js';
 import { runCodexCall, runReplyCall, toolError, type CallContext, type CodexAgent } from './tool-call.js';
@@ -20,11 +22,13 @@ import * as T from './texts.js';
 
 /** Codex's server accepted these and answered anything else with the latest. */
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
-const SERVED_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call']);
+const SERVED_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
 const GUARD_TEXTS = { requestIdRunning: T.REQUEST_ID_RUNNING, initializeTwice: T.INITIALIZE_TWICE, methodNotFound: T.methodNotFound };
 // setTimeout's ceiling: an approval may wait as long as the user needs.
 const NO_TIMEOUT_MS = 2_147_483_647;
 const AnyResult = z.unknown();
+const TaskIdParams = z.looseObject({ taskId: z.string() });
+const ListParams = z.looseObject({ cursor: z.string().optional() });
 
 export interface CodexServerOptions {
   name: string;
@@ -47,6 +51,7 @@ export class CodexMcpServer {
   private readonly calls = new Map<string, RunningCall>();
   private clientCapabilities: unknown = undefined;
   private closeListeners: (() => void)[] = [];
+  private readonly tasks: CodexTasks;
 
   constructor(
     private readonly agent: CodexAgent,
@@ -54,7 +59,8 @@ export class CodexMcpServer {
     private readonly logger: Logger,
   ) {
     const info = { name: options.name, title: options.title, version: options.version };
-    this.server = new Server(info, { capabilities: { tools: { listChanged: true } }, supportedProtocolVersions: PROTOCOL_VERSIONS });
+    this.server = new TaskServer(info, { capabilities: { tools: { listChanged: true }, tasks: CODEX_TASKS_CAPABILITY }, supportedProtocolVersions: PROTOCOL_VERSIONS });
+    this.tasks = new CodexTasks((params) => this.notifyClient('notifications/tasks/status', params), logger);
     this.server.setRequestHandler('initialize', (request) => {
       const { protocolVersion, capabilities, clientInfo } = request.params;
       this.clientCapabilities = capabilities;
@@ -70,7 +76,11 @@ export class CodexMcpServer {
       const view = this.agent.access?.viewFor(callerOf(ctx.http?.authInfo)) ?? UNRESTRICTED;
       return { tools: codexTools().filter((t) => view.allows(t.name)) };
     });
-    this.server.setRequestHandler('tools/call', (request, ctx) => this.callTool(request.params, ctx));
+    this.server.setRequestHandler('tools/call', (request, ctx) => (request.params.task ? this.startTask(request.params, ctx) : this.callTool(request.params, ctx)));
+    this.server.setRequestHandler('tasks/get', { params: TaskIdParams }, (params) => this.tasks.get(params.taskId));
+    this.server.setRequestHandler('tasks/result', { params: TaskIdParams }, (params, ctx) => this.tasks.result(params.taskId, ctx.mcpReq.signal));
+    this.server.setRequestHandler('tasks/list', { params: ListParams }, () => ({ tasks: this.tasks.list() }));
+    this.server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, (params) => this.tasks.cancel(params.taskId));
     this.server.setNotificationHandler('notifications/cancelled', (n) => {
       if (n.params.requestId !== undefined) this.cancel(requestKey(n.params.requestId));
     });
@@ -80,6 +90,7 @@ export class CodexMcpServer {
     this.server.onerror = (err) => this.logger.debug('mcp connection error', { error: errorMessage(err) });
     this.server.onclose = () => {
       for (const call of this.calls.values()) call.controller.abort();
+      this.tasks.closeAll();
       for (const listener of this.closeListeners.splice(0)) listener();
     };
   }
@@ -96,13 +107,15 @@ export class CodexMcpServer {
     this.closeListeners.push(listener);
   }
 
+  /** Calls running now, those running as tasks included. */
   get runningCalls(): number {
-    return this.calls.size;
+    return this.calls.size + this.tasks.running;
   }
 
   /** Cancel every running call (their turns are interrupted, pending elicitations cancelled). */
   cancelAll(): void {
     for (const call of this.calls.values()) call.controller.abort();
+    this.tasks.closeAll();
   }
 
   async close(): Promise<void> {
@@ -122,12 +135,6 @@ export class CodexMcpServer {
   }
 
   private async callTool(params: CallToolRequestParams, ctx: ServerContext): Promise<CallToolResult> {
-    const name = params.name;
-    const caller = callerOf(ctx.http?.authInfo);
-    const view = this.agent.access?.viewFor(caller) ?? UNRESTRICTED;
-    // A tool outside the caller's view is answered like one that does not exist.
-    if ((name !== CODEX_TOOL && name !== CODEX_REPLY_TOOL) || !view.allows(name)) return toolError(T.unknownTool(name));
-    if (params.arguments === undefined) return toolError(name === CODEX_TOOL ? T.MISSING_CODEX_ARGS : T.MISSING_REPLY_ARGS);
     const requestId = ctx.mcpReq.id;
     const key = requestKey(requestId);
     const controller = new AbortController();
@@ -135,23 +142,20 @@ export class CodexMcpServer {
     const onConnectionGone = () => controller.abort();
     ctx.mcpReq.signal.addEventListener('abort', onConnectionGone, { once: true });
     const progressToken = ctx.mcpReq._meta?.progressToken;
-    const callCtx: CallContext = {
-      agent: this.agent,
-      toolCallId: String(requestId),
-      cancel: controller.signal,
-      ...(caller ? { caller } : {}),
-      view,
-      logger: this.logger.child({ requestId: String(requestId) }),
-      notifier: new CallNotifier({
-        // codex/event is not a spec notification: the SDK sends it as is, but its types need the cast.
-        send: (n) => ctx.mcpReq.notify(n as Parameters<typeof ctx.mcpReq.notify>[0]),
-        requestId,
-        progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
-        codexEvents: this.options.codexEvents,
-        heartbeatMs: this.options.heartbeatMs,
-        logger: this.logger,
-      }),
-      channel: {
+    try {
+      return await this.runCall(params, {
+        ...this.accessOf(ctx),
+        toolCallId: String(requestId),
+        cancel: controller.signal,
+        notifier: new CallNotifier({
+          // codex/event is not a spec notification: the SDK sends it as is, but its types need the cast.
+          send: (n) => ctx.mcpReq.notify(n as Parameters<typeof ctx.mcpReq.notify>[0]),
+          requestId,
+          progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
+          codexEvents: this.options.codexEvents,
+          heartbeatMs: this.options.heartbeatMs,
+          logger: this.logger,
+        }),
         // Sent raw (not through elicitInput), so the codex_* fields reach the client untouched and a
         // legacy `{decision}` answer is read as it came.
         elicit: (elicitParams, signal) =>
@@ -159,8 +163,76 @@ export class CodexMcpServer {
             signal,
             timeout: NO_TIMEOUT_MS,
           }),
-        capabilities: () => this.clientCapabilities,
-      },
+      });
+    } finally {
+      ctx.mcpReq.signal.removeEventListener('abort', onConnectionGone);
+      this.calls.delete(key);
+    }
+  }
+
+  /**
+   * A task-augmented call: answered at once with a task, the call running on without a request. What
+   * it tells its client goes on the connection's own stream (the GET stream over HTTP), naming the
+   * task; its progress becomes the task's status message.
+   */
+  private startTask(params: CallToolRequestParams, ctx: ServerContext): CallToolResult {
+    const access = this.accessOf(ctx);
+    const created = this.tasks.start(params.task, (task: TaskHandle) => {
+      const related = { [RELATED_TASK]: { taskId: task.taskId } };
+      return this.runCall(params, {
+        ...access,
+        toolCallId: task.taskId,
+        cancel: task.signal,
+        notifier: new CallNotifier({
+          send: async (n) => {
+            if (n.method === 'notifications/progress') return task.update(String(n.params.message ?? ''), /^waiting/.test(String(n.params.message)));
+            this.notifyClient(n.method, { ...n.params, _meta: { ...(n.params._meta as object | undefined), ...related } });
+          },
+          requestId: task.taskId,
+          progressToken: task.taskId,
+          codexEvents: this.options.codexEvents,
+          heartbeatMs: 0,
+          logger: this.logger,
+        }),
+        elicit: (elicitParams, signal) =>
+          this.server.request({ method: 'elicitation/create', params: { ...(elicitParams as object), _meta: related } } as Parameters<Server['request']>[0], AnyResult, {
+            signal,
+            timeout: NO_TIMEOUT_MS,
+          }),
+      });
+    });
+    return createdTaskResult(created);
+  }
+
+  private notifyClient(method: string, params: Record<string, unknown>): void {
+    this.server.notification({ method, params } as Parameters<Server['notification']>[0]).catch((err: unknown) =>
+      this.logger.debug('notification not delivered', { method, error: errorMessage(err) }),
+    );
+  }
+
+  /** Who is calling (HTTP with [server_auth]) and what its rules let it use. */
+  private accessOf(ctx: ServerContext): Pick<CallContext, 'caller' | 'view'> {
+    const caller = callerOf(ctx.http?.authInfo);
+    return { ...(caller ? { caller } : {}), view: this.agent.access?.viewFor(caller) ?? UNRESTRICTED };
+  }
+
+  private async runCall(
+    params: CallToolRequestParams,
+    run: Pick<CallContext, 'toolCallId' | 'cancel' | 'notifier' | 'caller' | 'view'> & { elicit: CallContext['channel']['elicit'] },
+  ): Promise<CallToolResult> {
+    const name = params.name;
+    // A tool outside the caller's view is answered like one that does not exist.
+    if ((name !== CODEX_TOOL && name !== CODEX_REPLY_TOOL) || !run.view.allows(name)) return toolError(T.unknownTool(name));
+    if (params.arguments === undefined) return toolError(name === CODEX_TOOL ? T.MISSING_CODEX_ARGS : T.MISSING_REPLY_ARGS);
+    const callCtx: CallContext = {
+      agent: this.agent,
+      toolCallId: run.toolCallId,
+      cancel: run.cancel,
+      ...(run.caller ? { caller: run.caller } : {}),
+      view: run.view,
+      logger: this.logger.child({ requestId: run.toolCallId }),
+      notifier: run.notifier,
+      channel: { elicit: run.elicit, capabilities: () => this.clientCapabilities },
     };
     try {
       if (name === CODEX_TOOL) {
@@ -174,9 +246,6 @@ export class CodexMcpServer {
     } catch (err) {
       this.logger.error('tool call failed', { error: errorMessage(err) });
       return toolError(T.runtimeError(errorMessage(err)));
-    } finally {
-      ctx.mcpReq.signal.removeEventListener('abort', onConnectionGone);
-      this.calls.delete(key);
     }
   }
 }

@@ -50,6 +50,8 @@ const codexTool: Tool = {
     required: ['prompt'],
   },
   outputSchema: OUTPUT_SCHEMA,
+  // Beyond Codex: the call may run as a task (2025-11-25 tasks), so a long turn needs no open stream.
+  execution: { taskSupport: 'optional' },
 };
 
 const codexReplyTool: Tool = {
@@ -70,6 +72,8 @@ const codexReplyTool: Tool = {
     required: ['prompt'],
   },
   outputSchema: OUTPUT_SCHEMA,
+  // Beyond Codex: the call may run as a task (2025-11-25 tasks), so a long turn needs no open stream.
+  execution: { taskSupport: 'optional' },
 };
 
 /** The `tools/list` result: always these two, no pagination. */

@@ -1,11 +1,12 @@
 // The MCP methods the gateway answers, each routed to the server that owns the tool, prompt or
 // resource (transparent mode: the one upstream, under raw names). Upstream traffic during a request
 // is tied to it through the relay.
-import type { CallToolResult, CompleteRequest, CompleteResult, ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolRequest, CallToolResult, CompleteRequest, CompleteResult, ServerContext } from '@modelcontextprotocol/server';
 import { errorMessage } from '../util/index.js';
 import { mayUse, viewOf, visiblePrompts, visibleResources, visibleTools } from './caller-view.js';
 import { invalidParams, toolCallFailure, toProtocolError } from './gateway-errors.js';
 import type { GatewaySession } from './gateway-session.js';
+import { callAsTask } from './task-handlers.js';
 
 /** The client's request `_meta` minus its progressToken (the upstream call gets its own). */
 function forwardedMeta(ctx: ServerContext): Record<string, unknown> | undefined {
@@ -26,8 +27,17 @@ async function relayed<T>(work: () => Promise<T>): Promise<T> {
 
 const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: false } };
 
-/** A tools/call by the name the client sees, routed to the server that owns the tool (also `call_tool`'s route under --tool-search). */
-export async function callGatewayTool(session: GatewaySession, name: string, args: Record<string, unknown> | undefined, ctx: ServerContext): Promise<CallToolResult> {
+/**
+ * A tools/call by the name the client sees, routed to the server that owns the tool (also `call_tool`'s
+ * route under --tool-search). `taskRequest`: the client asked for a task (passed through when the upstream offers tasks).
+ */
+export async function callGatewayTool(
+  session: GatewaySession,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  ctx: ServerContext,
+  taskRequest?: CallToolRequest,
+): Promise<CallToolResult> {
   const signal = ctx.mcpReq.signal;
   const up = session.upstreams();
   const view = viewOf(session.pool.options.access, ctx);
@@ -41,13 +51,15 @@ export async function callGatewayTool(session: GatewaySession, name: string, arg
     const close = up.catalog.closestTools(name);
     throw invalidParams(`Unknown tool: ${name}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`);
   }
-  return up.relay.within(route.server, session, ctx, async (call) => {
-    try {
-      return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx) });
-    } catch (err) {
-      return toolCallFailure(err);
-    }
-  });
+  const plain = () =>
+    up.relay.within(route.server, session, ctx, async (call) => {
+      try {
+        return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx) });
+      } catch (err) {
+        return toolCallFailure(err);
+      }
+    });
+  return taskRequest ? callAsTask(session, route, taskRequest, ctx, plain) : plain();
 }
 
 export function registerGatewayHandlers(session: GatewaySession): void {
@@ -60,7 +72,9 @@ export function registerGatewayHandlers(session: GatewaySession): void {
     return { tools: visibleTools(viewOf(access, ctx), up, session.mode, await up.catalog.listTools(ctx.mcpReq.signal)) };
   });
 
-  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => callGatewayTool(session, request.params.name, request.params.arguments, ctx));
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> =>
+    callGatewayTool(session, request.params.name, request.params.arguments, ctx, request.params.task ? request : undefined),
+  );
 
   server.setRequestHandler('resources/list', async (_request, ctx) => ({
     resources: visibleResources(viewOf(access, ctx), session.mode, await session.upstreams().routes.listResources(ctx.mcpReq.signal)),

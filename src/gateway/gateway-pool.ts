@@ -1,19 +1,21 @@
 // One gateway's shared upstream side: one connection manager (one pool of upstream connections) for
 // every client it serves (each HTTP session, the stdio client), opened on first need and closed with
 // the gateway. It fans out what concerns every client (list changes, status lines) and keeps what
-// concerns one client (requests, subscriptions, log levels) to that client.
+// concerns one client (requests, subscriptions, log levels, tasks) to that client.
 import { pathToFileURL } from 'node:url';
 import type { LoggingLevel, Root } from '@modelcontextprotocol/server';
 import type { McpConnectionManager, McpManagerEvent } from '../mcp/index.js';
 import type { AccessPolicy, AuditSink } from '../mcp-host/index.js';
 import { assertNever, errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { GatewayMode } from './catalog-view.js';
+import { GatewayTasks } from './gateway-tasks.js';
 import type { ListKind } from './list-changed.js';
 import { PoolSubscriptions } from './pool-subscriptions.js';
 import type { GatewayToolSearch } from './tool-search-handlers.js';
 import type { RelayClient } from './relay.js';
 import { openUpstreams, type GatewayUpstreamSetup, type Upstreams } from './upstreams.js';
 
+const TASK_CANCEL_TIMEOUT_MS = 10_000;
 const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 export interface GatewayOptions {
@@ -58,12 +60,15 @@ export class GatewayPool {
   /** The level upstreams were given: the most verbose any client asked for. */
   private upstreamLevel: LoggingLevel | undefined;
   private readonly roots: Root[];
+  /** Tasks upstreams created for clients' task-augmented calls, each known to its own client only. */
+  readonly tasks: GatewayTasks;
 
   constructor(
     readonly options: GatewayOptions,
     private readonly deps: GatewayDeps,
   ) {
     this.roots = deps.roots ?? [{ uri: pathToFileURL(process.cwd()).href, name: 'workspace' }];
+    this.tasks = new GatewayTasks(deps.logger);
   }
 
   get logger(): Logger {
@@ -86,6 +91,7 @@ export class GatewayPool {
           clients: () => this.members,
           onEvent: (event) => this.onManagerEvent(event),
           listChanged: (kind) => this.listChanged(kind),
+          taskStatus: (server, params) => this.tasks.status(server, params),
           resourceUpdated: (uri) => {
             for (const c of this.subscriptions.subscribers(uri)) c.notify({ method: 'notifications/resources/updated', params: { uri } });
           },
@@ -102,11 +108,13 @@ export class GatewayPool {
     return this.closed ? undefined : this.up;
   }
 
-  /** A client finished initializing: it hears list changes and status lines from now on. */
+  /** A client finished initializing: it hears list changes and status lines from now on, and the failures standing now. */
   join(client: PoolClient): void {
     if (this.closed) return;
     this.members.add(client);
-    this.upstreams();
+    const up = this.upstreams();
+    // A client arriving while a server is down hears about it as the others did.
+    for (const [server, text] of this.failureShown) up.relay.status(server, 'error', text, [client]);
   }
 
   /** A client went away: its subscriptions and log level no longer count; the upstreams stay. */
@@ -115,8 +123,11 @@ export class GatewayPool {
     const up = this.up;
     if (!up || this.closed) return;
     up.relay.forget(client);
+    const cancelled = this.tasks.leave(client, async (task) =>
+      (await up.manager.clientFor(task.server)).taskRequest('tasks/cancel', { taskId: task.upstreamId }, { timeoutMs: TASK_CANCEL_TIMEOUT_MS }),
+    );
     const emptied = this.subscriptions.removeClient(client);
-    await Promise.all(emptied.map(({ uri, server }) => this.unsubscribeUpstream(up, server, uri)));
+    await Promise.all([...cancelled, ...emptied.map(({ uri, server }) => this.unsubscribeUpstream(up, server, uri))]);
     if (this.wantedLevel() !== this.upstreamLevel) await this.applyLevel();
   }
 

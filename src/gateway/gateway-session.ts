@@ -1,7 +1,8 @@
 // One client of the gateway (a stdio pipe or one HTTP session): an SDK server that re-serves the
 // aggregated catalog of the configured MCP servers over the gateway's shared pool of upstream
 // connections. It holds only its own protocol state: its log level, its list-change notifier.
-import { Server, type ClientCapabilities, type LoggingLevel, type Transport } from '@modelcontextprotocol/server';
+import type { Server, ClientCapabilities, LoggingLevel, Transport } from '@modelcontextprotocol/server';
+import { TaskServer } from '../mcp-host/index.js';
 import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';
@@ -9,6 +10,7 @@ import { levelPasses, type GatewayPool, type PoolClient } from './gateway-pool.j
 import { ListChangedNotifier, type ListKind } from './list-changed.js';
 import { registerToolSearchHandlers } from './tool-search-handlers.js';
 import type { Notification } from './relay.js';
+import { GATEWAY_TASKS_CAPABILITY, registerTaskHandlers } from './task-handlers.js';
 import type { Upstreams } from './upstreams.js';
 
 /** 2025-era revisions only: the relay is built on server-to-client requests, which 2026-07-28 removed. */
@@ -23,7 +25,7 @@ export class GatewaySession implements PoolClient {
 
   constructor(readonly pool: GatewayPool) {
     const { options } = pool;
-    this.server = new Server(
+    this.server = new TaskServer(
       { name: options.name, title: options.title, version: options.version },
       {
         capabilities: {
@@ -32,6 +34,7 @@ export class GatewaySession implements PoolClient {
           prompts: { listChanged: true },
           completions: {},
           logging: {},
+          tasks: GATEWAY_TASKS_CAPABILITY,
         },
         supportedProtocolVersions: GATEWAY_PROTOCOL_VERSIONS,
         ...(options.instructions ? { instructions: options.instructions } : {}),
@@ -39,6 +42,7 @@ export class GatewaySession implements PoolClient {
     );
     this.notifier = new ListChangedNotifier((method) => this.server.notification({ method }), pool.logger);
     registerGatewayHandlers(this);
+    registerTaskHandlers(this);
     if (options.toolSearch) registerToolSearchHandlers(this, options.toolSearch);
     // Upstreams start (if no earlier client started them) once a client has initialized.
     this.server.oninitialized = () => {

@@ -149,11 +149,11 @@ export class Relay {
 
   /**
    * A status line of the gateway's own about `upstream` (logger "switchboard", the server named in
-   * `_meta`) to every client whose logging/setLevel lets it pass.
+   * `_meta`) to every client (or those given) whose logging/setLevel lets it pass.
    */
-  status(upstream: string, level: LoggingLevel, text: string): void {
+  status(upstream: string, level: LoggingLevel, text: string, clients: Iterable<RelayClient> = this.options.clients()): void {
     const notification: Notification = { method: 'notifications/message', params: { level, logger: STATUS_LOGGER, data: text, _meta: { [SERVER_META_KEY]: upstream } } };
-    for (const client of this.options.clients()) if (client.passes(level)) this.toClient(upstream, client, notification);
+    for (const client of clients) if (client.passes(level)) this.toClient(upstream, client, notification);
   }
 
   /**

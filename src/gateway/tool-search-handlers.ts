@@ -158,6 +158,6 @@ export function registerToolSearchHandlers(session: GatewaySession, options: Gat
     if (name === SEARCH_TOOLS) return search(args, ctx);
     if (name === CALL_TOOL) return call(args, ctx);
     // The pinned servers' tools, and any tool called by its exact name.
-    return callGatewayTool(session, name, args, ctx);
+    return callGatewayTool(session, name, args, ctx, request.params.task ? request : undefined);
   });
 }

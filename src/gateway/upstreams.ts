@@ -3,7 +3,7 @@
 // the views that name and route the catalog.
 import type { Root } from '@modelcontextprotocol/server';
 import type { McpConnectionManager, McpManagerEvent } from '../mcp/index.js';
-import type { McpClientHandlers, McpClientOptions } from '../mcp-client/index.js';
+import type { McpClientHandlers, McpClientOptions, TaskStatusParams } from '../mcp-client/index.js';
 import type { Logger } from '../util/index.js';
 import { CatalogView, type GatewayMode } from './catalog-view.js';
 import type { ListKind } from './list-changed.js';
@@ -33,6 +33,7 @@ export interface UpstreamSink {
   onEvent(event: McpManagerEvent): void;
   listChanged(kind: Exclude<ListKind, 'tools'>): void;
   resourceUpdated(uri: string): void;
+  taskStatus(server: string, params: TaskStatusParams): void;
 }
 
 export function openUpstreams(sink: UpstreamSink, createManager: (setup: GatewayUpstreamSetup) => McpConnectionManager): Upstreams {
@@ -43,6 +44,7 @@ export function openUpstreams(sink: UpstreamSink, createManager: (setup: Gateway
     handlersFor: (server) => ({
       ...relay.handlersFor(server),
       onResourceUpdated: (uri) => sink.resourceUpdated(uri),
+      onTaskStatus: (params) => sink.taskStatus(server, params),
       onPromptsListChanged: () => sink.listChanged('prompts'),
       onResourcesListChanged: () => sink.listChanged('resources'),
     }),

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import type { ClientCapabilities, ElicitResult, Implementation, LoggingMessageNotification, Root } from '@modelcontextprotocol/client';
 import type { Logger } from '../util/index.js';
 import { MAX_INPUT_ROUNDS, MAX_TOOL_LIST_PAGES } from './defaults.js';
+import { TaskStatusParams } from './task-requests.js';
 import { TASKS_EXTENSION } from './tasks.js';
 import type { McpClientHandlers } from './types.js';
 
@@ -89,6 +90,7 @@ export function createSdkClient(setup: SdkClientSetup): Client {
   client.setNotificationHandler('notifications/resources/list_changed', () => handlers.onResourcesListChanged?.());
   client.setNotificationHandler('notifications/prompts/list_changed', () => handlers.onPromptsListChanged?.());
   client.setNotificationHandler('notifications/resources/updated', (n) => handlers.onResourceUpdated?.(n.params.uri));
+  client.setNotificationHandler('notifications/tasks/status', { params: TaskStatusParams }, (params) => handlers.onTaskStatus?.(params));
   return client;
 }
 

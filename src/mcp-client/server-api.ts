@@ -18,6 +18,7 @@ import type { Connection } from './connection.js';
 import { McpClientError } from './errors.js';
 import type { AttemptOptions, OperationSpec } from './operation.js';
 import { checkItemLimit, collectPages } from './pagination.js';
+import { PassThroughResult, type TaskMethod } from './task-requests.js';
 import type { RequestOptions } from './types.js';
 
 export abstract class McpServerApi {
@@ -109,6 +110,22 @@ export abstract class McpServerApi {
   /** notifications/roots/list_changed: the host's roots changed (only with a `listRoots` handler). */
   async sendRootsListChanged(options: RequestOptions = {}): Promise<void> {
     await this.run('notifications/roots/list_changed', options, (c) => c.client.sendRootsListChanged());
+  }
+
+  /**
+   * A 2025-11-25 task-augmented tools/call (`params.task`), answered as the server answers it: a
+   * CreateTaskResult (`{task}`) or, when it ran the call at once, its result. Never polled here.
+   */
+  async callToolAsTask(
+    params: { name: string; arguments?: Record<string, unknown>; task: Record<string, unknown>; _meta?: Record<string, unknown> },
+    options: RequestOptions & Pick<OperationSpec, 'onProgress'> = {},
+  ): Promise<PassThroughResult> {
+    return this.run('tools/call', { ...options, progress: true }, (c, a) => c.client.request({ method: 'tools/call', params }, PassThroughResult, a));
+  }
+
+  /** tasks/get, tasks/result, tasks/list or tasks/cancel, the server's answer unchanged. */
+  async taskRequest(method: TaskMethod, params: Record<string, unknown>, options: RequestOptions = {}): Promise<PassThroughResult> {
+    return this.run(method, options, (c, a) => c.client.request({ method, params } as Parameters<typeof c.client.request>[0], PassThroughResult, a));
   }
 
   async ping(options: RequestOptions = {}): Promise<void> {

@@ -19,6 +19,7 @@ import type { McpServerConfig } from '../config/index.js';
 import type { Logger } from '../util/index.js';
 import type { McpClientError } from './errors.js';
 import type { StdioLauncher } from './launchers/index.js';
+import type { TaskStatusParams } from './task-requests.js';
 
 /** Passed to a handler answering a server's request. */
 export interface HandlerContext {
@@ -47,6 +48,8 @@ export interface McpClientHandlers {
   onResourcesListChanged?: () => void;
   onPromptsListChanged?: () => void;
   onResourceUpdated?: (uri: string) => void;
+  /** notifications/tasks/status (2025-11-25 tasks): a task of this server changed status. */
+  onTaskStatus?: (params: TaskStatusParams) => void;
   /** After a session recovery: the re-fetched tools, and whether they differ from the last list. */
   onSessionRecovered?: (event: SessionRecoveredEvent) => void;
   /** Every lifecycle change, including a connection that fails after being ready. */

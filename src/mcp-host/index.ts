@@ -13,3 +13,4 @@ export { AccessPolicy, UNRESTRICTED, qualified, type AccessRule, type CallerView
 export { CallerLimits, MemoryLimitStore, type CallerLimitStore, type CallerLimitSettings } from './access/caller-limits.js';
 export { AuditedTransport, auditFilePath, fileAuditSink, type AuditDescriber, type AuditRecord, type AuditSink } from './access/audit-trail.js';
 export { readAuditTail, type AuditTailOptions } from './access/audit-reader.js';
+export { TaskServer, createdTaskResult } from './rpc/task-server.js';

@@ -192,6 +192,27 @@ describe('limits', () => {
     await b.close();
   });
 
+  it('interrupts the turn of a client that disconnected mid-call and did not resume within the grace (10 s)', async () => {
+    const h = await serve({ maxTurns: 1 });
+    model.enqueue({ kind: 'responses', events: [rsp.created()], hang: true });
+    const a = new RawHttpSession(h.url, TOKEN);
+    const b = new RawHttpSession(h.url, TOKEN);
+    await a.initialize();
+    await b.initialize();
+    const gone = new AbortController();
+    const running = await a.post({ jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'codex', arguments: { prompt: 'long' } } }, { signal: gone.signal });
+    expect(running.status).toBe(200);
+    await model.waitForHang();
+    // The client vanishes: its stream closes, no notifications/cancelled, no GET to resume.
+    gone.abort();
+    model.enqueue(responsesTurn({ text: 'second' }));
+    const second = () => b.request('tools/call', { name: 'codex', arguments: { prompt: 'second' } });
+    // The turn slot stays taken until the grace has passed and the abandoned call is cancelled.
+    expect((await second()).result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('--max-turns') }] });
+    await expect.poll(async () => ((await second()).result as { content: { text: string }[] }).content[0]!.text, { timeout: 30_000, interval: 1_000 }).toBe('second');
+    await b.close();
+  }, 60_000);
+
   it('refuses a request that reuses a running id without disturbing the original', async () => {
     const h = await serve();
     model.enqueue({ kind: 'responses', events: [rsp.created()], hang: true });

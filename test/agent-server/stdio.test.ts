@@ -42,7 +42,7 @@ describe('protocol surface', () => {
     const init = await c.initialize();
     expect(init.result).toEqual({
       protocolVersion: '2025-06-18',
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
       serverInfo: { name: 'switchboard-mcp-server', title: 'Switchboard', version: '0.1.0', user_agent: expect.stringMatching(/^switchboard\/0\.1\.0 \(.+\) \(elicitation test; 0\.0\.0\)$/) },
     });
     const again = await c.response(c.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }));
@@ -57,7 +57,7 @@ describe('protocol surface', () => {
   it('answers unsupported methods, unparsable and invalid frames, and keeps the connection usable', async () => {
     const c = start();
     await c.initialize();
-    for (const method of ['resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'logging/setLevel', 'completion/complete', 'server/discover', 'tasks/list', 'x/y']) {
+    for (const method of ['resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'logging/setLevel', 'completion/complete', 'server/discover', 'x/y']) {
       const r = await c.response(c.request(method, {}));
       expect(r.error).toEqual({ code: -32601, message: `method not found: ${method}`, data: { method } });
     }
@@ -102,6 +102,7 @@ describe('protocol surface', () => {
             required: ['prompt'],
           },
           outputSchema,
+          execution: { taskSupport: 'optional' },
         },
         {
           name: 'codex-reply',
@@ -121,6 +122,7 @@ describe('protocol surface', () => {
             required: ['prompt'],
           },
           outputSchema,
+          execution: { taskSupport: 'optional' },
         },
       ],
     });

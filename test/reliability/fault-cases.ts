@@ -58,7 +58,7 @@ function works(transport: 'stdio' | 'http', mode: string, chaosArgs: string[], o
 const UNKNOWN_CHAOS_ECHO = "Unknown tool: mcp__chaos__echo: MCP server 'chaos' is unavailable: ";
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function downCall(run: CaseRun, why: RegExp): ReturnType<typeof fails> {
-  return run.subject === 'gateway' ? fails(new RegExp(`^${literal(UNKNOWN_CHAOS_ECHO)}`)) : fails(why);
+  return isGateway(run.subject) ? fails(new RegExp(`^${literal(UNKNOWN_CHAOS_ECHO)}`)) : fails(why);
 }
 
 /** Duplicate tool names: one catalog entry per name (4 tools), and calls work. */
@@ -97,7 +97,7 @@ function neverReady(transport: 'stdio' | 'http', mode: string, chaosArgs: string
       expect(run.failureLines[0]).toBe(run.startup.state === 'failed' ? run.startup.error : undefined);
       expect(run.calls).toEqual([downCall(run, /^MCP server 'chaos' is unavailable: /)]);
       const shown = run.calls[0]!.ok ? '' : run.calls[0]!.error;
-      expect(shown).toBe(`${run.subject === 'gateway' ? UNKNOWN_CHAOS_ECHO : "MCP server 'chaos' is unavailable: "}${run.failureLines[0]}`);
+      expect(shown).toBe(`${isGateway(run.subject) ? UNKNOWN_CHAOS_ECHO : "MCP server 'chaos' is unavailable: "}${run.failureLines[0]}`);
       expect(msOf(run.calls[0])).toBeLessThan(1_000); // no waiting on a server known to be down
     },
   };
@@ -257,7 +257,7 @@ function seededCalls(mode: string, rate: string, seed: string, pattern: boolean[
     },
     verify(run) {
       ready(run);
-      const failure = run.subject === 'gateway' && gatewayError ? gatewayError : error;
+      const failure = isGateway(run.subject) && gatewayError ? gatewayError : error;
       expect(run.calls).toEqual(pattern.map((good, i) => (good ? ok(`ping ${i}`) : fails(failure))));
       expect(run.failureLines).toEqual([]);
     },
@@ -389,9 +389,14 @@ export const GATEWAY_ROWS: readonly string[] = [
   'http/http-401 0.3 seed 14',
 ];
 
-/** The rows a subject runs: every mode for the manager, GATEWAY_ROWS for the gateway. */
+/** The gateway subjects: `gateway` (stdio, one client) and `gateway ×N` (HTTP, N clients). */
+export function isGateway(subject: string): boolean {
+  return subject.startsWith('gateway');
+}
+
+/** The rows a subject runs: every mode for the manager, GATEWAY_ROWS for the gateways. */
 export function casesFor(subject: string, all = process.env.FAULT_MATRIX_ALL_ROWS === '1'): FaultCase[] {
   const unknown = GATEWAY_ROWS.filter((id) => !FAULT_CASES.some((c) => c.id === id));
   if (unknown.length > 0) throw new Error(`GATEWAY_ROWS names modes the matrix does not have: ${unknown.join(', ')}`);
-  return subject === 'gateway' && !all ? FAULT_CASES.filter((c) => GATEWAY_ROWS.includes(c.id)) : [...FAULT_CASES];
+  return isGateway(subject) && !all ? FAULT_CASES.filter((c) => GATEWAY_ROWS.includes(c.id)) : [...FAULT_CASES];
 }

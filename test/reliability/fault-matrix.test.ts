@@ -99,8 +99,12 @@ async function runCase(subjectKind: FaultSubject, c: FaultCase): Promise<MatrixR
     expect(await subject.call('good', 'echo', { text: 'after' })).toMatchObject({ ok: true, text: 'after' });
     run.failureLines = subject.failureLines('chaos');
   } finally {
-    await subject.close();
-    httpChaos?.child.kill('SIGKILL');
+    // The HTTP chaos server goes even when closing the subject fails the row.
+    try {
+      await subject.close();
+    } finally {
+      httpChaos?.child.kill('SIGKILL');
+    }
   }
   // A killed process needs a moment to be reaped; anything still there after 5 s was left behind.
   const leftMarked = await waitFor(async () => {

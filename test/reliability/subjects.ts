@@ -1,10 +1,13 @@
 // The systems the reliability suites run against, behind one small interface: a subject is started
 // with Codex-style [mcp_servers.*] tables and answers startup outcomes, status lines and calls: the
-// connection manager (here) and the gateway, `switchboard serve` (gateway-subject.ts).
+// connection manager (here) and the gateway, `switchboard serve`: over stdio with one client
+// (gateway-subject.ts) and over Streamable HTTP with several clients sharing its upstreams
+// (gateway-http-subject.ts).
 import path from 'node:path';
 import { parseMcpServerConfig } from '../../src/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent } from '../../src/mcp/index.js';
 import { createFileLogger, errorMessage } from '../../src/util/index.js';
+import { gatewayHttpSubject } from './gateway-http-subject.js';
 import { gatewaySubject } from './gateway-subject.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { Changes } from '../support/wait.js';
@@ -106,4 +109,4 @@ export const managerSubject: FaultSubject = {
 };
 
 /** Every subject the suites run against. */
-export const SUBJECTS: readonly FaultSubject[] = [managerSubject, gatewaySubject];
+export const SUBJECTS: readonly FaultSubject[] = [managerSubject, gatewaySubject, gatewayHttpSubject];

@@ -12,7 +12,7 @@ import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, js
 import { HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpSessionHandle } from './http-host-types.js';
 import { checkAuthConfig } from './http-security.js';
 import { readJsonBody, sendJson } from './http-io.js';
-import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore } from './memory-event-store.js';
+import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore, STANDALONE_STREAM_ID, streamStartId } from './memory-event-store.js';
 import { RunningRequests } from './running-requests.js';
 import { SessionTable } from './session-table.js';
 import { replayInitialize, SHARED_TOUCH_EVERY_MS, withLocalFallback } from './shared-sessions.js';
@@ -23,11 +23,13 @@ interface Session {
   transport: NodeStreamableHTTPServerTransport;
   running: RunningRequests;
   handle: HttpSessionHandle;
-  events: { clear(): void };
+  /** `holds`: the in-memory store only (a shared one cannot replay from a stream's start). */
+  events: { clear(): void; holds?(streamId: string): boolean };
   /** When this replica last told the shared store the session is in use. */
   sharedTouch: number;
   inFlight: number;
   listening: number;
+  listenedBefore?: boolean;
   lastActive: number;
   /** The caller that opened the session (resource auth); another caller's token is refused on it. */
   owner: string | undefined;
@@ -224,6 +226,13 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     const negotiated = session.handle.protocolVersion?.();
     const claimed = req.headers['mcp-protocol-version'];
     if (negotiated !== undefined && typeof claimed === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(claimed) && claimed < negotiated) req.headers['mcp-protocol-version'] = negotiated;
+    if (req.method === 'GET' && req.headers['last-event-id'] !== undefined) session.running.resumed();
+    else if (req.method === 'GET' && !session.listenedBefore) {
+      // What was sent to the session before its client first listened (the SDK stores it but gives a
+      // fresh GET nothing) is delivered on that first stream.
+      session.listenedBefore = true;
+      if (session.events.holds?.(STANDALONE_STREAM_ID)) req.headers['last-event-id'] = streamStartId(STANDALONE_STREAM_ID);
+    }
     track(sessionId, session, req, res);
     await session.transport.handleRequest(req, res, body);
   };

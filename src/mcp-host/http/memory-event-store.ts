@@ -60,6 +60,14 @@ export class EventBudget {
   }
 }
 
+/** The SDK transport's stream id for a session's standalone (GET) stream. */
+export const STANDALONE_STREAM_ID = '_GET_stream';
+
+/** An event id before every event of `streamId`: replaying after it replays what the stream holds. */
+export function streamStartId(streamId: StreamId): EventId {
+  return `${streamId}_0`;
+}
+
 export class MemoryEventStore implements EventStore {
   // Insertion-ordered: the oldest event is the first key, and replay walks forward from an id.
   private readonly events = new Map<EventId, Stored>();
@@ -103,21 +111,33 @@ export class MemoryEventStore implements EventStore {
   }
 
   async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
-    return this.events.get(eventId)?.streamId;
+    return this.events.get(eventId)?.streamId ?? this.startOf(eventId);
+  }
+
+  /** Whether any event of `streamId` is kept. */
+  holds(streamId: StreamId): boolean {
+    for (const stored of this.events.values()) if (stored.streamId === streamId) return true;
+    return false;
   }
 
   async replayEventsAfter(lastEventId: EventId, { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> }): Promise<StreamId> {
-    const from = this.events.get(lastEventId);
-    if (!from) throw new Error(`event ${lastEventId} is unknown or no longer kept`);
-    let after = false;
+    const start = this.startOf(lastEventId);
+    const streamId = start ?? this.events.get(lastEventId)?.streamId;
+    if (streamId === undefined) throw new Error(`event ${lastEventId} is unknown or no longer kept`);
+    let after = start !== undefined;
     for (const [id, stored] of [...this.events]) {
       if (id === lastEventId) {
         after = true;
         continue;
       }
-      if (after && stored.streamId === from.streamId) await send(id, JSON.parse(stored.text) as JSONRPCMessage);
+      if (after && stored.streamId === streamId) await send(id, JSON.parse(stored.text) as JSONRPCMessage);
     }
-    return from.streamId;
+    return streamId;
+  }
+
+  /** The stream whose start `eventId` is (see streamStartId). */
+  private startOf(eventId: EventId): StreamId | undefined {
+    return eventId.endsWith('_0') ? eventId.slice(0, -2) : undefined;
   }
 
   get size(): number {

@@ -55,4 +55,34 @@ describe('RunningRequests', () => {
     expect(running.claim([req(5), req(6), req(5)], {})).toMatchObject({ id: 5, error: { code: -32600 } });
     expect(running.claim([req(6)], {})).toBeNull();
   });
+
+  it('cancels a running request whose stream closed and was not resumed within the grace; a resumed or answered one is left alone', async () => {
+    const sdk = inner();
+    const running = new RunningRequests(sdk, 30);
+    const seen: JSONRPCMessage[] = [];
+    running.onmessage = (m) => void seen.push(m);
+    await running.start();
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const gone = {};
+    running.claim([req('gone')], gone);
+    sdk.deliver(req('gone'));
+    running.release(gone);
+    await sleep(60);
+    expect(seen.at(-1)).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 'gone', reason: expect.stringContaining('client went away') } });
+    expect(running.claim([req('gone')], {})).toBeNull();
+
+    const back = {};
+    running.claim([req('back')], back);
+    sdk.deliver(req('back'));
+    running.release(back);
+    running.resumed();
+    const answered = {};
+    running.claim([req('answered')], answered);
+    sdk.deliver(req('answered'));
+    running.release(answered);
+    await running.send({ jsonrpc: '2.0', id: 'answered', result: {} });
+    const before = seen.length;
+    await sleep(60);
+    expect(seen).toHaveLength(before);
+  });
 });

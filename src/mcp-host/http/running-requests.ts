@@ -1,6 +1,8 @@
 // Which request ids of one HTTP session are still unanswered, so a request reusing one is refused:
 // the SDK transport routes a response by id alone, and a second POST with a running id would take
-// over the first one's stream, leaving the first client waiting forever.
+// over the first one's stream, leaving the first client waiting forever. Also which running requests
+// their client abandoned (the stream closed before the answer and was never resumed), so they are
+// cancelled rather than left running for no one.
 import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
@@ -9,6 +11,7 @@ import {
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type MessageExtraInfo,
+  type RequestId,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
@@ -21,6 +24,13 @@ export const REQUEST_ID_IN_USE = 'Invalid Request: a request with this id is sti
 export type Claimant = object;
 
 /**
+ * How long a running request whose response stream closed waits for its client to resume the stream
+ * (GET with Last-Event-ID; clients retry after the announced `retry:`, 1 s) before it counts as
+ * abandoned and is cancelled, as if the client had sent notifications/cancelled.
+ */
+export const ABANDONED_REQUEST_GRACE_MS = 10_000;
+
+/**
  * A decorator over the session's transport (the server is connected to it). An id is claimed when a
  * POST carrying it is admitted, taken when the transport hands the request to the server, and freed
  * by the server's response or the client's `notifications/cancelled` (after which no response comes).
@@ -29,9 +39,14 @@ export class RunningRequests implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-  private readonly claims = new Map<string, { by: Claimant; taken: boolean }>();
+  private readonly claims = new Map<string, { by: Claimant; taken: boolean; id: RequestId }>();
+  /** Requests whose stream closed unanswered, each cancelled when its timer fires. */
+  private readonly abandoned = new Map<string, ReturnType<typeof setTimeout>>();
 
-  constructor(private readonly inner: Transport) {}
+  constructor(
+    private readonly inner: Transport,
+    private readonly graceMs = ABANDONED_REQUEST_GRACE_MS,
+  ) {}
 
   get sessionId(): string | undefined {
     return this.inner.sessionId;
@@ -53,7 +68,7 @@ export class RunningRequests implements Transport {
         if (claim) claim.taken = true;
       } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
         const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-        if (typeof id === 'string' || typeof id === 'number') this.claims.delete(keyOf(id));
+        if (typeof id === 'string' || typeof id === 'number') this.forget(keyOf(id));
       }
       this.onmessage?.(message, extra);
     };
@@ -65,30 +80,63 @@ export class RunningRequests implements Transport {
    * running (or repeated within the POST); nothing is claimed then.
    */
   claim(messages: readonly JSONRPCMessage[], by: Claimant): JSONRPCErrorResponse | null {
-    const keys = new Set<string>();
+    const keys = new Map<string, RequestId>();
     for (const m of messages) {
       if (!isJSONRPCRequest(m)) continue;
       const key = keyOf(m.id);
       if (this.claims.has(key) || keys.has(key)) return jsonRpcError(m.id, JSON_RPC_ERRORS.invalidRequest, REQUEST_ID_IN_USE);
-      keys.add(key);
+      keys.set(key, m.id);
     }
-    for (const key of keys) this.claims.set(key, { by, taken: false });
+    for (const [key, id] of keys) this.claims.set(key, { by, taken: false, id });
     return null;
   }
 
-  /** The POST is over: ids it claimed that never reached the server (the transport refused it) are free. */
+  /**
+   * The POST is over: ids it claimed that never reached the server (the transport refused it) are
+   * free; requests it carried that are still running are cancelled unless the client resumes.
+   */
   release(by: Claimant): void {
-    for (const [key, claim] of this.claims) if (claim.by === by && !claim.taken) this.claims.delete(key);
+    for (const [key, claim] of this.claims) {
+      if (claim.by !== by) continue;
+      if (!claim.taken) this.claims.delete(key);
+      else if (!this.abandoned.has(key)) {
+        const timer = setTimeout(() => this.cancelAbandoned(key), this.graceMs);
+        timer.unref?.();
+        this.abandoned.set(key, timer);
+      }
+    }
+  }
+
+  /** The client reconnected a stream (GET with Last-Event-ID): it is still there for its requests. */
+  resumed(): void {
+    for (const timer of this.abandoned.values()) clearTimeout(timer);
+    this.abandoned.clear();
+  }
+
+  private cancelAbandoned(key: string): void {
+    this.abandoned.delete(key);
+    const claim = this.claims.get(key);
+    if (!claim) return;
+    this.claims.delete(key);
+    const reason = 'the client went away: the request stream closed before its answer and was not resumed';
+    this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: claim.id, reason } });
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
-      if (message.id !== undefined) this.claims.delete(keyOf(message.id));
+      if (message.id !== undefined) this.forget(keyOf(message.id));
     }
     return this.inner.send(message, options);
   }
 
   close(): Promise<void> {
+    this.resumed();
     return this.inner.close();
+  }
+
+  private forget(key: string): void {
+    this.claims.delete(key);
+    clearTimeout(this.abandoned.get(key));
+    this.abandoned.delete(key);
   }
 }

@@ -1,0 +1,91 @@
+// The gateway's side of the tasks vocabulary (2025-11-25): a task-augmented tools/call passed to an
+// upstream that offers tasks, and tasks/get, tasks/result, tasks/list, tasks/cancel, each answered by
+// the upstream that owns the task, for the client that created it only.
+import type { CallToolRequest, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { offersToolTasks, type PassThroughResult, type TaskMethod } from '../mcp-client/index.js';
+import { toolCallFailure, toProtocolError } from './gateway-errors.js';
+import type { GatewaySession } from './gateway-session.js';
+import type { TaskEntry } from './gateway-tasks.js';
+import type { Route } from './catalog-view.js';
+import { createdTaskResult } from '../mcp-host/index.js';
+
+/** What the gateway declares: tasks for tools/call, listing and cancelling them. */
+export const GATEWAY_TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+/** tasks/result waits for the task to end; the client's own cancellation ends the wait sooner. */
+const TASK_RESULT_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+const CANCEL_TIMEOUT_MS = 10_000;
+const TaskIdParams = z.looseObject({ taskId: z.string() });
+const ListParams = z.looseObject({ cursor: z.string().optional() });
+
+/**
+ * A tools/call with `params.task`: to an upstream that offers tasks it goes task-augmented, and its
+ * CreateTaskResult reaches the client under the gateway's task id; any other upstream runs the call
+ * as usual (a receiver without tasks for a request processes it normally).
+ */
+export async function callAsTask(
+  session: GatewaySession,
+  route: Route,
+  request: CallToolRequest,
+  ctx: ServerContext,
+  plain: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  const up = session.upstreams();
+  const signal = ctx.mcpReq.signal;
+  const client = await up.manager.clientFor(route.server, { signal }).catch(() => undefined);
+  if (!client || !offersToolTasks(client.capabilities)) return plain();
+  const { name: _name, arguments: args, task, _meta } = request.params;
+  const { progressToken: _token, ...meta } = _meta ?? {};
+  const params = { name: route.name, ...(args ? { arguments: args } : {}), task: task as Record<string, unknown>, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
+  return up.relay.within(route.server, session, ctx, async (call) => {
+    let result: PassThroughResult;
+    try {
+      result = await client.callToolAsTask(params, { signal, onProgress: (p) => call.progress(p) });
+    } catch (err) {
+      return toolCallFailure(err);
+    }
+    if (typeof result.task !== 'object' || result.task === null) return result as CallToolResult;
+    return createdTaskResult(session.pool.tasks.created(session, route.server, result));
+  });
+}
+
+export function registerTaskHandlers(session: GatewaySession): void {
+  const { server, pool } = session;
+  const forward = async (method: TaskMethod, entry: TaskEntry, ctx: ServerContext, timeoutMs?: number): Promise<PassThroughResult> => {
+    const signal = ctx.mcpReq.signal;
+    const up = session.upstreams();
+    try {
+      const client = await up.manager.clientFor(entry.server, { signal });
+      const answer = await client.taskRequest(method, { taskId: entry.upstreamId }, { signal, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+      return pool.tasks.toClient(entry, answer);
+    } catch (err) {
+      throw toProtocolError(err);
+    }
+  };
+
+  server.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => forward('tasks/get', pool.tasks.owned(session, params.taskId), ctx));
+
+  server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => forward('tasks/cancel', pool.tasks.owned(session, params.taskId), ctx, CANCEL_TIMEOUT_MS));
+
+  // What the upstream starts while the result is awaited (an elicitation of an input_required task)
+  // belongs to this client, like traffic during a call.
+  server.setRequestHandler('tasks/result', { params: TaskIdParams }, async (params, ctx) => {
+    const entry = pool.tasks.owned(session, params.taskId);
+    return session.upstreams().relay.within(entry.server, session, ctx, () => forward('tasks/result', entry, ctx, TASK_RESULT_TIMEOUT_MS));
+  });
+
+  // This client's tasks only, each as its upstream reports it now; one the upstream no longer knows is forgotten.
+  server.setRequestHandler('tasks/list', { params: ListParams }, async (_params, ctx) => {
+    const tasks = await Promise.all(
+      pool.tasks.ownedBy(session).map(async (entry) => {
+        try {
+          return await forward('tasks/get', entry, ctx);
+        } catch {
+          pool.tasks.forget(entry);
+          return undefined;
+        }
+      }),
+    );
+    return { tasks: tasks.filter((t) => t !== undefined) };
+  });
+}
