@@ -4,7 +4,7 @@ import type { Config } from '../config/index.js';
 import { createConnectionManager, type ConnectionManagerOptions, type McpConnectionManager } from '../mcp/index.js';
 import type { CliContext } from './context.js';
 
-export type ComposeMcpOptions = Pick<ConnectionManagerOptions, 'onEvent' | 'handlersFor' | 'roots' | 'clientOptions'>;
+export type ComposeMcpOptions = Pick<ConnectionManagerOptions, 'onEvent' | 'handlersFor' | 'roots' | 'clientOptions' | 'telemetry'>;
 
 export function createMcpManager(ctx: Pick<CliContext, 'env' | 'logger' | 'cwd'>, config: Config, options: ComposeMcpOptions = {}): McpConnectionManager {
   return createConnectionManager(config, { ...options, logger: ctx.logger, env: ctx.env, cwd: ctx.cwd });

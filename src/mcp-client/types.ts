@@ -16,7 +16,7 @@ import type {
   Tool,
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
-import type { Logger } from '../util/index.js';
+import type { Logger, Telemetry } from '../util/index.js';
 import type { McpClientError } from './errors.js';
 import type { StdioLauncher } from './launchers/index.js';
 
@@ -80,6 +80,8 @@ export interface McpClientDeps {
   /** fetch for HTTP transports; the global one by default. */
   fetch?: FetchLike;
   handlers?: McpClientHandlers;
+  /** A client span per request, and the trace context passed on (`_meta`, HTTP headers). Default: none. */
+  telemetry?: Telemetry;
 }
 
 /** How an McpClient presents itself and times its operations. */

@@ -6,3 +6,5 @@ export { MemoryEventStore } from './http/memory-event-store.js';
 export { checkAuthConfig, MIN_TOKEN_LENGTH } from './http/http-security.js';
 export { StdioFrameTransport } from './rpc/stdio-transport.js';
 export { RequestGuard, requestKey, errorResponseFor, type GuardTexts } from './rpc/request-guard.js';
+export { observedTransport, type ObservedTransportInfo } from './rpc/observed-transport.js';
+export { createOps, startOpsListener, type Ops, type OpsGuard, type OpsOptions, type OpsSource, type OpsSnapshot, type UpstreamRow, type ClientRow, type CallRow, type ThreadRow } from './ops/index.js';

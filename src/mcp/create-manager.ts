@@ -9,7 +9,7 @@ import type { McpClientOptions, OAuthRuntime } from '../mcp-client/index.js';
 import { createDefaultClientFactory } from './client-factory.js';
 import { McpConnectionManager, type McpConnectionManagerDeps } from './connection-manager.js';
 import { SnapshotStore } from './snapshot-store.js';
-import { nullLogger, type Logger } from '../util/index.js';
+import { nullLogger, type Logger, type Telemetry } from '../util/index.js';
 
 /** How {@link createConnectionManager} wires the manager; every field has a default. */
 export interface ConnectionManagerOptions {
@@ -35,6 +35,8 @@ export interface ConnectionManagerOptions {
    * servers are up (as the CLI does). Default: true.
    */
   snapshots?: boolean;
+  /** Spans for every request to a server (OpenTelemetry, metrics), and trace context passed on. Default: none. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -67,6 +69,7 @@ export function createConnectionManager(config: Config, options: ConnectionManag
     },
     roots: options.roots ?? [{ uri: pathToFileURL(options.cwd ?? process.cwd()).href, name: 'workspace' }],
     clientOptions: options.clientOptions,
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
   return new McpConnectionManager(
     {

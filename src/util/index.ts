@@ -12,3 +12,4 @@ export * from './json-rpc.js';
 export * from './version.js';
 export * from './line-framer.js';
 export * from './process-group.js';
+export * from './telemetry/index.js';

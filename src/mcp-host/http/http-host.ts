@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type JSONRPCErrorResponse, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl, type ListenAddress, type Logger } from '../../util/index.js';
+import type { Ops } from '../ops/index.js';
+import { observedTransport } from '../rpc/observed-transport.js';
 import { checkAuthConfig } from './http-security.js';
 import { readJsonBody, sendJson } from './http-io.js';
 import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore } from './memory-event-store.js';
@@ -55,6 +57,8 @@ export interface HttpHostOptions {
   /** SSE `retry:` hint for clients that reconnect. */
   retryIntervalMs?: number;
   logger: Logger;
+  /** Health, readiness, metrics and the status page beside the endpoint; its telemetry observes every request. */
+  ops?: Ops;
   /** Connect an MCP server to a new session's transport (a decorator over the SDK's). */
   openSession(transport: Transport): Promise<HttpSessionHandle>;
 }
@@ -96,6 +100,12 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const budget = new EventBudget(options.eventBudgetBytes);
   const log = options.logger;
   let opening = 0;
+  options.ops?.setClients(() =>
+    sessions.ids().map((id) => {
+      const s = sessions.get(id)!;
+      return { session: id, protocol: s.handle.protocolVersion?.(), inFlight: s.inFlight, streams: s.listening, idleMs: Date.now() - s.lastActive };
+    }),
+  );
 
   const closeSession = async (id: string, why: string) => {
     const session = sessions.get(id);
@@ -153,7 +163,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     });
     const running = new RunningRequests(transport);
     try {
-      handle = await options.openSession(running);
+      handle = await options.openSession(options.ops ? observedTransport(running, options.ops.telemetry, { transport: 'tcp', protocolVersion: () => handle?.protocolVersion?.() }) : running);
       // The initialize request's id is claimed like any other (its response frees it).
       running.claim(messages, res);
       releaseOnClose(running, res);
@@ -170,6 +180,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
 
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    const guard = () => ({ refused: browserCheck(req.headers.host, req.headers.origin), authorized: options.token === null || bearerMatches(req.headers.authorization, options.token) });
+    if (url.pathname !== path && options.ops && (await options.ops.serve(req, res, url.pathname, guard()))) return;
     if (url.pathname !== path) return sendJson(res, 404, jsonRpcError(null, -32000, `Not found: the MCP endpoint is ${path}`));
     const refused = browserCheck(req.headers.host, req.headers.origin);
     if (refused !== null) return sendJson(res, 403, jsonRpcError(null, -32000, `Forbidden: ${refused}`));

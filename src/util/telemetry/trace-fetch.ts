@@ -1,0 +1,28 @@
+// Outgoing HTTP carries the current trace context: a fetch wrapper that adds `traceparent` (and
+// `tracestate`) headers. Used for upstream MCP servers and the model provider, only while tracing.
+import type { Telemetry } from './telemetry.js';
+
+type Fetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
+export function tracingFetch<F extends Fetch>(base: F | undefined, telemetry: Telemetry): F | undefined {
+  if (!telemetry.tracing) return base;
+  const inner: Fetch = base ?? ((input, init) => fetch(input, init));
+  const wrapped: Fetch = (input, init) => {
+    const tc = telemetry.traceContext();
+    if (!tc) return inner(input, init);
+    const headers = new Headers(init?.headers);
+    headers.set('traceparent', tc.traceparent);
+    if (tc.tracestate) headers.set('tracestate', tc.tracestate);
+    return inner(input, { ...init, headers });
+  };
+  return wrapped as F;
+}
+
+/** `_meta` for an outgoing request: the caller's, with the current trace context written over it. */
+export function metaWithTrace(meta: Record<string, unknown> | undefined, telemetry: Telemetry): Record<string, unknown> | undefined {
+  if (!telemetry.tracing) return meta;
+  const tc = telemetry.traceContext();
+  if (!tc) return meta;
+  const { tracestate: _stale, ...rest } = meta ?? {};
+  return { ...rest, ...tc };
+}
