@@ -30,11 +30,12 @@ interface ExecFlags {
  * The configured MCP servers behind one connection manager, started; null when none is enabled.
  * `onFailure` hears each server's failure text (exec warns on stderr, mcp-server logs it).
  */
-export function startMcpServers(ctx: CliContext, config: Config, onFailure: (error: string) => void): McpConnectionManager | null {
+export function startMcpServers(ctx: CliContext, config: Config, onFailure: (error: string) => void, onEvent?: () => void): McpConnectionManager | null {
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) return null;
   const mcp = createMcpManager(ctx, config, {
     onEvent: (e) => {
       if (e.type === 'mcp_startup_update' && e.status.state === 'failed') onFailure(e.status.error);
+      onEvent?.();
     },
   });
   mcp.start();
@@ -46,7 +47,7 @@ export function startMcpServers(ctx: CliContext, config: Config, onFailure: (err
  * apply_patch, update_plan), the MCP servers' tools when there are any, and the OpenAI model client.
  */
 export function createAgent(core: Core, ctx: CliContext, config: Config, mcp: McpConnectionManager | null): ThreadManager {
-  return core.createAgent({ config, mcp, env: ctx.env, cwd: ctx.cwd, logger: ctx.logger });
+  return core.createAgent({ config, mcp, env: ctx.env, cwd: ctx.cwd, logger: ctx.logger, ...(ctx.telemetry ? { telemetry: ctx.telemetry } : {}) });
 }
 
 function addExecOptions(cmd: Command): Command {

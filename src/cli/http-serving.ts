@@ -7,6 +7,7 @@ import { isSwitchboardError } from '../util/index.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { listenFlag, positiveInt, readBearerToken } from './flag-values.js';
+import { addMetricsListenOption } from './observability.js';
 
 export interface HttpServeFlags {
   http?: string;
@@ -15,6 +16,7 @@ export interface HttpServeFlags {
   allowedHost: string[];
   maxSessions?: number;
   idleTimeout?: number;
+  metricsListen?: string;
 }
 
 /** HTTP_DEFAULTS.maxSessions of mcp-host, repeated for the help text (mcp-host loads only when serving). */
@@ -22,7 +24,7 @@ const DEFAULT_MAX_SESSIONS = 10_000;
 
 /** The flags of an MCP endpoint served over Streamable HTTP. */
 export function addHttpServeOptions(cmd: Command): Command {
-  return cmd
+  return addMetricsListenOption(cmd)
     .addOption(new Option('--http <host:port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio'))
     .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN)'))
     .addOption(new Option('--insecure-no-auth', 'HTTP: run without a token; loopback addresses only'))

@@ -4,6 +4,8 @@ import os from 'node:os';
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type { ThreadManager } from '../core/index.js';
+import type { McpConnectionManager } from '../mcp/index.js';
+import type { Ops } from '../mcp-host/index.js';
 import type * as AgentServerModule from '../agent-server/index.js';
 import { teeLogger, VERSION } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
@@ -11,6 +13,7 @@ import type { CliContext } from './context.js';
 import { createAgent, startMcpServers } from './exec-command.js';
 import { positiveInt } from './flag-values.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
+import { startObservability } from './observability.js';
 
 interface McpServerFlags extends HttpServeFlags {
   maxTurns?: number;
@@ -60,6 +63,8 @@ Examples:
 /** The agent behind every connection, and what must be closed after its threads. */
 export interface AgentRuntime {
   manager: ThreadManager;
+  /** The agent's MCP servers, when config.toml names any. */
+  mcp: McpConnectionManager | null;
   close(): Promise<void>;
 }
 
@@ -68,11 +73,21 @@ export interface AgentRuntime {
  * config.toml names MCP servers, their tools through the connection manager (started in the
  * background: a failing server is a warning in the log, never a reason not to serve).
  */
-export async function composeAgentRuntime(ctx: CliContext, config: Config): Promise<AgentRuntime> {
+export async function composeAgentRuntime(ctx: CliContext, config: Config, onMcpEvent?: () => void): Promise<AgentRuntime> {
   const core = await import('../core/index.js');
-  const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }));
+  const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }), onMcpEvent);
   const manager = createAgent(core, ctx, config, mcp);
-  return { manager, close: async () => void (await mcp?.close()) };
+  return { manager, mcp, close: async () => void (await mcp?.close()) };
+}
+
+/** The agent server as operators see it: its MCP servers, ready when every `required` one is. */
+function agentOpsSource(ops: Ops, runtime: AgentRuntime, changes: (() => void)[]): void {
+  const status = () => runtime.mcp?.status() ?? [];
+  ops.setSource({
+    upstreams: status,
+    ready: async () => status().every((s) => !s.required || s.state === 'ready'),
+    onChange: (listener) => changes.push(listener),
+  });
 }
 
 async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<number> {
@@ -80,7 +95,10 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   const mcp: typeof AgentServerModule = await import('../agent-server/index.js');
   const loaded = await ctx.loadConfig();
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
-  const runtime = await composeAgentRuntime({ ...ctx, logger }, loaded.config);
+  const observed = await startObservability(ctx, { title: 'switchboard mcp-server', withOps: http !== null, metricsListen: flags.metricsListen });
+  const changes: (() => void)[] = [];
+  const runtime = await composeAgentRuntime({ ...ctx, logger, telemetry: observed.telemetry }, loaded.config, () => changes.forEach((c) => c()));
+  if (observed.ops) agentOpsSource(observed.ops, runtime, changes);
   const agent = mcp.createCodexAgent({ manager: runtime.manager, config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides), cwd: ctx.cwd, maxTurns: flags.maxTurns, logger });
   const options = {
     name: 'switchboard-mcp-server',
@@ -93,17 +111,18 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   const stop = stopSignal();
   try {
     if (!http) {
-      const served = await mcp.serveCodexStdio(agent, options, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise }, logger);
+      const served = await mcp.serveCodexStdio(agent, options, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise, telemetry: observed.telemetry }, logger);
       // A client that stopped reading leaves writes pending on stdout, which would keep the process
       // alive forever; Codex's server also exits (non-zero) in that case.
       if (served.outputStuck) setImmediate(() => process.exit(served.exitCode));
       return served.exitCode;
     }
-    const served = await mcp.serveCodexHttp(agent, options, http, logger);
+    const served = await mcp.serveCodexHttp(agent, options, { ...http, ...(observed.ops ? { ops: observed.ops } : {}) }, logger);
     return await serveUntilStopped(ctx, served, stop.promise, http.token === null ? 'any local process can run the agent as you' : null);
   } finally {
     stop.dispose();
     await runtime.close();
+    await observed.close();
   }
 }
 

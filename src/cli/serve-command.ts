@@ -11,6 +11,7 @@ import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { createMcpManager } from './mcp-compose.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
+import { startObservability } from './observability.js';
 
 interface ServeFlags extends HttpServeFlags {
   transparent?: boolean;
@@ -80,21 +81,24 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const { config } = await ctx.loadConfig();
   const mode = transparentMode(mcp, config, flags.transparent === true);
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
+  const observed = await startObservability(ctx, { title: 'switchboard gateway', withOps: http !== null, metricsListen: flags.metricsListen });
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
   const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode };
   const deps: GatewayModule.GatewayDeps = {
     logger,
+    telemetry: observed.telemetry,
     roots: [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],
     createManager: (setup) =>
-      createMcpManager({ ...ctx, logger }, config, { onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),
+      createMcpManager({ ...ctx, logger, telemetry: observed.telemetry }, config, { onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),
   };
   const stop = stopSignal();
   try {
-    if (!http) return await mcp.serveGatewayStdio(options, deps, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise });
-    const host = await mcp.serveGatewayHttp(options, deps, http);
+    if (!http) return await mcp.serveGatewayStdio(options, deps, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise, ...(observed.ops ? { ops: observed.ops } : {}) });
+    const host = await mcp.serveGatewayHttp(options, deps, { ...http, ...(observed.ops ? { ops: observed.ops } : {}) });
     return await serveUntilStopped(ctx, host, stop.promise, http.token === null ? 'any local process can use your MCP servers through this gateway' : null);
   } finally {
     stop.dispose();
+    await observed.close();
   }
 }
 

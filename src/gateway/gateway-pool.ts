@@ -5,7 +5,7 @@
 import { pathToFileURL } from 'node:url';
 import type { LoggingLevel, Root } from '@modelcontextprotocol/server';
 import type { McpConnectionManager, McpManagerEvent } from '../mcp/index.js';
-import { assertNever, errorMessage, SwitchboardError, type Logger } from '../util/index.js';
+import { assertNever, errorMessage, SwitchboardError, type Logger, type Telemetry } from '../util/index.js';
 import type { GatewayMode } from './catalog-view.js';
 import type { ListKind } from './list-changed.js';
 import { PoolSubscriptions } from './pool-subscriptions.js';
@@ -28,6 +28,8 @@ export interface GatewayDeps {
   createManager(setup: GatewayUpstreamSetup): McpConnectionManager;
   /** Answered to an upstream's roots/list outside a request or for a client without roots. Default: the working directory. */
   roots?: Root[];
+  /** A server span per request served on stdio (HTTP requests are observed by the host). */
+  telemetry?: Telemetry;
 }
 
 /** A client of the pool: what the relay needs, plus its log level and list changes. */
@@ -50,6 +52,7 @@ export class GatewayPool {
   /** The level upstreams were given: the most verbose any client asked for. */
   private upstreamLevel: LoggingLevel | undefined;
   private readonly roots: Root[];
+  private readonly upstreamListeners: (() => void)[] = [];
 
   constructor(
     readonly options: GatewayOptions,
@@ -92,6 +95,11 @@ export class GatewayPool {
   /** The upstream side if it was started; never starts it. */
   peekUpstreams(): Upstreams | undefined {
     return this.closed ? undefined : this.up;
+  }
+
+  /** Called after every upstream event (a server starting, failing, recovering; the catalog changing). */
+  onUpstreamEvent(listener: () => void): void {
+    this.upstreamListeners.push(listener);
   }
 
   /** A client finished initializing: it hears list changes and status lines from now on. */
@@ -170,6 +178,7 @@ export class GatewayPool {
 
   /** What the manager reports becomes list_changed notifications and upkeep of routes. */
   private onManagerEvent(event: McpManagerEvent): void {
+    for (const listener of this.upstreamListeners) listener();
     const up = this.up;
     if (!up || this.closed) return;
     switch (event.type) {

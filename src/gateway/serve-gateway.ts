@@ -3,7 +3,7 @@
 // of upstream connections serves every client, and closes with the gateway.
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../util/index.js';
-import { closingAlso, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+import { closingAlso, observedTransport, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions, type Ops, type OpsSource } from '../mcp-host/index.js';
 import { GatewayPool, type GatewayDeps, type GatewayOptions } from './gateway-pool.js';
 import { GatewaySession } from './gateway-session.js';
 
@@ -16,6 +16,8 @@ export interface GatewayStdioIO {
   stdout: Writable;
   /** Resolves when the process was asked to stop (SIGINT/SIGTERM): handled like stdin EOF. */
   stop?: Promise<unknown>;
+  /** Operations routes on a listener of their own (`--metrics-listen`): they see this gateway's upstreams. */
+  ops?: Pick<Ops, 'setSource'>;
 }
 
 /**
@@ -25,10 +27,11 @@ export interface GatewayStdioIO {
 export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDeps, io: GatewayStdioIO): Promise<number> {
   const transport = new StdioFrameTransport(io.stdin, io.stdout, deps.logger);
   const pool = new GatewayPool(options, deps);
+  io.ops?.setSource(opsSource(pool));
   const session = new GatewaySession(pool);
   const closed = new Promise<void>((resolve) => session.onClose(resolve));
   try {
-    await session.connect(transport);
+    await session.connect(deps.telemetry ? observedTransport(transport, deps.telemetry, { transport: 'pipe', protocolVersion: () => session.server.getNegotiatedProtocolVersion() }) : transport);
     deps.logger.info('gateway serving on stdio', { mode: options.mode.kind });
     await Promise.race([closed, io.stop?.then(() => transport.close())]);
     await closed;
@@ -44,6 +47,7 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
 /** Serve Streamable HTTP; close() stops accepting, ends every session, then closes the upstreams. */
 export async function serveGatewayHttp(options: GatewayOptions, deps: GatewayDeps, http: HttpServeOptions, logger: Logger = deps.logger): Promise<HttpHost> {
   const pool = new GatewayPool(options, deps);
+  http.ops?.setSource(opsSource(pool));
   let host: HttpHost;
   try {
     host = await startHttpHost({
@@ -65,4 +69,23 @@ export async function serveGatewayHttp(options: GatewayOptions, deps: GatewayDep
     throw err;
   }
   return closingAlso(host, () => pool.close());
+}
+
+/**
+ * The gateway as operators see it: its upstreams (an operator looking, a probe or a scrape starts
+ * them, as a first client does) and ready when every `required` one is.
+ */
+function opsSource(pool: GatewayPool): OpsSource {
+  const status = () => {
+    try {
+      return pool.upstreams().manager.status();
+    } catch {
+      return []; // closed
+    }
+  };
+  return {
+    upstreams: status,
+    ready: async () => status().every((s) => !s.required || s.state === 'ready'),
+    onChange: (listener) => pool.onUpstreamEvent(listener),
+  };
 }

@@ -1,7 +1,7 @@
 // Starts, finds, resumes and shuts down threads. Each thread gets its own model client, rollout file
 // and turn loop; threads share the built-in tools and the MCP tool source, and run concurrently.
 import type { Config, ModelProviderConfig } from '../../config/index.js';
-import { nullLogger, SwitchboardError, type Logger } from '../../util/index.js';
+import { NOOP_TELEMETRY, nullLogger, SwitchboardError, type Logger, type Telemetry } from '../../util/index.js';
 import type { McpToolSource } from '../mcp-tool-source.js';
 import type { ModelClient, ResponseItem } from '../model/model-types.js';
 import { loadRollout } from '../rollout/rollout-reader.js';
@@ -27,6 +27,8 @@ export interface ThreadManagerDeps {
   /** The MCP catalog; its tools and the resource tools are offered when it has servers. */
   mcp?: McpToolSource | null;
   logger?: Logger;
+  /** Spans for turns, model requests and tool calls (and their metrics). Default: none. */
+  telemetry?: Telemetry;
   /** Working directory for threads that name none. */
   cwd?: string;
   version?: string;
@@ -132,6 +134,7 @@ export class ThreadManager {
       registry: this.registry,
       recorder: rec,
       logger: this.logger.child({ threadId: id }),
+      telemetry: this.deps.telemetry ?? NOOP_TELEMETRY,
       onClosed: () => this.threads.delete(id),
     });
     this.threads.set(id, thread);

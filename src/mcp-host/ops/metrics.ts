@@ -90,7 +90,7 @@ export async function createMetrics(readings: MetricsReadings): Promise<Metrics>
     registers,
     collect() {
       this.reset();
-      for (const u of upstreams()) if (u.startupMs !== undefined) this.set({ server: u.name }, u.startupMs / 1000);
+      for (const u of upstreams()) if (u.startup_ms !== undefined) this.set({ server: u.name }, u.startup_ms / 1000);
     },
   });
   new prom.Gauge({

@@ -2,13 +2,14 @@
 // clients, recent calls and agent threads. Products fill in the upstreams; the host and the
 // telemetry listeners the rest.
 
+/** Field names as the connection manager's status rows have them, so those serve as they are. */
 export interface UpstreamRow {
   name: string;
   state: 'idle' | 'starting' | 'ready' | 'failed' | 'cancelled' | 'closed' | 'disabled';
   /** The protocol revision negotiated last; null before the first. */
   protocol: string | null;
   tools: number;
-  startupMs?: number;
+  startup_ms?: number;
   /** The status line (`switchboard mcp status`'s text) while failed. */
   error?: string;
   restarts: number;

@@ -36,7 +36,7 @@ function upstreamRows(rows: UpstreamRow[]): string[][] {
     badge(u.state),
     escapeHtml(u.protocol ?? '—'),
     String(u.tools),
-    ms(u.startupMs),
+    ms(u.startup_ms),
     String(u.restarts),
     u.error ? `<span class="error">${escapeHtml(u.error)}</span>` : '—',
   ]);

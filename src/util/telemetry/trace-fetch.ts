@@ -2,12 +2,14 @@
 // `tracestate`) headers. Used for upstream MCP servers and the model provider, only while tracing.
 import type { Telemetry } from './telemetry.js';
 
-type Fetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
+type AnyFetch = (input: never, init?: RequestInit) => Promise<Response>;
+type LooseFetch = (input: unknown, init?: RequestInit) => Promise<Response>;
 
-export function tracingFetch<F extends Fetch>(base: F | undefined, telemetry: Telemetry): F | undefined {
+/** `base` (default: the global fetch) adding the current trace context's headers; `base` itself when not tracing. */
+export function tracingFetch<F extends AnyFetch = typeof fetch>(base: F | undefined, telemetry: Telemetry): F | undefined {
   if (!telemetry.tracing) return base;
-  const inner: Fetch = base ?? ((input, init) => fetch(input, init));
-  const wrapped: Fetch = (input, init) => {
+  const inner = (base ?? fetch) as unknown as LooseFetch;
+  const wrapped: LooseFetch = (input, init) => {
     const tc = telemetry.traceContext();
     if (!tc) return inner(input, init);
     const headers = new Headers(init?.headers);
@@ -15,7 +17,7 @@ export function tracingFetch<F extends Fetch>(base: F | undefined, telemetry: Te
     if (tc.tracestate) headers.set('tracestate', tc.tracestate);
     return inner(input, { ...init, headers });
   };
-  return wrapped as F;
+  return wrapped as unknown as F;
 }
 
 /** `_meta` for an outgoing request: the caller's, with the current trace context written over it. */
