@@ -10,7 +10,7 @@ export interface UpstreamRow {
   protocol: string | null;
   tools: number;
   startup_ms?: number;
-  /** The status line (`switchboard mcp status`'s text) while failed. */
+  /** The status line (`switchboard mcp status`'s text) of its last failure (the page keeps it through restarts). */
   error?: string;
   restarts: number;
   required: boolean;

@@ -6,7 +6,7 @@ import type http from 'node:http';
 import { createTelemetry, type Telemetry, type TelemetryListener, type Tracer } from '../../util/index.js';
 import { Activity } from './activity.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import type { ClientRow, OpsSnapshot, OpsSource } from './ops-types.js';
+import type { ClientRow, OpsSnapshot, OpsSource, UpstreamRow } from './ops-types.js';
 import { renderSections } from './status-html.js';
 import { renderPage } from './status-page.js';
 
@@ -59,12 +59,20 @@ export async function createOps(options: OpsOptions): Promise<Ops> {
   const feeds = new Set<http.ServerResponse>();
   let pending: NodeJS.Timeout | undefined;
 
+  // A server retrying shows its last failure while it starts again, and after it recovered.
+  const lastErrors = new Map<string, string>();
+  const upstreams = (): UpstreamRow[] =>
+    source.upstreams().map((u) => {
+      if (u.error) lastErrors.set(u.name, u.error);
+      const error = u.error ?? lastErrors.get(u.name);
+      return error === undefined ? u : { ...u, error };
+    });
   const snapshot = (): OpsSnapshot => ({
     title: options.title,
     version: options.version,
     startedAt,
     now: Date.now(),
-    upstreams: source.upstreams(),
+    upstreams: upstreams(),
     clients: clients(),
     calls: activity.recentCalls(),
     threads: activity.threadRows(),

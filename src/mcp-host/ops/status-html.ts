@@ -30,6 +30,12 @@ function table(caption: string, headers: string[], rows: string[][], empty: stri
 
 const badge = (state: string): string => `<span class="badge s-${escapeHtml(state)}">${escapeHtml(state)}</span>`;
 
+/** The error while it lasts; once the server is ready again, the last one, muted. */
+function lastError(u: UpstreamRow): string {
+  if (!u.error) return '—';
+  return u.state === 'ready' ? `<span class="earlier">earlier: ${escapeHtml(u.error)}</span>` : `<span class="error">${escapeHtml(u.error)}</span>`;
+}
+
 function upstreamRows(rows: UpstreamRow[]): string[][] {
   return rows.map((u) => [
     `${escapeHtml(u.name)}${u.required ? ' <span class="req" title="required">required</span>' : ''}`,
@@ -38,7 +44,7 @@ function upstreamRows(rows: UpstreamRow[]): string[][] {
     String(u.tools),
     ms(u.startup_ms),
     String(u.restarts),
-    u.error ? `<span class="error">${escapeHtml(u.error)}</span>` : '—',
+    lastError(u),
   ]);
 }
 

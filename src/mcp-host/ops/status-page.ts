@@ -6,17 +6,17 @@ import { escapeHtml } from './status-html.js';
 const STYLE = `
 :root{color-scheme:light dark;--fg:#1b1f24;--bg:#fff;--muted:#59636e;--line:#d1d9e0;--ok:#1a7f37;--bad:#cf222e;--warn:#9a6700;--focus:#0969da}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--bg:#0d1117;--muted:#9198a1;--line:#3d444d;--ok:#3fb950;--bad:#f85149;--warn:#d29922;--focus:#4493f8}}
-*{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
+[hidden]{display:none!important}*{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
 header,main{max-width:1280px;margin:0 auto;padding:0 1.25rem}header{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:baseline;border-bottom:1px solid var(--line);padding-top:.75rem;padding-bottom:.5rem}
 h1{font-size:1.3rem;margin:0}h2{font-size:1.05rem;margin:1.4rem 0 .4rem}#conn{color:var(--muted)}
 a:focus-visible,button:focus-visible,input:focus-visible,.scroll:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
+.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .6rem;border-bottom:1px solid var(--line);vertical-align:top;white-space:nowrap}
 thead th{font-weight:600;color:var(--muted);white-space:nowrap}tbody th{font-weight:600;white-space:nowrap}
 .badge{display:inline-block;padding:0 .45rem;border:1px solid currentColor;border-radius:1rem;font-size:.85em}
 .s-ready,.s-ok{color:var(--ok)}.s-failed,.s-error{color:var(--bad)}.s-starting,.s-running,.s-idle{color:var(--warn)}
-.error{color:var(--bad);white-space:pre-wrap;word-break:break-word}.req{color:var(--muted);font-size:.8em}.empty{color:var(--muted)}
+.error{color:var(--bad);white-space:pre-wrap;word-break:break-word}.earlier{color:var(--muted);white-space:pre-wrap;word-break:break-word}.req{color:var(--muted);font-size:.8em}.empty{color:var(--muted)}
 form{margin:1rem 0;display:flex;gap:.5rem;flex-wrap:wrap;align-items:center}input{font:inherit;padding:.3rem .5rem;min-width:22rem;max-width:100%}button{font:inherit;padding:.3rem .9rem}
 `;
 
