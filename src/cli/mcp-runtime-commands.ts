@@ -11,6 +11,8 @@ import { callElicitationHandler } from './elicitation-prompt.js';
 import { createMcpManager } from './mcp-compose.js';
 import { mcpCommandGroup } from './mcp-command-group.js';
 import { renderStatusTable, StatusProgress, statusJson, statusRows } from './mcp-status-view.js';
+import { watchStatus, type StatusWatch } from './mcp-status-watch.js';
+import { stopSignal } from './http-serving.js';
 
 async function withManager<T>(ctx: CliContext, run: (manager: McpConnectionManager, config: Config) => Promise<T>, onEvent?: (event: McpManagerEvent) => void): Promise<T> {
   const { config } = await ctx.loadConfig();
@@ -45,9 +47,34 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
     .command('status')
     .description('Connect to every enabled MCP server and report its state, tool count and startup time.')
     .option('--json', 'print {servers, ready, failed, cancelled} as JSON')
-    .addHelpText('after', '\nOn a terminal, progress is shown live on stderr while servers start.\nExit code 1 when a server marked `required = true` failed.\n\nExamples:\n  switchboard mcp status\n  switchboard mcp status --json\n')
-    .action(async (opts: { json?: boolean }) => {
+    .option('--watch', 'keep the servers running and redraw the table live (restarts, last errors) until Ctrl-C')
+    .addHelpText(
+      'after',
+      '\nOn a terminal, progress is shown live on stderr while servers start.\nExit code 1 when a server marked `required = true` failed.\n\nExamples:\n  switchboard mcp status\n  switchboard mcp status --json\n  switchboard mcp status --watch\n',
+    )
+    .action(async (opts: { json?: boolean; watch?: boolean }) => {
       const ctx = context();
+      if (opts.watch) {
+        if (opts.json) throw new UsageError('--watch and --json cannot be combined');
+        let watch: StatusWatch | undefined;
+        const stop = stopSignal();
+        try {
+          await withManager(
+            ctx,
+            async (manager) => {
+              watch = watchStatus(manager, ctx.stdout);
+              manager.start();
+              // Lazy servers too, as without --watch.
+              for (const n of manager.serverNames()) manager.clientFor(n).catch(() => {});
+              await watch.run(stop.promise);
+            },
+            () => watch?.changed(),
+          );
+        } finally {
+          stop.dispose();
+        }
+        return;
+      }
       let progress: StatusProgress | undefined;
       const rows = await withManager(
         ctx,
