@@ -25,17 +25,19 @@ export async function createMetrics(readings: MetricsReadings): Promise<Metrics>
   const registers = [registry];
   prom.collectDefaultMetrics({ register: registry, prefix: 'switchboard_' });
 
+  // Latency by method and outcome (and server): per-tool latency would make a scrape of many tools
+  // slow (a series per bucket per tool); per-tool counts are in the counters.
   const served = new prom.Histogram({
     name: 'mcp_server_operation_duration_seconds',
-    help: 'MCP requests served: duration by method, tool and outcome (mcp.server.operation.duration)',
-    labelNames: ['method', 'tool', 'outcome', 'error_type'],
+    help: 'MCP requests served: duration by method and outcome (mcp.server.operation.duration)',
+    labelNames: ['method', 'outcome'],
     buckets: SECONDS,
     registers,
   });
   const made = new prom.Histogram({
     name: 'mcp_client_operation_duration_seconds',
-    help: 'MCP requests to upstream servers: duration by server, method, tool and outcome (mcp.client.operation.duration)',
-    labelNames: ['server', 'method', 'tool', 'outcome', 'error_type'],
+    help: 'MCP requests to upstream servers: duration by server, method and outcome (mcp.client.operation.duration)',
+    labelNames: ['server', 'method', 'outcome'],
     buckets: SECONDS,
     registers,
   });
@@ -133,10 +135,11 @@ export async function createMetrics(readings: MetricsReadings): Promise<Metrics>
       const method = a['mcp.method.name'];
       if (method !== undefined) {
         const tool = str(a['gen_ai.tool.name']);
-        if (span.spec.kind === 'server') served.observe({ method: String(method), tool, outcome, error_type: str(span.errorType) }, seconds);
-        else {
+        if (span.spec.kind === 'server') {
+          served.observe({ method: String(method), outcome }, seconds);
+        } else {
           const server = str(a['switchboard.mcp.server']);
-          made.observe({ server, method: String(method), tool, outcome, error_type: str(span.errorType) }, seconds);
+          made.observe({ server, method: String(method), outcome }, seconds);
           if (method === 'tools/call') upstreamCalls.inc({ server, tool, outcome });
         }
         return;

@@ -102,7 +102,11 @@ export async function createOps(options: OpsOptions): Promise<Ops> {
     telemetry,
     setSource(s) {
       source = s;
-      s.onChange(changed);
+      // Read at each change, so a failure is remembered even when nobody is looking then.
+      s.onChange(() => {
+        upstreams();
+        changed();
+      });
     },
     setClients(c) {
       clients = c;

@@ -32,6 +32,17 @@ export function samplerFromEnv(env: NodeJS.ProcessEnv): Sampler {
   return name.startsWith('parentbased_') ? new ParentBasedSampler({ root: root(name.slice('parentbased_'.length)) }) : root(name);
 }
 
+/**
+ * OTLP/HTTP to the endpoint `env` names (the exporter itself reads only process.env: the URL is
+ * given so a caller's own environment counts); headers, timeouts and the rest it reads itself.
+ */
+function exporterFor(env: NodeJS.ProcessEnv): OTLPTraceExporter {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const url = traces || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
+  return new OTLPTraceExporter(url ? { url } : {});
+}
+
 /** OTEL_BSP_* (the batch processor leaves reading them to its distributions). */
 function batchOptionsFromEnv(env: NodeJS.ProcessEnv): { scheduledDelayMillis?: number; maxQueueSize?: number; maxExportBatchSize?: number; exportTimeoutMillis?: number } {
   const num = (name: string): number | undefined => {
@@ -93,7 +104,7 @@ export function createOtelTracer(options: OtelTracerOptions): Tracer {
   const provider = new TracerProvider({
     resource,
     sampler: samplerFromEnv(options.env),
-    spanProcessors: [new BatchSpanProcessor({ exporter: options.exporter ?? new OTLPTraceExporter(), ...batchOptionsFromEnv(options.env) })],
+    spanProcessors: [new BatchSpanProcessor({ exporter: options.exporter ?? exporterFor(options.env), ...batchOptionsFromEnv(options.env) })],
   });
   const tracer = provider.getTracer('switchboard', options.serviceVersion);
 

@@ -157,6 +157,7 @@ export function createTelemetry(options: { tracer?: Tracer | null; listeners?: r
       }
     },
     traceContext: () => tracer?.traceContext(),
-    shutdown: async () => tracer?.shutdown(),
+    // A collector that is down must not fail the process on its way out.
+    shutdown: async () => tracer?.shutdown().catch(() => {}),
   };
 }
