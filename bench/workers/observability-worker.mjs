@@ -82,7 +82,8 @@ try {
     const { createDefaultClientFactory, McpConnectionManager } = await import('../../dist/mcp/index.js');
     const { GatewayPool, GatewaySession } = await import('../../dist/gateway/index.js');
     const { observedTransport } = await import('../../dist/mcp-host/index.js');
-    const { nullLogger, createTelemetry, loadTracer, NOOP_TELEMETRY } = await import('../../dist/util/index.js');
+    const { nullLogger } = await import('../../dist/util/index.js');
+    const { createTelemetry, loadTracer, NOOP_TELEMETRY } = await import('../../dist/util/telemetry/index.js');
     const sink = await otlpSink();
     cleanup.push(() => sink.close());
     const tiny = parseMcpServerConfig('tiny', { command: NODE, args: [TINY] }).config;
@@ -128,7 +129,8 @@ try {
     result = { off: a, on: b, exports: sink.posts(), cpuUsPerCall: { off: cpuOff, on: cpuOn } };
   } else if (mode === 'scrape') {
     const { createOps, startOpsListener } = await import('../../dist/mcp-host/index.js');
-    const { mcpSpan, nullLogger } = await import('../../dist/util/index.js');
+    const { nullLogger } = await import('../../dist/util/index.js');
+    const { mcpSpan } = await import('../../dist/util/telemetry/index.js');
     const ops = await createOps({ title: 'bench', version: '0', tracer: null });
     cleanup.push(() => ops.close());
     const servers = Array.from({ length: args.servers }, (_, i) => `server${i}`);

@@ -2,7 +2,8 @@
 // at stdin EOF) or on Streamable HTTP (one server per session), with the shutdown rules of each.
 import type { Readable, Writable } from 'node:stream';
 import type { ThreadManager } from '../core/index.js';
-import { nullLogger, type Logger, type Telemetry } from '../util/index.js';
+import { nullLogger, type Logger } from '../util/index.js';
+import type { Telemetry } from '../util/telemetry/index.js';
 import type { ServerConfig } from './call-config.js';
 import { ThreadLeases, TurnLimiter } from './call-limits.js';
 import { CodexMcpServer, type CodexServerOptions } from './codex-server.js';

@@ -6,7 +6,8 @@ import {
   type ConfigOverride,
   type LoadedConfig,
 } from '../config/index.js';
-import { createFileLogger, type Logger, type Telemetry } from '../util/index.js';
+import { createFileLogger, type Logger } from '../util/index.js';
+import type { Telemetry } from '../util/telemetry/index.js';
 
 export interface Output {
   write(text: string): void;

@@ -8,7 +8,7 @@ import type { CliContext } from './context.js';
 import type { RegisterCommand } from './commands.js';
 import { UsageError } from './exit-codes.js';
 import { listenFlag, positiveInt, readBearerToken } from './flag-values.js';
-import { addMetricsListenOption, startObservability } from './observability.js';
+import { addMetricsListenOption } from './http-serving.js';
 
 /**
  * The service's default limits, for --help. The CLI does not load the service (and its WebSocket and
@@ -98,6 +98,7 @@ async function runExecServer(ctx: CliContext, flags: ExecServerFlags): Promise<v
   const logger: Logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   // Installed before listening, so a signal that arrives during startup still shuts down cleanly.
   const shutdown = waitForShutdownSignal();
+  const { startObservability } = await import('./observability.js');
   const observed = await startObservability(ctx, { title: 'switchboard exec-server', withOps: true, metricsListen: flags.metricsListen });
   const ops = observed.ops!;
   let server;

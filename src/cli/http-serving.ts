@@ -7,7 +7,6 @@ import { isSwitchboardError } from '../util/index.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { listenFlag, positiveInt, readBearerToken } from './flag-values.js';
-import { addMetricsListenOption } from './observability.js';
 
 export interface HttpServeFlags {
   http?: string;
@@ -21,6 +20,13 @@ export interface HttpServeFlags {
 
 /** HTTP_DEFAULTS.maxSessions of mcp-host, repeated for the help text (mcp-host loads only when serving). */
 const DEFAULT_MAX_SESSIONS = 10_000;
+
+/** `--metrics-listen`, for every long-running command (its routes load only when it serves them). */
+export function addMetricsListenOption(cmd: Command): Command {
+  return cmd.addOption(
+    new Option('--metrics-listen <host:port>', 'also serve /metrics, /healthz and /readyz without the token at this address (for scrapers and probes)'),
+  );
+}
 
 /** The flags of an MCP endpoint served over Streamable HTTP. */
 export function addHttpServeOptions(cmd: Command): Command {

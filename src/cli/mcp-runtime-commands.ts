@@ -11,7 +11,7 @@ import { callElicitationHandler } from './elicitation-prompt.js';
 import { createMcpManager } from './mcp-compose.js';
 import { mcpCommandGroup } from './mcp-command-group.js';
 import { renderStatusTable, StatusProgress, statusJson, statusRows } from './mcp-status-view.js';
-import { watchStatus, type StatusWatch } from './mcp-status-watch.js';
+import type { StatusWatch } from './mcp-status-watch.js';
 import { stopSignal } from './http-serving.js';
 
 async function withManager<T>(ctx: CliContext, run: (manager: McpConnectionManager, config: Config) => Promise<T>, onEvent?: (event: McpManagerEvent) => void): Promise<T> {
@@ -56,6 +56,7 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
       const ctx = context();
       if (opts.watch) {
         if (opts.json) throw new UsageError('--watch and --json cannot be combined');
+        const { watchStatus } = await import('./mcp-status-watch.js');
         let watch: StatusWatch | undefined;
         const stop = stopSignal();
         try {

@@ -13,7 +13,6 @@ import type { CliContext } from './context.js';
 import { createAgent, startMcpServers } from './exec-command.js';
 import { positiveInt } from './flag-values.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
-import { startObservability } from './observability.js';
 
 interface McpServerFlags extends HttpServeFlags {
   maxTurns?: number;
@@ -95,6 +94,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   const mcp: typeof AgentServerModule = await import('../agent-server/index.js');
   const loaded = await ctx.loadConfig();
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
+  const { startObservability } = await import('./observability.js');
   const observed = await startObservability(ctx, { title: 'switchboard mcp-server', withOps: http !== null, metricsListen: flags.metricsListen });
   const changes: (() => void)[] = [];
   const runtime = await composeAgentRuntime({ ...ctx, logger, telemetry: observed.telemetry }, loaded.config, () => changes.forEach((c) => c()));

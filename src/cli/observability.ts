@@ -1,9 +1,9 @@
 // Telemetry for a long-running command: the OpenTelemetry tracer when the OTEL_* variables ask for
 // export (the SDK is not even loaded otherwise), and for endpoints the operations side (metrics,
 // health, status page) with an optional `--metrics-listen` listener of its own.
-import { Option, type Command } from 'commander';
 import type { Ops } from '../mcp-host/index.js';
-import { createTelemetry, loadTracer, VERSION, type Telemetry } from '../util/index.js';
+import { VERSION } from '../util/index.js';
+import { createTelemetry, loadTracer, type Telemetry } from '../util/telemetry/index.js';
 import type { CliContext } from './context.js';
 import { listenFlag } from './flag-values.js';
 
@@ -13,12 +13,6 @@ export interface Observability {
   ops: Ops | null;
   /** Stops the metrics listener and flushes the exporter. */
   close(): Promise<void>;
-}
-
-export function addMetricsListenOption(cmd: Command): Command {
-  return cmd.addOption(
-    new Option('--metrics-listen <host:port>', 'also serve /metrics, /healthz and /readyz without the token at this address (for scrapers and probes)'),
-  );
 }
 
 /**

@@ -11,7 +11,6 @@ import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { createMcpManager } from './mcp-compose.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
-import { startObservability } from './observability.js';
 
 interface ServeFlags extends HttpServeFlags {
   transparent?: boolean;
@@ -81,6 +80,7 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const { config } = await ctx.loadConfig();
   const mode = transparentMode(mcp, config, flags.transparent === true);
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
+  const { startObservability } = await import('./observability.js');
   const observed = await startObservability(ctx, { title: 'switchboard gateway', withOps: http !== null, metricsListen: flags.metricsListen });
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
   const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode };

@@ -2,7 +2,8 @@
 // catalog when there is one, the OpenAI-compatible model client), with every piece replaceable.
 import type { Config, ModelProviderConfig } from '../config/index.js';
 import type { McpConnectionManager } from '../mcp/index.js';
-import { nullLogger, tracingFetch, VERSION, type Logger, type Telemetry } from '../util/index.js';
+import { nullLogger, VERSION, type Logger } from '../util/index.js';
+import { tracingFetch, type Telemetry } from '../util/telemetry/index.js';
 import { shellEnvironment } from './exec/shell-env.js';
 import { mcpToolSourceFrom } from './mcp-manager-source.js';
 import { createOpenAIModelClient } from './model/openai-model-client.js';

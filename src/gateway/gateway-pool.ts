@@ -5,7 +5,8 @@
 import { pathToFileURL } from 'node:url';
 import type { LoggingLevel, Root } from '@modelcontextprotocol/server';
 import type { McpConnectionManager, McpManagerEvent } from '../mcp/index.js';
-import { assertNever, errorMessage, SwitchboardError, type Logger, type Telemetry } from '../util/index.js';
+import { assertNever, errorMessage, SwitchboardError, type Logger } from '../util/index.js';
+import type { Telemetry } from '../util/telemetry/index.js';
 import type { GatewayMode } from './catalog-view.js';
 import type { ListKind } from './list-changed.js';
 import { PoolSubscriptions } from './pool-subscriptions.js';

@@ -4,7 +4,8 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs as configStartupMs, toolTimeoutMs as configToolMs } from '../config/index.js';
-import { errorMessage, mcpSpan, metaWithTrace, NOOP_TELEMETRY, tracingFetch, type Telemetry } from '../util/index.js';
+import { errorMessage } from '../util/index.js';
+import { mcpSpan, metaWithTrace, NOOP_TELEMETRY, tracingFetch, type Telemetry } from '../util/telemetry/index.js';
 import { classifyError } from './classify-error.js';
 import type { Connection, ConnectionSetup } from './connection.js';
 import { ConnectionKeeper } from './connection-keeper.js';

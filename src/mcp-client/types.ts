@@ -16,7 +16,8 @@ import type {
   Tool,
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
-import type { Logger, Telemetry } from '../util/index.js';
+import type { Logger } from '../util/index.js';
+import type { Telemetry } from '../util/telemetry/index.js';
 import type { McpClientError } from './errors.js';
 import type { StdioLauncher } from './launchers/index.js';
 

@@ -4,7 +4,8 @@
 import type { OAuthClientProvider, Root } from '@modelcontextprotocol/client';
 import type { EnvironmentConfig, McpServerConfig } from '../config/index.js';
 import type { McpClientOptions, StdioLauncher } from '../mcp-client/index.js';
-import type { Logger, Telemetry } from '../util/index.js';
+import type { Logger } from '../util/index.js';
+import type { Telemetry } from '../util/telemetry/index.js';
 import type { ClientFactory } from './managed-server.js';
 
 /** What the default client factory builds clients with. */

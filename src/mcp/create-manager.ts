@@ -9,7 +9,8 @@ import type { McpClientOptions, OAuthRuntime } from '../mcp-client/index.js';
 import { createDefaultClientFactory } from './client-factory.js';
 import { McpConnectionManager, type McpConnectionManagerDeps } from './connection-manager.js';
 import { SnapshotStore } from './snapshot-store.js';
-import { nullLogger, type Logger, type Telemetry } from '../util/index.js';
+import { nullLogger, type Logger } from '../util/index.js';
+import type { Telemetry } from '../util/telemetry/index.js';
 
 /** How {@link createConnectionManager} wires the manager; every field has a default. */
 export interface ConnectionManagerOptions {

@@ -12,4 +12,3 @@ export * from './json-rpc.js';
 export * from './version.js';
 export * from './line-framer.js';
 export * from './process-group.js';
-export * from './telemetry/index.js';

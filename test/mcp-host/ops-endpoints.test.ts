@@ -85,8 +85,8 @@ describe('serve --http: health, readiness and metrics', () => {
       expect(lines).toContain('switchboard_upstream_restarts_total{server="up"} 0');
       expect(lines.some((l) => /^switchboard_upstream_startup_seconds\{server="up"\} [\d.]+$/.test(l))).toBe(true);
       expect(lines).toContain('switchboard_upstream_calls_total{server="up",tool="echo",outcome="ok"} 1');
-      expect(lines).toContain('mcp_server_operation_duration_seconds_count{method="tools/call",tool="mcp__up__echo",outcome="ok",error_type=""} 1');
-      expect(lines).toContain('mcp_client_operation_duration_seconds_count{server="up",method="tools/call",tool="echo",outcome="ok",error_type=""} 1');
+      expect(lines).toContain('mcp_server_operation_duration_seconds_count{method="tools/call",outcome="ok"} 1');
+      expect(lines).toContain('mcp_client_operation_duration_seconds_count{server="up",method="tools/call",outcome="ok"} 1');
       expect(lines).toContain('switchboard_http_sessions 1');
       expect(lines.some((l) => l.startsWith('switchboard_process_resident_memory_bytes '))).toBe(true);
     } finally {

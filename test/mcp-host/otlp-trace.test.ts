@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { createOtelTracer } from '../../src/util/telemetry/otel-tracer.js';
-import { createTelemetry, mcpSpan, tracingFetch, type Telemetry } from '../../src/util/index.js';
+import { createTelemetry, mcpSpan, tracingFetch, type Telemetry } from '../../src/util/telemetry/index.js';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';

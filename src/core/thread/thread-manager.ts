@@ -1,7 +1,8 @@
 // Starts, finds, resumes and shuts down threads. Each thread gets its own model client, rollout file
 // and turn loop; threads share the built-in tools and the MCP tool source, and run concurrently.
 import type { Config, ModelProviderConfig } from '../../config/index.js';
-import { NOOP_TELEMETRY, nullLogger, SwitchboardError, type Logger, type Telemetry } from '../../util/index.js';
+import { nullLogger, SwitchboardError, type Logger } from '../../util/index.js';
+import { NOOP_TELEMETRY, type Telemetry } from '../../util/telemetry/index.js';
 import type { McpToolSource } from '../mcp-tool-source.js';
 import type { ModelClient, ResponseItem } from '../model/model-types.js';
 import { loadRollout } from '../rollout/rollout-reader.js';

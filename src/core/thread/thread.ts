@@ -3,7 +3,8 @@
 // queued and becomes the next turn (in order), so nothing a front-end sends is dropped.
 import { randomUUID } from 'node:crypto';
 import { OpSchema, type Event, type EventMsg, type EventMsgOf, type InputItem, type Op } from '../../protocol/index.js';
-import { assertNever, errorMessage, SwitchboardError, type Logger, type Telemetry } from '../../util/index.js';
+import { assertNever, errorMessage, SwitchboardError, type Logger } from '../../util/index.js';
+import type { Telemetry } from '../../util/telemetry/index.js';
 import type { McpElicitation, McpElicitationResult } from '../mcp-tool-source.js';
 import { EMPTY_USAGE, type ModelClient, type ResponseItem } from '../model/model-types.js';
 import { isPersistedEvent } from '../rollout/persist-policy.js';

@@ -2,7 +2,8 @@
 // answers without calling a tool. Ends with exactly one of task_complete (maybe carrying an error,
 // after an `error` event) or turn_aborted.
 import type { EventMsg, InputItem, TokenUsage } from '../../protocol/index.js';
-import { agentTurnSpan, assertNever, errorMessage, isSwitchboardError, modelRequestSpan, toolCallSpan, type Logger, type SpanHandle, type Telemetry } from '../../util/index.js';
+import { assertNever, errorMessage, isSwitchboardError, type Logger } from '../../util/index.js';
+import { agentTurnSpan, modelRequestSpan, toolCallSpan, type SpanHandle, type Telemetry } from '../../util/telemetry/index.js';
 import { messageText, type ModelClient, type ResponseEvent, type ResponseItem } from '../model/model-types.js';
 import type { RolloutRecorder } from '../rollout/rollout-recorder.js';
 import type { ElicitationHandler } from '../tools/mcp-tools.js';

@@ -1,6 +1,6 @@
 // What the telemetry listeners keep for the status page and metrics: recent requests served (latency,
 // outcome), requests in flight, and agent threads with their running turn, from span starts and ends.
-import type { EndedSpan, SpanSpec, TelemetryListener } from '../../util/index.js';
+import type { EndedSpan, SpanSpec, TelemetryListener } from '../../util/telemetry/index.js';
 import type { CallRow, ThreadRow } from './ops-types.js';
 
 const RECENT_CALLS = 50;

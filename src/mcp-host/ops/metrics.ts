@@ -1,6 +1,6 @@
 // /metrics in Prometheus text format (prom-client, imported only when an endpoint serves metrics):
 // histograms and counters fed by span ends, gauges read from the status when scraped.
-import type { EndedSpan, SpanSpec, TelemetryListener } from '../../util/index.js';
+import type { EndedSpan, SpanSpec, TelemetryListener } from '../../util/telemetry/index.js';
 import type { ClientRow, UpstreamRow } from './ops-types.js';
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];

@@ -3,7 +3,7 @@
 // with its live feed (/ops/events) and snapshot (/ops/status).
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { createTelemetry, type Telemetry, type TelemetryListener, type Tracer } from '../../util/index.js';
+import { createTelemetry, type Telemetry, type TelemetryListener, type Tracer } from '../../util/telemetry/index.js';
 import { Activity } from './activity.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import type { ClientRow, OpsSnapshot, OpsSource, UpstreamRow } from './ops-types.js';

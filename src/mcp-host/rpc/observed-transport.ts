@@ -11,7 +11,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { mcpSpan, type OpenSpan, type Telemetry } from '../../util/index.js';
+import { mcpSpan, type OpenSpan, type Telemetry } from '../../util/telemetry/index.js';
 import { requestKey } from './request-guard.js';
 
 export interface ObservedTransportInfo {
