@@ -98,7 +98,18 @@ async function answerUnattended(thread: Thread, event: Event, ctx: CliContext): 
   }
 }
 
-async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resumeId: string | null): Promise<number> {
+async function runExec(cliCtx: CliContext, flags: ExecFlags, prompt: string, resumeId: string | null): Promise<number> {
+  // Spans of the turn, its model requests and tool calls, when OTEL_* configure export.
+  const { startObservability } = await import('./observability.js');
+  const observed = await startObservability(cliCtx, { title: 'switchboard exec', withOps: false });
+  try {
+    return await runExecTraced({ ...cliCtx, telemetry: observed.telemetry }, flags, prompt, resumeId);
+  } finally {
+    await observed.close();
+  }
+}
+
+async function runExecTraced(ctx: CliContext, flags: ExecFlags, prompt: string, resumeId: string | null): Promise<number> {
   if (prompt.trim() === '') throw new UsageError('the prompt is empty');
   const { config } = await ctx.loadConfig();
   // Loaded on use: the model SDK is the slowest import of the CLI, and other commands never need it.

@@ -138,8 +138,12 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
     .option('--args <json>', 'the arguments, a JSON object')
     .addHelpText('after', '\nWhen the server asks for input during the call (elicitation), a terminal prompts for it on stderr;\nwithout a terminal the request is declined, with a line on stderr saying so.\n\nExit code 0 on success, 1 if the tool returned isError or the call failed, 2 for usage errors.\n\nExample:\n  switchboard mcp call mcp__everything__echo --args \'{"message": "hi"}\'\n')
     .action(async (name: string, opts: { args?: string }) => {
-      const ctx = context();
       const args = parseArgs(opts.args);
+      // The call's client span, when OTEL_* configure export.
+      const { startObservability } = await import('./observability.js');
+      const base = context();
+      const observed = await startObservability(base, { title: 'switchboard mcp call', withOps: false });
+      const ctx = { ...base, telemetry: observed.telemetry };
       const callResult = await withManager(ctx, async (manager) => {
         await manager.listAllTools({ wait: 'unsnapshotted' });
         if (!manager.lookup(name)) await manager.listAllTools({ wait: 'all' });
@@ -154,7 +158,7 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
           if (err instanceof SwitchboardError) throw new CommandFailed(err.message, { cause: err });
           throw err;
         }
-      });
+      }).finally(() => observed.close());
       json(ctx, callResult);
       if (callResult.isError === true) result.exitCode = EXIT_FAILED;
     });

@@ -11,6 +11,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { createOtelTracer } from '../../src/util/telemetry/otel-tracer.js';
 import { createTelemetry, mcpSpan, tracingFetch, type Telemetry } from '../../src/util/telemetry/index.js';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
+import { runCliProcess } from '../support/cli.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
 import { removeTree, tempDir } from '../support/temp.js';
@@ -25,14 +26,16 @@ describe('tracing a gateway call over OTLP', () => {
   let home: string;
   let serve: ServeProcess;
   let telemetry: Telemetry;
+  let work: string;
+  let otel: Record<string, string>;
 
   beforeAll(async () => {
     requireBuild();
     receiver = await startOtlpReceiver();
     home = await tempDir('sb-otlp-');
-    const work = path.join(home, 'work');
+    work = path.join(home, 'work');
     await mkdir(work);
-    const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '50' };
+    otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '50' };
     await writeFile(
       path.join(home, 'config.toml'),
       `[mcp_servers.up]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(TRACED_UPSTREAM)}]\nenv = { ${Object.entries(otel)
@@ -88,5 +91,18 @@ describe('tracing a gateway call over OTLP', () => {
     expect(upstream.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'echo' });
     // Names, methods and outcomes only: the argument travels in no span.
     expect(JSON.stringify(receiver.spans)).not.toContain(SECRET_ARGUMENT);
+  });
+
+  it('traces `switchboard mcp call` too: its client span is the parent of the upstream span', async () => {
+    const before = receiver.spans.length;
+    const r = await runCliProcess(['mcp', 'call', 'mcp__up__echo', '--args', JSON.stringify({ text: 'from the cli' })], { home, cwd: work, env: { HOME: home, ...otel } });
+    expect(r.code, r.stderr).toBe(0);
+    const pair = await waitFor(() => {
+      const fresh = receiver.spans.slice(before);
+      const client = fresh.find((s) => s.service === 'switchboard' && s.kind === 3 && s.name === 'tools/call echo');
+      const upstream = fresh.find((s) => s.service === 'traced-upstream' && s.kind === 2 && s.name === 'tools/call echo' && s.parentSpanId === client?.spanId);
+      return client && upstream && { client, upstream };
+    }, `the CLI call's spans; received: ${receiver.spans.map((s) => `${s.service}/${s.kind}/${s.name}`).join(', ')}`);
+    expect(pair.upstream.traceId).toBe(pair.client.traceId);
   });
 });
