@@ -3,10 +3,14 @@
 // Usage: node observability-worker.mjs <mode> '<json args>'
 //   off      {n, todayBin}  tools/call p50 through `serve` on stdio: this build (tracing off) against
 //                           today's build (todayBin), alternating blocks, each with its own tiny upstream
-//   tracing  {n, same?}     tools/call p50 through an in-process gateway session (server span on the
+//   tracing  {n, same?, sampler?, variant?}
+//                           tools/call p50 through an in-process gateway session (server span on the
 //                           session's transport, client span on the upstream call): tracing off against
-//                           tracing on and exporting over OTLP/HTTP to a loopback receiver (`same`:
-//                           both off, the noise floor of the comparison)
+//                           tracing on and exporting over OTLP/HTTP to a loopback receiver. To find
+//                           where the cost is: `same` (both off: the noise floor), `sampler`
+//                           (OTEL_TRACES_SAMPLER, e.g. always_off: no recording, no export), `variant`
+//                           listeners (spans to a listener, no tracer), nometa (no trace context on the
+//                           wire), noserver / noclient (only the client / only the server span)
 //   scrape   {servers, tools, n}  GET /metrics after every tool of servers × tools was called once
 import http from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -95,21 +99,23 @@ try {
           createManager: (setup) =>
             new McpConnectionManager(
               { servers: { tiny } },
-              { createClient: createDefaultClientFactory({ logger: nullLogger, environments: {}, env, clientOptions: setup.clientOptions, telemetry }), logger: nullLogger, handlersFor: setup.handlersFor, onEvent: setup.onEvent },
+              { createClient: createDefaultClientFactory({ logger: nullLogger, environments: {}, env, clientOptions: setup.clientOptions, telemetry: args.variant === 'noclient' ? NOOP_TELEMETRY : telemetry }), logger: nullLogger, handlersFor: setup.handlersFor, onEvent: setup.onEvent },
             ),
         },
       );
       cleanup.push(() => pool.close());
       const session = new GatewaySession(pool);
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await session.connect(observedTransport(serverSide, telemetry, { transport: 'pipe' }));
+      await session.connect(args.variant === 'noserver' ? serverSide : observedTransport(serverSide, telemetry, { transport: 'pipe' }));
       cleanup.push(() => session.close());
       const c = await client(clientSide);
       cleanup.push(() => c.close());
       return c;
     };
-    const tracer = await loadTracer({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${sink.url}/v1/traces` }, { name: 'bench', version: '0' });
-    const traced = createTelemetry({ tracer });
+    const tracer = await loadTracer({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${sink.url}/v1/traces`, ...(args.sampler ? { OTEL_TRACES_SAMPLER: args.sampler } : {}) }, { name: 'bench', version: '0' });
+    // `listeners`: spans feeding a listener only (no tracer, no trace context on the wire).
+    const traced = args.variant === 'listeners' ? createTelemetry({ listeners: [{ ended() {} }] }) : createTelemetry({ tracer });
+    if (args.variant === 'nometa') traced.traceContext = () => undefined;
     cleanup.push(() => traced.shutdown());
     const off = await gateway(NOOP_TELEMETRY);
     const on = await gateway(args.same ? NOOP_TELEMETRY : traced);
