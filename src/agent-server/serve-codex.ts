@@ -3,13 +3,14 @@
 import type { Readable, Writable } from 'node:stream';
 import type { ThreadManager } from '../core/index.js';
 import { nullLogger, type Logger } from '../util/index.js';
+import type { Telemetry } from '../util/telemetry/index.js';
 import type { ServerConfig } from './call-config.js';
 import { TurnLimiter } from './call-limits.js';
 import { LocalThreadLeases, type ThreadLeases } from '../store/index.js';
 import { CodexMcpServer, type CodexServerOptions } from './codex-server.js';
 import { DEFAULT_THREAD_IDLE_MS, IdleThreads } from './idle-threads.js';
 import type { CodexAgent } from './tool-call.js';
-import { AuditedTransport, closingAlso, errorResponseFor, startHttpHost, StdioFrameTransport, type AccessPolicy, type AuditSink, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+import { AuditedTransport, closingAlso, errorResponseFor, observedTransport, startHttpHost, StdioFrameTransport, type AccessPolicy, type AuditSink, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
 import { ThreadOwners } from './thread-owners.js';
 
 export const DEFAULT_MAX_TURNS = 32;
@@ -70,6 +71,8 @@ export interface StdioServeOptions {
   stdout: Writable;
   /** Resolves when the process was asked to stop (SIGINT/SIGTERM): handled like stdin EOF. */
   stop?: Promise<unknown>;
+  /** A server span per request served. */
+  telemetry?: Telemetry;
 }
 
 export interface StdioServeResult {
@@ -90,7 +93,7 @@ export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOpt
   const transport = new StdioFrameTransport(io.stdin, io.stdout, logger);
   const codex = new CodexMcpServer(agent, options, logger);
   const closed = new Promise<void>((resolve) => codex.onClose(resolve));
-  await codex.connect(transport);
+  await codex.connect(io.telemetry ? observedTransport(transport, io.telemetry, { transport: 'pipe' }) : transport);
   logger.info('mcp-server serving on stdio');
   await Promise.race([closed, io.stop?.then(() => transport.close())]);
   await closed;

@@ -7,6 +7,7 @@ import {
   type LoadedConfig,
 } from '../config/index.js';
 import { createFileLogger, type Logger } from '../util/index.js';
+import type { Telemetry } from '../util/telemetry/index.js';
 
 export interface Output {
   write(text: string): void;
@@ -26,6 +27,8 @@ export interface CliContext extends CliIO {
   configFile: string | undefined;
   overrides: ConfigOverride[];
   logger: Logger;
+  /** Spans and metrics of a serving command (its MCP clients, its agent); none elsewhere. */
+  telemetry?: Telemetry;
   /** Load and validate config, printing its warnings to stderr once. */
   loadConfig(): Promise<LoadedConfig & { text: string | null }>;
 }

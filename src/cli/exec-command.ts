@@ -32,12 +32,13 @@ interface ExecFlags {
  * The configured MCP servers behind one connection manager, started; null when none is enabled.
  * `onFailure` hears each server's failure text (exec warns on stderr, mcp-server logs it).
  */
-export function startMcpServers(ctx: CliContext, config: Config, onFailure: (error: string) => void, store: Store | null = null): McpConnectionManager | null {
+export function startMcpServers(ctx: CliContext, config: Config, onFailure: (error: string) => void, store: Store | null = null, onEvent?: () => void): McpConnectionManager | null {
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) return null;
   const mcp = createMcpManager(ctx, config, {
     oauthCredentials: store?.credentials ?? null,
     onEvent: (e) => {
       if (e.type === 'mcp_startup_update' && e.status.state === 'failed') onFailure(e.status.error);
+      onEvent?.();
     },
   });
   mcp.start();
@@ -49,7 +50,7 @@ export function startMcpServers(ctx: CliContext, config: Config, onFailure: (err
  * apply_patch, update_plan), the MCP servers' tools when there are any, and the OpenAI model client.
  */
 export function createAgent(core: Core, ctx: CliContext, config: Config, mcp: McpConnectionManager | null, store: Store): ThreadManager {
-  return core.createAgent({ config, mcp, env: ctx.env, cwd: ctx.cwd, logger: ctx.logger, threads: store.threads });
+  return core.createAgent({ config, mcp, env: ctx.env, cwd: ctx.cwd, logger: ctx.logger, threads: store.threads, ...(ctx.telemetry ? { telemetry: ctx.telemetry } : {}) });
 }
 
 function addExecOptions(cmd: Command): Command {
@@ -100,7 +101,18 @@ async function answerUnattended(thread: Thread, event: Event, ctx: CliContext): 
   }
 }
 
-async function runExec(ctx: CliContext, flags: ExecFlags, prompt: string, resumeId: string | null): Promise<number> {
+async function runExec(cliCtx: CliContext, flags: ExecFlags, prompt: string, resumeId: string | null): Promise<number> {
+  // Spans of the turn, its model requests and tool calls, when OTEL_* configure export.
+  const { startObservability } = await import('./observability.js');
+  const observed = await startObservability(cliCtx, { title: 'switchboard exec', withOps: false });
+  try {
+    return await runExecTraced({ ...cliCtx, telemetry: observed.telemetry }, flags, prompt, resumeId);
+  } finally {
+    await observed.close();
+  }
+}
+
+async function runExecTraced(ctx: CliContext, flags: ExecFlags, prompt: string, resumeId: string | null): Promise<number> {
   if (prompt.trim() === '') throw new UsageError('the prompt is empty');
   const { config } = await ctx.loadConfig();
   // Loaded on use: the model SDK is the slowest import of the CLI, and other commands never need it.

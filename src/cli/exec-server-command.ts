@@ -8,6 +8,7 @@ import type { CliContext } from './context.js';
 import type { RegisterCommand } from './commands.js';
 import { UsageError } from './exit-codes.js';
 import { listenFlag, positiveInt, readBearerToken } from './flag-values.js';
+import { addMetricsListenOption } from './http-serving.js';
 
 /**
  * The service's default limits, for --help. The CLI does not load the service (and its WebSocket and
@@ -31,6 +32,7 @@ interface ExecServerFlags {
   maxBufferedOutputBytes?: number;
   maxConnections?: number;
   verbose?: boolean;
+  metricsListen?: string;
 }
 
 const HELP = `
@@ -96,9 +98,12 @@ async function runExecServer(ctx: CliContext, flags: ExecServerFlags): Promise<v
   const logger: Logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   // Installed before listening, so a signal that arrives during startup still shuts down cleanly.
   const shutdown = waitForShutdownSignal();
+  const { startObservability } = await import('./observability.js');
+  const observed = await startObservability(ctx, { title: 'switchboard exec-server', withOps: true, metricsListen: flags.metricsListen });
+  const ops = observed.ops!;
   let server;
   try {
-    server = await startExecServer({ listen, token, insecureNoAuth: flags.insecureNoAuth === true, tls, limits, logger });
+    server = await startExecServer({ listen, token, insecureNoAuth: flags.insecureNoAuth === true, tls, limits, logger, httpRoutes: (req, res, pathname, guard) => ops.serve(req, res, pathname, guard) });
   } catch (err) {
     if (isSwitchboardError(err, 'exec_auth_config') || isSwitchboardError(err, 'exec_config')) throw new UsageError(err.message);
     throw err;
@@ -108,11 +113,12 @@ async function runExecServer(ctx: CliContext, flags: ExecServerFlags): Promise<v
   const signal = await shutdown;
   ctx.stderr.write(`received ${signal}; stopping processes and shutting down\n`);
   await server.close();
+  await observed.close();
 }
 
 export const registerExecServerCommand: RegisterCommand = (program: Command, context: () => CliContext) => {
-  program
-    .command('exec-server')
+  const cmd = program.command('exec-server');
+  addMetricsListenOption(cmd)
     .description('run stdio MCP servers (or any process) for other machines: a WebSocket service with token auth')
     .addOption(new Option('--listen <host:port>', 'address to listen on; port 0 picks a free one').default('127.0.0.1:0'))
     .addOption(new Option('--token-file <file>', 'file holding the bearer token clients must present (else $SWITCHBOARD_EXEC_TOKEN)'))

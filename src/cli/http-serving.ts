@@ -15,14 +15,22 @@ export interface HttpServeFlags {
   allowedHost: string[];
   maxSessions?: number;
   idleTimeout?: number;
+  metricsListen?: string;
 }
 
 /** HTTP_DEFAULTS.maxSessions of mcp-host, repeated for the help text (mcp-host loads only when serving). */
 const DEFAULT_MAX_SESSIONS = 10_000;
 
+/** `--metrics-listen`, for every long-running command (its routes load only when it serves them). */
+export function addMetricsListenOption(cmd: Command): Command {
+  return cmd.addOption(
+    new Option('--metrics-listen <host:port>', 'also serve /metrics, /healthz and /readyz without the token at this address (for scrapers and probes)'),
+  );
+}
+
 /** The flags of an MCP endpoint served over Streamable HTTP. */
 export function addHttpServeOptions(cmd: Command): Command {
-  return cmd
+  return addMetricsListenOption(cmd)
     .addOption(new Option('--http <host:port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio'))
     .addOption(new Option('--token-file <file>', 'HTTP: file holding the bearer token clients must send (else $SWITCHBOARD_MCP_TOKEN; optional with a [server_auth] issuer)'))
     .addOption(new Option('--insecure-no-auth', 'HTTP: run without a token; loopback addresses only'))

@@ -4,8 +4,9 @@ import type { Config } from '../config/index.js';
 import { createConnectionManager, type ConnectionManagerOptions, type McpConnectionManager } from '../mcp/index.js';
 import type { CliContext } from './context.js';
 
-export type ComposeMcpOptions = Pick<ConnectionManagerOptions, 'onEvent' | 'handlersFor' | 'roots' | 'clientOptions' | 'oauthCredentials'>;
+export type ComposeMcpOptions = Pick<ConnectionManagerOptions, 'onEvent' | 'handlersFor' | 'roots' | 'clientOptions' | 'oauthCredentials' | 'telemetry'>;
 
-export function createMcpManager(ctx: Pick<CliContext, 'env' | 'logger' | 'cwd'>, config: Config, options: ComposeMcpOptions = {}): McpConnectionManager {
-  return createConnectionManager(config, { ...options, logger: ctx.logger, env: ctx.env, cwd: ctx.cwd });
+export function createMcpManager(ctx: Pick<CliContext, 'env' | 'logger' | 'cwd' | 'telemetry'>, config: Config, options: ComposeMcpOptions = {}): McpConnectionManager {
+  const telemetry = options.telemetry ?? ctx.telemetry;
+  return createConnectionManager(config, { ...options, logger: ctx.logger, env: ctx.env, cwd: ctx.cwd, ...(telemetry ? { telemetry } : {}) });
 }

@@ -13,6 +13,8 @@ import { mcpCommandGroup } from './mcp-command-group.js';
 import { renderStatusTable, StatusProgress, statusJson, statusRows } from './mcp-status-view.js';
 import { positiveInt } from './flag-values.js';
 import { renderSearchRows, searchCatalog } from './tool-search-view.js';
+import type { StatusWatch } from './mcp-status-watch.js';
+import { stopSignal } from './http-serving.js';
 
 async function withManager<T>(ctx: CliContext, run: (manager: McpConnectionManager, config: Config) => Promise<T>, onEvent?: (event: McpManagerEvent) => void): Promise<T> {
   const { config } = await ctx.loadConfig();
@@ -47,9 +49,35 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
     .command('status')
     .description('Connect to every enabled MCP server and report its state, tool count and startup time.')
     .option('--json', 'print {servers, ready, failed, cancelled} as JSON')
-    .addHelpText('after', '\nOn a terminal, progress is shown live on stderr while servers start.\nExit code 1 when a server marked `required = true` failed.\n\nExamples:\n  switchboard mcp status\n  switchboard mcp status --json\n')
-    .action(async (opts: { json?: boolean }) => {
+    .option('--watch', 'keep the servers running and redraw the table live (restarts, last errors) until Ctrl-C')
+    .addHelpText(
+      'after',
+      '\nOn a terminal, progress is shown live on stderr while servers start.\nExit code 1 when a server marked `required = true` failed.\n\nExamples:\n  switchboard mcp status\n  switchboard mcp status --json\n  switchboard mcp status --watch\n',
+    )
+    .action(async (opts: { json?: boolean; watch?: boolean }) => {
       const ctx = context();
+      if (opts.watch) {
+        if (opts.json) throw new UsageError('--watch and --json cannot be combined');
+        const { watchStatus } = await import('./mcp-status-watch.js');
+        let watch: StatusWatch | undefined;
+        const stop = stopSignal();
+        try {
+          await withManager(
+            ctx,
+            async (manager) => {
+              watch = watchStatus(manager, ctx.stdout);
+              manager.start();
+              // Lazy servers too, as without --watch.
+              for (const n of manager.serverNames()) manager.clientFor(n).catch(() => {});
+              await watch.run(stop.promise);
+            },
+            () => watch?.changed(),
+          );
+        } finally {
+          stop.dispose();
+        }
+        return;
+      }
       let progress: StatusProgress | undefined;
       const rows = await withManager(
         ctx,
@@ -128,8 +156,12 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
     .option('--args <json>', 'the arguments, a JSON object')
     .addHelpText('after', '\nWhen the server asks for input during the call (elicitation), a terminal prompts for it on stderr;\nwithout a terminal the request is declined, with a line on stderr saying so.\n\nExit code 0 on success, 1 if the tool returned isError or the call failed, 2 for usage errors.\n\nExample:\n  switchboard mcp call mcp__everything__echo --args \'{"message": "hi"}\'\n')
     .action(async (name: string, opts: { args?: string }) => {
-      const ctx = context();
       const args = parseArgs(opts.args);
+      // The call's client span, when OTEL_* configure export.
+      const { startObservability } = await import('./observability.js');
+      const base = context();
+      const observed = await startObservability(base, { title: 'switchboard mcp call', withOps: false });
+      const ctx = { ...base, telemetry: observed.telemetry };
       const callResult = await withManager(ctx, async (manager) => {
         await manager.listAllTools({ wait: 'unsnapshotted' });
         if (!manager.lookup(name)) await manager.listAllTools({ wait: 'all' });
@@ -144,7 +176,7 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
           if (err instanceof SwitchboardError) throw new CommandFailed(err.message, { cause: err });
           throw err;
         }
-      });
+      }).finally(() => observed.close());
       json(ctx, callResult);
       if (callResult.isError === true) result.exitCode = EXIT_FAILED;
     });

@@ -6,6 +6,8 @@ import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type { ThreadManager } from '../core/index.js';
 import type { Store } from '../store/index.js';
+import type { McpConnectionManager } from '../mcp/index.js';
+import type { Ops } from '../mcp-host/index.js';
 import type * as AgentServerModule from '../agent-server/index.js';
 import { teeLogger, VERSION } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
@@ -69,6 +71,8 @@ export interface AgentRuntime {
   manager: ThreadManager;
   /** Where threads (and, with PostgreSQL, leases) live. */
   store: Store;
+  /** The agent's MCP servers, when config.toml names any. */
+  mcp: McpConnectionManager | null;
   close(): Promise<void>;
 }
 
@@ -77,19 +81,30 @@ export interface AgentRuntime {
  * config.toml names MCP servers, their tools through the connection manager (started in the
  * background: a failing server is a warning in the log, never a reason not to serve).
  */
-export async function composeAgentRuntime(ctx: CliContext, config: Config): Promise<AgentRuntime> {
+export async function composeAgentRuntime(ctx: CliContext, config: Config, onMcpEvent?: () => void): Promise<AgentRuntime> {
   const core = await import('../core/index.js');
   const store = await openConfiguredStore(ctx, config);
-  const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }), store);
+  const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }), store, onMcpEvent);
   const manager = createAgent(core, ctx, config, mcp, store);
   return {
     manager,
     store,
+    mcp,
     close: async () => {
       await mcp?.close();
       await store.close();
     },
   };
+}
+
+/** The agent server as operators see it: its MCP servers and its store, ready when every `required` server is ready and the store answers. */
+function agentOpsSource(ops: Ops, runtime: AgentRuntime, changes: (() => void)[]): void {
+  const status = () => runtime.mcp?.status() ?? [];
+  ops.setSource({
+    upstreams: status,
+    ready: async () => status().every((s) => !s.required || s.state === 'ready') && (await runtime.store.reachable()),
+    onChange: (listener) => changes.push(listener),
+  });
 }
 
 async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<number> {
@@ -99,7 +114,11 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   const served = plainHttp ? await composeServerAuth(loaded.config, plainHttp, logger) : undefined;
   const http = served?.http;
-  const runtime = await composeAgentRuntime({ ...ctx, logger }, loaded.config);
+  const { startObservability } = await import('./observability.js');
+  const observed = await startObservability(ctx, { title: 'switchboard mcp-server', withOps: http !== undefined, metricsListen: flags.metricsListen });
+  const changes: (() => void)[] = [];
+  const runtime = await composeAgentRuntime({ ...ctx, logger, telemetry: observed.telemetry }, loaded.config, () => changes.forEach((c) => c()));
+  if (observed.ops) agentOpsSource(observed.ops, runtime, changes);
   const agent = mcp.createCodexAgent({
     manager: runtime.manager,
     config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides),
@@ -121,18 +140,19 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   const stop = stopSignal();
   try {
     if (!http) {
-      const served = await mcp.serveCodexStdio(agent, options, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise }, logger);
+      const served = await mcp.serveCodexStdio(agent, options, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise, telemetry: observed.telemetry }, logger);
       // A client that stopped reading leaves writes pending on stdout, which would keep the process
       // alive forever; Codex's server also exits (non-zero) in that case.
       if (served.outputStuck) setImmediate(() => process.exit(served.exitCode));
       return served.exitCode;
     }
     const shared = sharedSessions(runtime.store, 'mcp-server');
-    const host = await mcp.serveCodexHttp(agent, options, shared ? { ...http, sharedSessions: shared } : http, logger);
+    const host = await mcp.serveCodexHttp(agent, options, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...(observed.ops ? { ops: observed.ops } : {}) }, logger);
     return await serveUntilStopped(ctx, host, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can run the agent as you' : null);
   } finally {
     stop.dispose();
     await runtime.close();
+    await observed.close();
   }
 }
 

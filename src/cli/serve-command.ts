@@ -97,6 +97,8 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   const served = plainHttp ? await composeServerAuth(config, plainHttp, logger) : undefined;
   const http = served?.http;
+  const { startObservability } = await import('./observability.js');
+  const observed = await startObservability(ctx, { title: 'switchboard gateway', withOps: http !== undefined, metricsListen: flags.metricsListen });
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
   const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode, ...(served?.access ? { access: served.access } : {}) };
   if (flags.toolSearch) options.toolSearch = mcp.gatewayToolSearchFor(config, mode);
@@ -104,9 +106,11 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const deps: GatewayModule.GatewayDeps = {
     logger,
     ...(served?.audit ? { audit: served.audit } : {}),
+    telemetry: observed.telemetry,
+    storeReachable: () => store.reachable(),
     roots: [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],
     createManager: (setup) =>
-      createMcpManager({ ...ctx, logger }, config, {
+      createMcpManager({ ...ctx, logger, telemetry: observed.telemetry }, config, {
         onEvent: setup.onEvent,
         handlersFor: setup.handlersFor,
         clientOptions: setup.clientOptions,
@@ -115,13 +119,14 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   };
   const stop = stopSignal();
   try {
-    if (!http) return await mcp.serveGatewayStdio(options, deps, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise });
+    if (!http) return await mcp.serveGatewayStdio(options, deps, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise, ...(observed.ops ? { ops: observed.ops } : {}) });
     // Sessions only over HTTP: a replica behind a load balancer serves sessions other replicas opened.
     const shared = sharedSessions(store, 'serve');
-    const host = await mcp.serveGatewayHttp(options, deps, shared ? { ...http, sharedSessions: shared } : http);
+    const host = await mcp.serveGatewayHttp(options, deps, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...(observed.ops ? { ops: observed.ops } : {}) });
     return await serveUntilStopped(ctx, host, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can use your MCP servers through this gateway' : null);
   } finally {
     stop.dispose();
+    await observed.close();
     await store.close();
   }
 }

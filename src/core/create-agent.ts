@@ -4,6 +4,7 @@ import type { Config, ModelProviderConfig } from '../config/index.js';
 import type { McpConnectionManager } from '../mcp/index.js';
 import type { ThreadStore } from '../store/index.js';
 import { nullLogger, VERSION, type Logger } from '../util/index.js';
+import { tracingFetch, type Telemetry } from '../util/telemetry/index.js';
 import { shellEnvironment } from './exec/shell-env.js';
 import { mcpToolSourceFrom } from './mcp-manager-source.js';
 import { createOpenAIModelClient } from './model/openai-model-client.js';
@@ -33,6 +34,8 @@ export interface AgentOptions {
   logger?: Logger;
   /** The model client of each thread. Default: the OpenAI-compatible client (Responses or Chat Completions, per provider). */
   createModelClient?: (provider: ModelProviderConfig) => ModelClient;
+  /** Spans for turns, model requests (trace context passed to the provider) and tool calls. Default: none. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -67,6 +70,7 @@ export function createAgent(options: AgentOptions): ThreadManager {
     mcp: options.mcp ? mcpToolSourceFrom(options.mcp) : null,
     logger,
     version: VERSION,
-    createModelClient: options.createModelClient ?? ((provider) => createOpenAIModelClient(provider, { env, logger })),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+    createModelClient: options.createModelClient ?? ((provider) => createOpenAIModelClient(provider, { env, logger, ...(options.telemetry?.tracing ? { fetch: tracingFetch<typeof fetch>(undefined, options.telemetry) } : {}) })),
   });
 }

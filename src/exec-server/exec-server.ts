@@ -1,6 +1,6 @@
 // The exec-server service: an HTTP(S) listener that upgrades authenticated requests to WebSocket
 // connections and hands each to an ExecConnection; close() ends every connection and process.
-import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -20,6 +20,11 @@ export interface ExecServerOptions {
   env?: NodeJS.ProcessEnv;
   heartbeatMs?: number;
   logger: Logger;
+  /**
+   * Plain HTTP requests (not WebSocket upgrades) are offered here first, with the Host/Origin and
+   * token verdicts (operations routes: /metrics, /healthz, ...); true when answered.
+   */
+  httpRoutes?: (req: IncomingMessage, res: ServerResponse, pathname: string, guard: { refused: string | null; authorized: boolean }) => Promise<boolean>;
 }
 
 export interface ExecServer {
@@ -62,8 +67,20 @@ export async function startExecServer(options: ExecServerOptions): Promise<ExecS
   const endings = new Set<Promise<void>>();
   const browserCheck = createHostOriginCheck(options.listen.host);
 
-  http.on('request', (_req, res) => {
+  const notWebSocket = (res: ServerResponse) =>
     res.writeHead(426, { 'content-type': 'text/plain', connection: 'close' }).end('this is a switchboard exec-server; connect with a WebSocket client\n');
+  http.on('request', (req, res) => {
+    const routes = options.httpRoutes;
+    if (!routes) return notWebSocket(res);
+    const guard = { refused: browserCheck(req.headers.host, req.headers.origin), authorized: options.token === null || bearerMatches(req.headers.authorization, options.token) };
+    routes(req, res, new URL(req.url ?? '/', 'http://localhost').pathname, guard).then(
+      (answered) => void (answered || notWebSocket(res)),
+      (err: unknown) => {
+        logger.error('exec-server http request failed', { error: errorMessage(err) });
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      },
+    );
   });
   http.on('clientError', (_err, socket) => socket.destroy());
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

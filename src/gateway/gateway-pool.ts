@@ -7,6 +7,7 @@ import type { LoggingLevel, Root } from '@modelcontextprotocol/server';
 import type { McpConnectionManager, McpManagerEvent } from '../mcp/index.js';
 import type { AccessPolicy, AuditSink } from '../mcp-host/index.js';
 import { assertNever, errorMessage, SwitchboardError, type Logger } from '../util/index.js';
+import type { Telemetry } from '../util/telemetry/index.js';
 import type { GatewayMode } from './catalog-view.js';
 import { GatewayTasks } from './gateway-tasks.js';
 import type { ListKind } from './list-changed.js';
@@ -38,6 +39,10 @@ export interface GatewayDeps {
   roots?: Root[];
   /** Where one record per served HTTP request goes ([server_auth] audit). */
   audit?: AuditSink;
+  /** A server span per request served on stdio (HTTP requests are observed by the host). */
+  telemetry?: Telemetry;
+  /** /readyz: the shared store answers (when one is configured). */
+  storeReachable?: () => Promise<boolean>;
 }
 
 /** A client of the pool: what the relay needs, plus its log level and list changes. */
@@ -62,6 +67,7 @@ export class GatewayPool {
   private readonly roots: Root[];
   /** Tasks upstreams created for clients' task-augmented calls, each known to its own client only. */
   readonly tasks: GatewayTasks;
+  private readonly upstreamListeners: (() => void)[] = [];
 
   constructor(
     readonly options: GatewayOptions,
@@ -106,6 +112,11 @@ export class GatewayPool {
   /** The upstream side if it was started; never starts it. */
   peekUpstreams(): Upstreams | undefined {
     return this.closed ? undefined : this.up;
+  }
+
+  /** Called after every upstream event (a server starting, failing, recovering; the catalog changing). */
+  onUpstreamEvent(listener: () => void): void {
+    this.upstreamListeners.push(listener);
   }
 
   /** A client finished initializing: it hears list changes and status lines from now on, and the failures standing now. */
@@ -189,6 +200,7 @@ export class GatewayPool {
 
   /** What the manager reports becomes list_changed notifications and upkeep of routes. */
   private onManagerEvent(event: McpManagerEvent): void {
+    for (const listener of this.upstreamListeners) listener();
     const up = this.up;
     if (!up || this.closed) return;
     switch (event.type) {

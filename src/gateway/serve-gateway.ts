@@ -3,7 +3,7 @@
 // of upstream connections serves every client, and closes with the gateway.
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../util/index.js';
-import { AuditedTransport, closingAlso, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+import { AuditedTransport, closingAlso, observedTransport, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions, type Ops, type OpsSource } from '../mcp-host/index.js';
 import { auditDescriber } from './caller-view.js';
 import { GatewayPool, type GatewayDeps, type GatewayOptions } from './gateway-pool.js';
 import { GatewaySession } from './gateway-session.js';
@@ -17,6 +17,8 @@ export interface GatewayStdioIO {
   stdout: Writable;
   /** Resolves when the process was asked to stop (SIGINT/SIGTERM): handled like stdin EOF. */
   stop?: Promise<unknown>;
+  /** Operations routes on a listener of their own (`--metrics-listen`): they see this gateway's upstreams. */
+  ops?: Pick<Ops, 'setSource'>;
 }
 
 /**
@@ -26,10 +28,11 @@ export interface GatewayStdioIO {
 export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDeps, io: GatewayStdioIO): Promise<number> {
   const transport = new StdioFrameTransport(io.stdin, io.stdout, deps.logger);
   const pool = new GatewayPool(options, deps);
+  io.ops?.setSource(opsSource(pool, deps.storeReachable));
   const session = new GatewaySession(pool);
   const closed = new Promise<void>((resolve) => session.onClose(resolve));
   try {
-    await session.connect(transport);
+    await session.connect(deps.telemetry ? observedTransport(transport, deps.telemetry, { transport: 'pipe', protocolVersion: () => session.server.getNegotiatedProtocolVersion() }) : transport);
     deps.logger.info('gateway serving on stdio', { mode: options.mode.kind });
     await Promise.race([closed, io.stop?.then(() => transport.close())]);
     await closed;
@@ -45,6 +48,7 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
 /** Serve Streamable HTTP; close() stops accepting, ends every session, then closes the upstreams. */
 export async function serveGatewayHttp(options: GatewayOptions, deps: GatewayDeps, http: HttpServeOptions, logger: Logger = deps.logger): Promise<HttpHost> {
   const pool = new GatewayPool(options, deps);
+  http.ops?.setSource(opsSource(pool, deps.storeReachable));
   let host: HttpHost;
   try {
     host = await startHttpHost({
@@ -66,4 +70,23 @@ export async function serveGatewayHttp(options: GatewayOptions, deps: GatewayDep
     throw err;
   }
   return closingAlso(host, () => pool.close());
+}
+
+/**
+ * The gateway as operators see it: its upstreams (an operator looking, a probe or a scrape starts
+ * them, as a first client does) and ready when every `required` one is and the store answers.
+ */
+function opsSource(pool: GatewayPool, storeReachable: () => Promise<boolean> = async () => true): OpsSource {
+  const status = () => {
+    try {
+      return pool.upstreams().manager.status();
+    } catch {
+      return []; // closed
+    }
+  };
+  return {
+    upstreams: status,
+    ready: async () => status().every((s) => !s.required || s.state === 'ready') && (await storeReachable()),
+    onChange: (listener) => pool.onUpstreamEvent(listener),
+  };
 }

@@ -5,6 +5,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs as configStartupMs, toolTimeoutMs as configToolMs } from '../config/index.js';
 import { errorMessage } from '../util/index.js';
+import { mcpSpan, metaWithTrace, NOOP_TELEMETRY, tracingFetch, type Telemetry } from '../util/telemetry/index.js';
 import { classifyError } from './classify-error.js';
 import type { Connection, ConnectionSetup } from './connection.js';
 import { ConnectionKeeper } from './connection-keeper.js';
@@ -28,7 +29,10 @@ export interface CallToolOptions extends RequestOptions {
   meta?: Record<string, unknown>;
 }
 
-type RunOptions = RequestOptions & Pick<OperationSpec, 'onProgress' | 'progress'>;
+type RunOptions = RequestOptions & Pick<OperationSpec, 'onProgress' | 'progress'> & {
+  /** What the request's span names (the tool, the prompt). */
+  spanParams?: Record<string, unknown>;
+};
 
 /** A client for one configured server; nothing starts until `connect()`. */
 export function createMcpClient(config: McpServerConfig, deps: McpClientDeps, options: McpClientOptions = {}): McpClient {
@@ -61,6 +65,7 @@ export class McpClient extends McpServerApi {
   private readonly closeController = new AbortController();
   private readonly background = new Set<Promise<void>>();
   private readonly setup: ConnectionSetup;
+  private readonly telemetry: Telemetry;
 
   constructor(
     readonly config: McpServerConfig,
@@ -69,6 +74,7 @@ export class McpClient extends McpServerApi {
   ) {
     super();
     this.serverName = config.name;
+    this.telemetry = deps.telemetry ?? NOOP_TELEMETRY;
     const handlers = deps.handlers ?? {};
     this.setup = {
       serverName: config.name,
@@ -80,7 +86,7 @@ export class McpClient extends McpServerApi {
       samplingCapability: options.samplingCapability,
       versionNegotiation: config.transport.type === 'sse' ? 'legacy' : (options.versionNegotiation ?? 'auto'),
       logger: deps.logger,
-      fetch: deps.fetch,
+      fetch: tracingFetch(deps.fetch, this.telemetry),
       listen: {
         resourceSubscriptions: this.subscribedUris,
         onReopened: (honored) => announceAfterDrop(honored, handlers, this.staleLists),
@@ -132,8 +138,10 @@ export class McpClient extends McpServerApi {
     // The definition lets the SDK mirror parameters into headers (2026-07-28 HTTP); without its
     // outputSchema the SDK does not reject results that stray from it (Codex does not validate).
     const toolDefinition = this.callDefinitions.get(name);
-    const params = { name, ...(args ? { arguments: args } : {}), ...(options.meta ? { _meta: options.meta } : {}) };
-    return this.run('tools/call', { ...options, progress: true }, async (c, a) => {
+    return this.run('tools/call', { ...options, progress: true, spanParams: { name } }, async (c, a) => {
+      // Built inside the request's span, whose trace context `_meta` carries on.
+      const meta = metaWithTrace(options.meta, this.telemetry);
+      const params = { name, ...(args ? { arguments: args } : {}), ...(meta ? { _meta: meta } : {}) };
       const result = await c.client.callTool(params, { ...a, ...(toolDefinition ? { toolDefinition } : {}) });
       // A task is polled inside the same attempt, so the call's deadline and signal bound it too.
       const task = createdTask(result);
@@ -158,7 +166,21 @@ export class McpClient extends McpServerApi {
     return outcome.value;
   }
 
-  private async runOutcome<T>(label: string, options: RunOptions, fn: (connection: Connection, attempt: AttemptOptions) => Promise<T>) {
+  private runOutcome<T>(label: string, options: RunOptions, fn: (connection: Connection, attempt: AttemptOptions) => Promise<T>) {
+    if (!this.telemetry.active) return this.runUntraced(label, options, fn);
+    const span = mcpSpan({ kind: 'client', method: label, params: options.spanParams, upstream: this.serverName, protocolVersion: this.readyProtocol(), transport: this.isHttp() ? 'tcp' : 'pipe' });
+    return this.telemetry.span(span, async (s) => {
+      const outcome = await this.runUntraced(label, options, fn);
+      if ((outcome.value as { isError?: unknown } | undefined)?.isError === true) s.fail('tool_error');
+      return outcome;
+    });
+  }
+
+  private readyProtocol(): string | undefined {
+    return this.state.kind === 'ready' ? this.state.protocolVersion : undefined;
+  }
+
+  private async runUntraced<T>(label: string, options: RunOptions, fn: (connection: Connection, attempt: AttemptOptions) => Promise<T>) {
     let used: Connection | undefined;
     const spec: OperationSpec = {
       label,

@@ -17,6 +17,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import type { Logger } from '../util/index.js';
+import type { Telemetry } from '../util/telemetry/index.js';
 import type { McpClientError } from './errors.js';
 import type { StdioLauncher } from './launchers/index.js';
 import type { TaskStatusParams } from './task-requests.js';
@@ -83,6 +84,8 @@ export interface McpClientDeps {
   /** fetch for HTTP transports; the global one by default. */
   fetch?: FetchLike;
   handlers?: McpClientHandlers;
+  /** A client span per request, and the trace context passed on (`_meta`, HTTP headers). Default: none. */
+  telemetry?: Telemetry;
 }
 
 /** How an McpClient presents itself and times its operations. */

@@ -14,3 +14,5 @@ export { CallerLimits, MemoryLimitStore, type CallerLimitStore, type CallerLimit
 export { AuditedTransport, auditFilePath, fileAuditSink, type AuditDescriber, type AuditRecord, type AuditSink } from './access/audit-trail.js';
 export { readAuditTail, type AuditTailOptions } from './access/audit-reader.js';
 export { TaskServer, createdTaskResult } from './rpc/task-server.js';
+export { observedTransport, type ObservedTransportInfo } from './rpc/observed-transport.js';
+export { createOps, startOpsListener, type Ops, type OpsGuard, type OpsOptions, type OpsSource, type OpsSnapshot, type UpstreamRow, type ClientRow, type CallRow, type ThreadRow } from './ops/index.js';

@@ -5,6 +5,7 @@ import type { OAuthClientProvider, Root } from '@modelcontextprotocol/client';
 import type { EnvironmentConfig, McpServerConfig } from '../config/index.js';
 import type { McpClientOptions, StdioLauncher } from '../mcp-client/index.js';
 import type { Logger } from '../util/index.js';
+import type { Telemetry } from '../util/telemetry/index.js';
 import type { ClientFactory } from './managed-server.js';
 
 /** What the default client factory builds clients with. */
@@ -16,6 +17,8 @@ export interface DefaultClientFactoryOptions {
   authProviderFor?: (config: McpServerConfig) => OAuthClientProvider | undefined | Promise<OAuthClientProvider | undefined>;
   roots?: Root[];
   clientOptions?: McpClientOptions;
+  /** Spans for every request to a server, and trace context passed on. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -40,6 +43,7 @@ export function createDefaultClientFactory(options: DefaultClientFactoryOptions)
         env: options.env,
         authProviderFor: provider ? () => provider : undefined,
         handlers,
+        ...(options.telemetry ? { telemetry: options.telemetry } : {}),
       },
       { ...options.clientOptions, roots: options.roots ?? options.clientOptions?.roots, ...(perClient?.prior ? { prior: perClient.prior } : {}) },
     );

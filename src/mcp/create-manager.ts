@@ -10,6 +10,7 @@ import { createDefaultClientFactory } from './client-factory.js';
 import { McpConnectionManager, type McpConnectionManagerDeps } from './connection-manager.js';
 import { SnapshotStore } from './snapshot-store.js';
 import { nullLogger, type Logger } from '../util/index.js';
+import type { Telemetry } from '../util/telemetry/index.js';
 
 /** How {@link createConnectionManager} wires the manager; every field has a default. */
 export interface ConnectionManagerOptions {
@@ -37,6 +38,8 @@ export interface ConnectionManagerOptions {
   snapshots?: boolean;
   /** Replicas: upstream OAuth credentials in the shared store (sealed) instead of this machine's keyring or file. */
   oauthCredentials?: CredentialStore | null;
+  /** Spans for every request to a server (OpenTelemetry, metrics), and trace context passed on. Default: none. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -69,6 +72,7 @@ export function createConnectionManager(config: Config, options: ConnectionManag
     },
     roots: options.roots ?? [{ uri: pathToFileURL(options.cwd ?? process.cwd()).href, name: 'workspace' }],
     clientOptions: options.clientOptions,
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
   return new McpConnectionManager(
     {

@@ -56,6 +56,8 @@ export class ManagedServer {
   private refreshAgain = false;
   private readonly policy: RestartPolicy;
   private readonly closed = new AbortController();
+  /** Times it stopped after being ready (each one a restart, or the give-up). */
+  private crashCount = 0;
 
   constructor(
     readonly config: McpServerConfig,
@@ -97,6 +99,10 @@ export class ManagedServer {
     if (this.phaseValue.kind !== 'ready' || this.refreshing || !this.freshness.liveExpired(now)) return false;
     void this.refreshTools();
     return true;
+  }
+
+  get crashes(): number {
+    return this.crashCount;
   }
 
   /** The protocol revision it negotiated last (or that its snapshot recorded). */
@@ -255,6 +261,7 @@ export class ManagedServer {
     if (client !== this.client || state.kind !== 'failed' || this.phaseValue.kind !== 'ready') return;
     this.client = undefined;
     void client.close().catch(() => {});
+    this.crashCount += 1;
     const again = this.policy.recordCrash();
     this.deps.logger.warn(`MCP server '${this.name}' stopped after being ready: ${state.error.message}`);
     // It did start: "failed to start" would send the user looking in the wrong place.

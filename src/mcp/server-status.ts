@@ -14,6 +14,8 @@ export interface ServerStatus {
   retry_at?: number | null;
   /** The protocol revision negotiated last (or recorded by its snapshot); null before the first. */
   protocol: string | null;
+  /** Times it stopped after being ready (crashes, each followed by a restart unless given up). */
+  restarts: number;
 }
 
 export function startupStatus(phase: ServerPhase): McpStartupStatus | undefined {
@@ -42,6 +44,7 @@ export function statusOf(s: ManagedServer): ServerStatus {
     source: tools?.source ?? 'none',
     required: s.config.required,
     protocol: s.era?.protocol ?? null,
+    restarts: s.crashes,
   };
   if (phase.kind === 'ready') base.startup_ms = phase.startupMs;
   if (phase.kind === 'failed') {

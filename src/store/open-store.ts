@@ -30,6 +30,8 @@ export interface Store {
   sharedSecret(name: string, bytes?: number): Promise<Buffer> | null;
   /** Upstream OAuth credentials shared by the replicas, sealed; null: each machine's keyring or file, as without a store. */
   readonly credentials: CredentialStore | null;
+  /** The store answers now (readiness probes); the file store always does. */
+  reachable(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -44,7 +46,7 @@ export interface OpenStoreOptions {
 }
 
 export function fileStore(home: string): Store {
-  return { kind: 'files', threads: new FileThreadStore(home), leases: new LocalThreadLeases(), httpSessions: () => null, sharedSecret: () => null, credentials: null, close: async () => {} };
+  return { kind: 'files', threads: new FileThreadStore(home), leases: new LocalThreadLeases(), httpSessions: () => null, sharedSecret: () => null, credentials: null, reachable: async () => true, close: async () => {} };
 }
 
 /** Open the configured store; with PostgreSQL, connect and migrate now or fail naming the variable. */

@@ -2,6 +2,7 @@
 // the thread store) and turn loop; threads share the built-in tools and the MCP tool source, and run concurrently.
 import type { Config, ModelProviderConfig } from '../../config/index.js';
 import { nullLogger, SwitchboardError, type Logger } from '../../util/index.js';
+import { NOOP_TELEMETRY, type Telemetry } from '../../util/telemetry/index.js';
 import type { McpToolSource } from '../mcp-tool-source.js';
 import type { ModelClient, ResponseItem } from '../model/model-types.js';
 import { FileThreadStore, type ThreadStore } from '../../store/index.js';
@@ -30,6 +31,8 @@ export interface ThreadManagerDeps {
   /** The MCP catalog; its tools and the resource tools are offered when it has servers. */
   mcp?: McpToolSource | null;
   logger?: Logger;
+  /** Spans for turns, model requests and tool calls (and their metrics). Default: none. */
+  telemetry?: Telemetry;
   /** Working directory for threads that name none. */
   cwd?: string;
   version?: string;
@@ -147,6 +150,7 @@ export class ThreadManager {
       registry: this.registry,
       recorder: rec,
       logger: this.logger.child({ threadId: id }),
+      telemetry: this.deps.telemetry ?? NOOP_TELEMETRY,
       onClosed: () => this.threads.delete(id),
     });
     this.threads.set(id, thread);

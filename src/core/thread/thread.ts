@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { OpSchema, type Event, type EventMsg, type EventMsgOf, type InputItem, type Op } from '../../protocol/index.js';
 import { assertNever, errorMessage, SwitchboardError, type Logger } from '../../util/index.js';
+import type { Telemetry } from '../../util/telemetry/index.js';
 import type { McpElicitation, McpElicitationResult } from '../mcp-tool-source.js';
 import { EMPTY_USAGE, type ModelClient, type ResponseItem } from '../model/model-types.js';
 import { isPersistedEvent } from '../rollout/persist-policy.js';
@@ -30,6 +31,7 @@ export interface ThreadDeps {
   registry: ToolRegistry;
   recorder: RolloutRecorder;
   logger: Logger;
+  telemetry: Telemetry;
   /** Called once the thread has shut down (the manager forgets it). */
   onClosed?: () => void;
 }
@@ -230,6 +232,7 @@ export class Thread {
         elicit: (e, ctx) => this.elicit(e, ctx),
         controller,
         logger: this.deps.logger.child({ turnId }),
+        telemetry: this.deps.telemetry,
       },
       items,
     ).catch((err: unknown) => this.deps.logger.error('turn crashed', { error: errorMessage(err) }));

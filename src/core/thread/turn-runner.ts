@@ -3,6 +3,7 @@
 // after an `error` event) or turn_aborted.
 import type { EventMsg, InputItem, TokenUsage } from '../../protocol/index.js';
 import { assertNever, errorMessage, isSwitchboardError, type Logger } from '../../util/index.js';
+import { agentTurnSpan, modelRequestSpan, toolCallSpan, type SpanHandle, type Telemetry } from '../../util/telemetry/index.js';
 import { messageText, type ModelClient, type ResponseEvent, type ResponseItem } from '../model/model-types.js';
 import type { RolloutRecorder } from '../rollout/rollout-recorder.js';
 import type { ElicitationHandler } from '../tools/mcp-tools.js';
@@ -33,6 +34,7 @@ export interface TurnEnv {
   elicit: ElicitationHandler | null;
   controller: AbortController;
   logger: Logger;
+  telemetry: Telemetry;
 }
 
 export type TurnOutcome = { kind: 'completed'; lastAgentMessage: string | null } | { kind: 'aborted' } | { kind: 'failed'; message: string };
@@ -69,7 +71,7 @@ class TurnRun {
   }
 
   /** Handle one streamed event; returns the attempt's items so far (reset on retry). */
-  private onEvent(ev: ResponseEvent, items: ResponseItem[]): ResponseItem[] {
+  private onEvent(ev: ResponseEvent, items: ResponseItem[], span: SpanHandle): ResponseItem[] {
     const { emit } = this.env;
     switch (ev.type) {
       case 'created':
@@ -92,6 +94,8 @@ class TurnRun {
       }
       case 'completed': {
         if (ev.usage) {
+          span.set('gen_ai.usage.input_tokens', ev.usage.input_tokens);
+          span.set('gen_ai.usage.output_tokens', ev.usage.output_tokens);
           this.env.usage.total = addUsage(this.env.usage.total, ev.usage);
           emit({ type: 'token_count', info: { total_token_usage: this.env.usage.total, last_token_usage: ev.usage, model_context_window: null }, rate_limits: null });
         }
@@ -125,8 +129,12 @@ class TurnRun {
       tools: tools.specs,
       threadId: env.threadId,
     };
-    let items: ResponseItem[] = [];
-    for await (const ev of env.model.stream(request, { signal: this.signal })) items = this.onEvent(ev, items);
+    const model = { model: env.settings.model, provider: env.settings.provider.id, threadId: env.threadId };
+    const items = await env.telemetry.span(modelRequestSpan(model), async (span) => {
+      let got: ResponseItem[] = [];
+      for await (const ev of env.model.stream(request, { signal: this.signal })) got = this.onEvent(ev, got, span);
+      return got;
+    });
     this.commit(items);
     const calls = items.filter((i): i is FunctionCall => i.type === 'function_call');
     const dispatchEnv: DispatchEnv = {
@@ -141,7 +149,7 @@ class TurnRun {
       abortTurn: (reason) => env.controller.abort(reason),
     };
     // One call at a time, in the model's order: approvals are asked one by one and outputs keep call order.
-    for (const call of calls) this.commit([await dispatchCall(dispatchEnv, tools, call)]);
+    for (const call of calls) this.commit([await env.telemetry.span(toolCallSpan({ tool: call.name, callId: call.call_id }), () => dispatchCall(dispatchEnv, tools, call))]);
     return calls;
   }
 
@@ -188,12 +196,18 @@ class TurnRun {
 /** Run a turn to its end and emit its closing event. Never rejects. */
 export async function runTurn(env: TurnEnv, input: InputItem[]): Promise<TurnOutcome> {
   const run = new TurnRun(env);
-  let outcome: TurnOutcome;
-  try {
-    outcome = await run.run(input);
-  } catch (err) {
-    outcome = { kind: 'failed', message: errorMessage(err) };
-  }
+  const s = env.settings;
+  const outcome = await env.telemetry.span(agentTurnSpan({ threadId: env.threadId, turnId: env.turnId, model: s.model, provider: s.provider.id }), async (span) => {
+    let ended: TurnOutcome;
+    try {
+      ended = await run.run(input);
+    } catch (err) {
+      ended = { kind: 'failed', message: errorMessage(err) };
+    }
+    span.set('switchboard.turn.outcome', ended.kind);
+    if (ended.kind === 'failed') span.fail('turn_failed');
+    return ended;
+  });
   switch (outcome.kind) {
     case 'completed':
       env.emit({ type: 'task_complete', turn_id: env.turnId, last_agent_message: outcome.lastAgentMessage });

@@ -2,6 +2,7 @@
 // returns, and closingAlso() for products that must close their own resources after it.
 import type { JSONRPCErrorResponse, JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import type { ListenAddress, Logger } from '../../util/index.js';
+import type { Ops } from '../ops/index.js';
 import type { ResourceAuth } from './resource-auth.js';
 import type { SharedSessions } from './shared-sessions.js';
 
@@ -56,6 +57,8 @@ export interface HttpHostOptions {
    */
   sharedSessions?: SharedSessions;
   logger: Logger;
+  /** Health, readiness, metrics and the status page beside the endpoint; its telemetry observes every request. */
+  ops?: Ops;
   /** Connect an MCP server to a new session's transport (a decorator over the SDK's). */
   openSession(transport: Transport): Promise<HttpSessionHandle>;
 }

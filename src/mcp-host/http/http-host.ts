@@ -10,6 +10,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type AuthInfo, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl } from '../../util/index.js';
 import { HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpSessionHandle } from './http-host-types.js';
+import { observedTransport } from '../rpc/observed-transport.js';
 import { checkAuthConfig } from './http-security.js';
 import { readJsonBody, sendJson } from './http-io.js';
 import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore, STANDALONE_STREAM_ID, streamStartId } from './memory-event-store.js';
@@ -47,6 +48,12 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const budget = new EventBudget(options.eventBudgetBytes);
   const log = options.logger;
   let opening = 0;
+  options.ops?.setClients(() =>
+    sessions.ids().map((id) => {
+      const s = sessions.get(id)!;
+      return { session: id, protocol: s.handle.protocolVersion?.(), inFlight: s.inFlight, streams: s.listening, idleMs: Date.now() - s.lastActive };
+    }),
+  );
 
   const closeSession = async (id: string, why: string) => {
     const session = sessions.get(id);
@@ -109,7 +116,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       },
     });
     const running = new RunningRequests(transport);
-    const handle: HttpSessionHandle = await options.openSession(running);
+    const observed = options.ops ? observedTransport(running, options.ops.telemetry, { transport: 'tcp', protocolVersion: () => handle.protocolVersion?.() }) : running;
+    const handle: HttpSessionHandle = await options.openSession(observed);
     return { transport, running, handle, events };
   };
 
@@ -171,6 +179,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (options.auth?.serveMetadata(req, res, url, path)) return;
+    // The token rules of the endpoint: the static token (OAuth tokens do not open the operator's views).
+    const authorized = () => (options.token === null ? !options.auth : bearerMatches(req.headers.authorization, options.token));
+    const guard = () => ({ refused: browserCheck(req.headers.host, req.headers.origin), authorized: authorized() });
+    if (url.pathname !== path && options.ops && (await options.ops.serve(req, res, url.pathname, guard()))) return;
     if (url.pathname !== path) return sendJson(res, 404, jsonRpcError(null, -32000, `Not found: the MCP endpoint is ${path}`));
     const refused = browserCheck(req.headers.host, req.headers.origin);
     if (refused !== null) return sendJson(res, 403, jsonRpcError(null, -32000, `Forbidden: ${refused}`));

@@ -24,6 +24,11 @@ export async function openPostgresStore(options: DatabaseOptions & { leaseTtlMs?
     httpSessions: (scope) => new PgSessionStore(db, scope),
     sharedSecret: (name, bytes) => secrets.get(name, bytes),
     credentials: options.credentialKey ? new PgCredentialStore(db, options.credentialKey, options.logger) : null,
+    reachable: () =>
+      db.query('check the database answers', 'select 1').then(
+        () => true,
+        () => false,
+      ),
     close: async () => {
       leases.close();
       await db.close();

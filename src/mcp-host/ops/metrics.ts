@@ -1,0 +1,163 @@
+// /metrics in Prometheus text format (prom-client, imported only when an endpoint serves metrics):
+// histograms and counters fed by span ends, gauges read from the status when scraped.
+import type { EndedSpan, SpanSpec, TelemetryListener } from '../../util/telemetry/index.js';
+import type { ClientRow, UpstreamRow } from './ops-types.js';
+
+const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const STATES: UpstreamRow['state'][] = ['idle', 'starting', 'ready', 'failed', 'cancelled', 'closed'];
+
+export interface MetricsReadings {
+  upstreams(): UpstreamRow[];
+  clients(): ClientRow[];
+  inFlight(): number;
+}
+
+export interface Metrics extends TelemetryListener {
+  readonly contentType: string;
+  scrape(): Promise<string>;
+}
+
+const str = (v: unknown): string => (v === undefined ? '' : String(v));
+
+export async function createMetrics(readings: MetricsReadings): Promise<Metrics> {
+  const prom = await import('prom-client');
+  const registry = new prom.Registry();
+  const registers = [registry];
+  prom.collectDefaultMetrics({ register: registry, prefix: 'switchboard_' });
+
+  // Latency by method and outcome (and server): per-tool latency would make a scrape of many tools
+  // slow (a series per bucket per tool); per-tool counts are in the counters.
+  const served = new prom.Histogram({
+    name: 'mcp_server_operation_duration_seconds',
+    help: 'MCP requests served: duration by method and outcome (mcp.server.operation.duration)',
+    labelNames: ['method', 'outcome'],
+    buckets: SECONDS,
+    registers,
+  });
+  const made = new prom.Histogram({
+    name: 'mcp_client_operation_duration_seconds',
+    help: 'MCP requests to upstream servers: duration by server, method and outcome (mcp.client.operation.duration)',
+    labelNames: ['server', 'method', 'outcome'],
+    buckets: SECONDS,
+    registers,
+  });
+  const upstreamCalls = new prom.Counter({ name: 'switchboard_upstream_calls_total', help: 'tools/call to upstream servers by server, tool and outcome', labelNames: ['server', 'tool', 'outcome'], registers });
+  const turns = new prom.Counter({ name: 'switchboard_agent_turns_total', help: 'Agent turns ended, by outcome (completed, failed, aborted)', labelNames: ['outcome'], registers });
+  const turnSeconds = new prom.Histogram({ name: 'switchboard_agent_turn_duration_seconds', help: 'Agent turn duration', labelNames: ['outcome'], buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600], registers });
+  const running = new prom.Gauge({ name: 'switchboard_agent_turns_running', help: 'Agent turns running now', registers });
+  const modelSeconds = new prom.Histogram({
+    name: 'gen_ai_client_operation_duration_seconds',
+    help: 'Model requests: duration by model and outcome (gen_ai.client.operation.duration)',
+    labelNames: ['model', 'outcome'],
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers,
+  });
+  const tokens = new prom.Counter({ name: 'switchboard_model_tokens_total', help: 'Model tokens by model and type (input, output)', labelNames: ['model', 'type'], registers });
+
+  const upstreams = () => readings.upstreams();
+  new prom.Gauge({
+    name: 'switchboard_upstream_up',
+    help: '1 when the upstream MCP server is ready',
+    labelNames: ['server'],
+    registers,
+    collect() {
+      this.reset();
+      for (const u of upstreams()) this.set({ server: u.name }, u.state === 'ready' ? 1 : 0);
+    },
+  });
+  new prom.Gauge({
+    name: 'switchboard_upstream_state',
+    help: 'The upstream MCP server state (1 for the current one)',
+    labelNames: ['server', 'state'],
+    registers,
+    collect() {
+      this.reset();
+      for (const u of upstreams()) for (const state of STATES) this.set({ server: u.name, state }, u.state === state ? 1 : 0);
+    },
+  });
+  new prom.Counter({
+    name: 'switchboard_upstream_restarts_total',
+    help: 'Times the upstream MCP server stopped after being ready',
+    labelNames: ['server'],
+    registers,
+    collect() {
+      this.reset();
+      for (const u of upstreams()) this.inc({ server: u.name }, u.restarts);
+    },
+  });
+  new prom.Gauge({
+    name: 'switchboard_upstream_startup_seconds',
+    help: 'How long the upstream MCP server took to start (last start)',
+    labelNames: ['server'],
+    registers,
+    collect() {
+      this.reset();
+      for (const u of upstreams()) if (u.startup_ms !== undefined) this.set({ server: u.name }, u.startup_ms / 1000);
+    },
+  });
+  new prom.Gauge({
+    name: 'switchboard_upstream_tools',
+    help: 'Tools the upstream MCP server contributes to the catalog',
+    labelNames: ['server'],
+    registers,
+    collect() {
+      this.reset();
+      for (const u of upstreams()) this.set({ server: u.name }, u.tools);
+    },
+  });
+  new prom.Gauge({
+    name: 'switchboard_http_sessions',
+    help: 'MCP sessions open on the HTTP endpoint',
+    registers,
+    collect() {
+      this.set(readings.clients().length);
+    },
+  });
+  new prom.Gauge({
+    name: 'switchboard_mcp_requests_in_flight',
+    help: 'MCP requests served and not yet answered',
+    registers,
+    collect() {
+      this.set(readings.inFlight());
+    },
+  });
+
+  return {
+    contentType: registry.contentType,
+    scrape: () => registry.metrics(),
+    started(spec: SpanSpec) {
+      if (spec.attributes['gen_ai.operation.name'] === 'invoke_agent') running.inc();
+    },
+    ended(span: EndedSpan) {
+      const a = span.attributes;
+      const outcome = span.errorType === undefined ? 'ok' : 'error';
+      const seconds = span.durationMs / 1000;
+      const method = a['mcp.method.name'];
+      if (method !== undefined) {
+        const tool = str(a['gen_ai.tool.name']);
+        if (span.spec.kind === 'server') {
+          served.observe({ method: String(method), outcome }, seconds);
+        } else {
+          const server = str(a['switchboard.mcp.server']);
+          made.observe({ server, method: String(method), outcome }, seconds);
+          if (method === 'tools/call') upstreamCalls.inc({ server, tool, outcome });
+        }
+        return;
+      }
+      const op = a['gen_ai.operation.name'];
+      if (op === 'invoke_agent') {
+        running.dec();
+        const turnOutcome = str(a['switchboard.turn.outcome'] ?? (span.errorType ? 'failed' : 'completed'));
+        turns.inc({ outcome: turnOutcome });
+        turnSeconds.observe({ outcome: turnOutcome }, seconds);
+      } else if (op === 'chat') {
+        const model = str(a['gen_ai.request.model']);
+        modelSeconds.observe({ model, outcome }, seconds);
+        const input = a['gen_ai.usage.input_tokens'];
+        const output = a['gen_ai.usage.output_tokens'];
+        if (typeof input === 'number') tokens.inc({ model, type: 'input' }, input);
+        if (typeof output === 'number') tokens.inc({ model, type: 'output' }, output);
+      }
+    },
+  };
+}
