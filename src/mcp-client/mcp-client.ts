@@ -8,6 +8,7 @@ import { errorMessage } from '../util/index.js';
 import { classifyError } from './classify-error.js';
 import type { Connection, ConnectionSetup } from './connection.js';
 import { ConnectionKeeper } from './connection-keeper.js';
+import { DeadlineWheel } from './deadline-wheel.js';
 import { DEFAULT_CLIENT_INFO } from './defaults.js';
 import { McpClientError } from './errors.js';
 import { createLocalLauncher } from './launchers/index.js';
@@ -59,6 +60,8 @@ export class McpClient extends McpServerApi {
   /** Call-time definitions by name (outputSchema dropped), rebuilt whenever the list is fetched. */
   private callDefinitions = new Map<string, Tool>();
   private readonly closeController = new AbortController();
+  /** Every operation's deadline: one timer for them all; close() ends those still running. */
+  private readonly deadlines = new DeadlineWheel();
   private readonly background = new Set<Promise<void>>();
   private readonly setup: ConnectionSetup;
 
@@ -134,7 +137,7 @@ export class McpClient extends McpServerApi {
     const toolDefinition = this.callDefinitions.get(name);
     const params = { name, ...(args ? { arguments: args } : {}), ...(options.meta ? { _meta: options.meta } : {}) };
     return this.run('tools/call', { ...options, progress: true }, async (c, a) => {
-      const result = await c.client.callTool(params, { ...a, ...(toolDefinition ? { toolDefinition } : {}) });
+      const result = await c.client.callTool(params, toolDefinition ? { ...a, toolDefinition } : a);
       // A task is polled inside the same attempt, so the call's deadline and signal bound it too.
       const task = createdTask(result);
       return task ? awaitTask(c.client, task, a) : result;
@@ -147,7 +150,9 @@ export class McpClient extends McpServerApi {
     // turn the real reason into "shut down" for the calls still waiting on it.
     const failure = this.state.kind === 'failed' ? this.state.error : undefined;
     this.setState({ kind: 'closed' });
-    this.closeController.abort(failure ?? closedError());
+    const reason = failure ?? closedError();
+    this.deadlines.close(reason);
+    this.closeController.abort(reason);
     await this.keeper?.close();
     await Promise.allSettled([...this.background]);
   }
@@ -165,7 +170,9 @@ export class McpClient extends McpServerApi {
       kind: 'request',
       timeoutMs: options.timeoutMs ?? this.toolTimeoutMs(),
       maxTotalTimeoutMs: this.options.maxTotalTimeoutMs,
-      signals: [options.signal, this.closeController.signal],
+      // The client's close ends the operation through its wheel, not a listener per call.
+      signals: [options.signal],
+      wheel: this.deadlines,
       retryTransient: label === 'tools/list' && this.isHttp(),
       retryDelaysMs: this.options.retryDelaysMs,
       onProgress: options.onProgress,
@@ -180,7 +187,8 @@ export class McpClient extends McpServerApi {
         mayRecoverAgain: () => used?.wasShared === true,
       },
       async (attempt) => {
-        const connection = await this.acquire(attempt.signal);
+        // Ready and not recovering (nearly every call): no waiting, so no await on the way in.
+        const connection = this.readyConnection() ?? (await this.acquire(attempt.signal));
         used = connection;
         return connection.use(() => fn(connection, attempt));
       },
@@ -196,7 +204,8 @@ export class McpClient extends McpServerApi {
           label: 'initialize',
           kind: 'handshake',
           timeoutMs: options.timeoutMs ?? this.startupTimeoutMs(),
-          signals: [options.signal, this.closeController.signal],
+          signals: [options.signal],
+          wheel: this.deadlines,
           retryTransient: this.isHttp(),
           retryDelaysMs: this.options.retryDelaysMs,
         },
@@ -236,6 +245,10 @@ export class McpClient extends McpServerApi {
         if (this.state.kind === 'ready') this.setState({ kind: 'ready', ...connection.ready() });
       },
     });
+  }
+
+  private readyConnection(): Connection | undefined {
+    return this.state.kind === 'ready' && this.keeper?.isRecovering === false ? this.keeper.connection : undefined;
   }
 
   private async acquire(signal: AbortSignal): Promise<Connection> {
