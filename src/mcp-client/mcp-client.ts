@@ -136,7 +136,9 @@ export class McpClient extends McpServerApi {
     // outputSchema the SDK does not reject results that stray from it (Codex does not validate).
     const toolDefinition = this.callDefinitions.get(name);
     const params = { name, ...(args ? { arguments: args } : {}), ...(options.meta ? { _meta: options.meta } : {}) };
-    return this.run('tools/call', { ...options, progress: true }, async (c, a) => {
+    // A progress token only when the caller listens (onProgress): a server then sends progress, and
+    // each notification also extends the deadline. Nobody listening, the call pays for none of it.
+    return this.run('tools/call', options, async (c, a) => {
       const result = await c.client.callTool(params, toolDefinition ? { ...a, toolDefinition } : a);
       // A task is polled inside the same attempt, so the call's deadline and signal bound it too.
       const task = createdTask(result);
