@@ -10,8 +10,8 @@ import { row, type BenchContext, type BenchRow } from './bench-types.js';
 const REPO = path.resolve(import.meta.dirname, '..');
 const WORKER = path.join(REPO, 'bench', 'workers', 'gateway-worker.mjs');
 const CALLS = 2_000;
-/** The stdio goal: what the gateway may add to a call's p50. */
-const STDIO_GOAL_MS = 0.5;
+/** The stdio goal (issue 18): what the gateway may add to a call's p50. */
+const STDIO_GOAL_MS = 0.3;
 
 interface Figures {
   ours: { p50: number; p99: number };
@@ -46,7 +46,7 @@ async function latency(ctx: BenchContext, wire: Wire): Promise<BenchRow[]> {
     row(`tools/call p50 through serve (${wire}, ${CALLS} sequential)`, r.ours.p50, 'ms', { baseline: r.base.p50, notes: `baseline = ${base}, directly` }),
     row(`tools/call p99 through serve (${wire}, ${CALLS} sequential)`, r.ours.p99, 'ms', { baseline: r.base.p99, notes: `baseline = ${base}, directly` }),
     row(`added p50 latency (${wire})`, added, 'ms', {
-      notes: wire === 'stdio' ? `gateway p50 − direct p50; goal < ${STDIO_GOAL_MS} ms: ${added < STDIO_GOAL_MS ? 'met' : 'NOT met'}` : 'gateway p50 − direct p50 (an extra HTTP round trip)',
+      notes: wire === 'stdio' ? `gateway p50 − direct p50; goal ≤ ${STDIO_GOAL_MS} ms: ${added <= STDIO_GOAL_MS ? 'met' : 'MISSED'}` : 'gateway p50 − direct p50 (an extra HTTP round trip)',
     }),
   ];
 }

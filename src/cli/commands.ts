@@ -1,24 +1,54 @@
-// The list of command groups; each registers its subcommands on the program.
+// The list of command groups; each registers its subcommands on the program. A group's modules load
+// only when the command line names it (or needs them all: help, an unknown command), so a command
+// does not pay, at every start, for loading the modules of every other command.
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
-import { registerAuditCommand } from './audit-command.js';
-import { registerExec } from './exec-command.js';
-import { registerExecServerCommand } from './exec-server-command.js';
-import { mcpConfigCommands } from './mcp-config-commands.js';
-import { registerMcpOAuthCommands } from './mcp-login-commands.js';
-import { registerMcpRuntimeCommands } from './mcp-runtime-commands.js';
-import { registerMcpServerCommand } from './mcp-server-command.js';
-import { registerServeCommand } from './serve-command.js';
 
 export type RegisterCommand = (program: Command, context: () => CliContext, result: { exitCode?: number }) => void;
 
-export const COMMANDS: RegisterCommand[] = [
-  mcpConfigCommands(),
-  registerMcpOAuthCommands,
-  registerMcpRuntimeCommands,
-  registerExec,
-  registerExecServerCommand,
-  registerMcpServerCommand,
-  registerServeCommand,
-  registerAuditCommand,
+export interface CommandGroup {
+  /** The top-level command names the group registers. */
+  readonly names: readonly string[];
+  load(): Promise<RegisterCommand[]>;
+}
+
+/** In the order the root help lists them. */
+export const COMMAND_GROUPS: readonly CommandGroup[] = [
+  {
+    names: ['mcp'],
+    load: async () => {
+      const [config, oauth, runtime] = await Promise.all([import('./mcp-config-commands.js'), import('./mcp-login-commands.js'), import('./mcp-runtime-commands.js')]);
+      return [config.mcpConfigCommands(), oauth.registerMcpOAuthCommands, runtime.registerMcpRuntimeCommands];
+    },
+  },
+  { names: ['exec'], load: async () => [(await import('./exec-command.js')).registerExec] },
+  { names: ['exec-server'], load: async () => [(await import('./exec-server-command.js')).registerExecServerCommand] },
+  { names: ['mcp-server'], load: async () => [(await import('./mcp-server-command.js')).registerMcpServerCommand] },
+  { names: ['serve'], load: async () => [(await import('./serve-command.js')).registerServeCommand] },
+  { names: ['audit'], load: async () => [(await import('./audit-command.js')).registerAuditCommand] },
 ];
+
+/** Root options that take a value (`--config FILE`, `-c KEY=VALUE`): the word after them is not a command. */
+const ROOT_VALUE_OPTIONS = new Set(['--config', '-c', '--override']);
+
+/**
+ * The groups a command line needs: the one its command names; none for a bare `--version`; all of
+ * them otherwise (root help, `help <cmd>`, an unknown command and its suggestions), so what those
+ * print is the same as ever.
+ */
+export function groupsFor(args: readonly string[]): readonly CommandGroup[] {
+  let command: string | undefined;
+  let version = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (ROOT_VALUE_OPTIONS.has(arg)) i += 1;
+    else if (arg === '-V' || arg === '--version') version = true;
+    else if (!arg.startsWith('-')) {
+      command = arg;
+      break;
+    } else if (arg === '-h' || arg === '--help' || arg === '--') break;
+  }
+  if (command === undefined) return version && !args.some((a) => a === '-h' || a === '--help') ? [] : COMMAND_GROUPS;
+  const named = COMMAND_GROUPS.find((g) => g.names.includes(command));
+  return named ? [named] : COMMAND_GROUPS;
+}

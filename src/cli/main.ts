@@ -4,7 +4,7 @@ import { ConfigError, parseOverride, type ConfigOverride } from '../config/index
 import { errorMessage, SwitchboardError, VERSION } from '../util/index.js';
 import { createContext, processIO, type CliContext, type CliIO } from './context.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
-import { COMMANDS } from './commands.js';
+import { groupsFor } from './commands.js';
 
 function collectOverride(value: string, previous: ConfigOverride[]): ConfigOverride[] {
   try {
@@ -14,7 +14,13 @@ function collectOverride(value: string, previous: ConfigOverride[]): ConfigOverr
   }
 }
 
-export function buildProgram(io: CliIO, holder: { ctx?: CliContext; exitCode?: number }): Command {
+/**
+ * The program with the commands `argv` needs (see `groupsFor`); every command when `argv` is not given.
+ * `argv` is a full process argv (node, script, then the arguments).
+ */
+export async function buildProgram(io: CliIO, holder: { ctx?: CliContext; exitCode?: number }, argv?: readonly string[]): Promise<Command> {
+  const groups = groupsFor(argv ? argv.slice(2) : []);
+  const loading = Promise.all(groups.map((g) => g.load()));
   const program = new Command('switchboard')
     .description('A coding-agent runtime with a Codex-compatible MCP layer: many MCP servers as one catalog, and the agent as an MCP server.')
     .version(VERSION)
@@ -35,15 +41,15 @@ export function buildProgram(io: CliIO, holder: { ctx?: CliContext; exitCode?: n
     if (!holder.ctx) throw new Error('CLI context used before a command ran');
     return holder.ctx;
   };
-  for (const register of COMMANDS) register(program, context, holder);
+  for (const registers of await loading) for (const register of registers) register(program, context, holder);
   return program;
 }
 
 /** Run the CLI; resolves to the exit code. Never calls process.exit itself. */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const holder: { ctx?: CliContext; exitCode?: number } = {};
-  const program = buildProgram(io, holder);
   try {
+    const program = await buildProgram(io, holder, argv);
     await program.parseAsync(argv);
     return holder.exitCode ?? EXIT_OK;
   } catch (err) {

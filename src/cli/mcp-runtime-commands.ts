@@ -26,6 +26,9 @@ async function withManager<T>(ctx: CliContext, run: (manager: McpConnectionManag
   }
 }
 
+/** `mcp call` shows no progress; it listens so that the server sends it (docs/servers-and-catalog.md#timeouts). */
+const keepAlive = (): void => {};
+
 function json(ctx: CliContext, value: unknown): void {
   ctx.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
@@ -170,8 +173,12 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
           throw new UsageError(`unknown tool '${name}'${close.length ? `; did you mean ${close.join(', ')}?` : '; run `switchboard mcp tools` to list them'}`);
         }
         try {
-          // A server asking for input during the call is answered on the terminal, or declined.
-          return await manager.callTool(name, args, { onElicitation: callElicitationHandler({ stdin: process.stdin, stderr: ctx.stderr, prompt: process.stderr }) });
+          // A server asking for input during the call is answered on the terminal, or declined. The
+          // progress listener keeps a long call alive: each notification extends its deadline.
+          return await manager.callTool(name, args, {
+            onProgress: keepAlive,
+            onElicitation: callElicitationHandler({ stdin: process.stdin, stderr: ctx.stderr, prompt: process.stderr }),
+          });
         } catch (err) {
           if (err instanceof SwitchboardError) throw new CommandFailed(err.message, { cause: err });
           throw err;

@@ -78,6 +78,10 @@ export class ConnectionKeeper {
     this.current = connection;
   }
 
+  get isRecovering(): boolean {
+    return this.recovering !== undefined;
+  }
+
   /** Wait out a recovery in progress; its failure is not ours to report (our own request will tell). */
   async settled(signal: AbortSignal): Promise<void> {
     if (this.recovering) await raceSignal(this.recovering, signal).catch(() => {});

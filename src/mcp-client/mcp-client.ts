@@ -9,6 +9,7 @@ import { mcpSpan, metaWithTrace, NOOP_TELEMETRY, tracingFetch, type Telemetry } 
 import { classifyError } from './classify-error.js';
 import type { Connection, ConnectionSetup } from './connection.js';
 import { ConnectionKeeper } from './connection-keeper.js';
+import { DeadlineWheel } from './deadline-wheel.js';
 import { DEFAULT_CLIENT_INFO } from './defaults.js';
 import { McpClientError } from './errors.js';
 import { createLocalLauncher } from './launchers/index.js';
@@ -63,6 +64,8 @@ export class McpClient extends McpServerApi {
   /** Call-time definitions by name (outputSchema dropped), rebuilt whenever the list is fetched. */
   private callDefinitions = new Map<string, Tool>();
   private readonly closeController = new AbortController();
+  /** Every operation's deadline: one timer for them all; close() ends those still running. */
+  private readonly deadlines = new DeadlineWheel();
   private readonly background = new Set<Promise<void>>();
   private readonly setup: ConnectionSetup;
   private readonly telemetry: Telemetry;
@@ -138,11 +141,13 @@ export class McpClient extends McpServerApi {
     // The definition lets the SDK mirror parameters into headers (2026-07-28 HTTP); without its
     // outputSchema the SDK does not reject results that stray from it (Codex does not validate).
     const toolDefinition = this.callDefinitions.get(name);
-    return this.run('tools/call', { ...options, progress: true, spanParams: { name } }, async (c, a) => {
+    // A progress token only when the caller listens (onProgress): a server then sends progress, and
+    // each notification also extends the deadline. Nobody listening, the call pays for none of it.
+    return this.run('tools/call', { ...options, spanParams: { name } }, async (c, a) => {
       // Built inside the request's span, whose trace context `_meta` carries on.
       const meta = metaWithTrace(options.meta, this.telemetry);
       const params = { name, ...(args ? { arguments: args } : {}), ...(meta ? { _meta: meta } : {}) };
-      const result = await c.client.callTool(params, { ...a, ...(toolDefinition ? { toolDefinition } : {}) });
+      const result = await c.client.callTool(params, toolDefinition ? { ...a, toolDefinition } : a);
       // A task is polled inside the same attempt, so the call's deadline and signal bound it too.
       const task = createdTask(result);
       return task ? awaitTask(c.client, task, a) : result;
@@ -155,7 +160,9 @@ export class McpClient extends McpServerApi {
     // turn the real reason into "shut down" for the calls still waiting on it.
     const failure = this.state.kind === 'failed' ? this.state.error : undefined;
     this.setState({ kind: 'closed' });
-    this.closeController.abort(failure ?? closedError());
+    const reason = failure ?? closedError();
+    this.deadlines.close(reason);
+    this.closeController.abort(reason);
     await this.keeper?.close();
     await Promise.allSettled([...this.background]);
   }
@@ -187,7 +194,9 @@ export class McpClient extends McpServerApi {
       kind: 'request',
       timeoutMs: options.timeoutMs ?? this.toolTimeoutMs(),
       maxTotalTimeoutMs: this.options.maxTotalTimeoutMs,
-      signals: [options.signal, this.closeController.signal],
+      // The client's close ends the operation through its wheel, not a listener per call.
+      signals: [options.signal],
+      wheel: this.deadlines,
       retryTransient: label === 'tools/list' && this.isHttp(),
       retryDelaysMs: this.options.retryDelaysMs,
       onProgress: options.onProgress,
@@ -202,7 +211,8 @@ export class McpClient extends McpServerApi {
         mayRecoverAgain: () => used?.wasShared === true,
       },
       async (attempt) => {
-        const connection = await this.acquire(attempt.signal);
+        // Ready and not recovering (nearly every call): no waiting, so no await on the way in.
+        const connection = this.readyConnection() ?? (await this.acquire(attempt.signal));
         used = connection;
         return connection.use(() => fn(connection, attempt));
       },
@@ -218,7 +228,8 @@ export class McpClient extends McpServerApi {
           label: 'initialize',
           kind: 'handshake',
           timeoutMs: options.timeoutMs ?? this.startupTimeoutMs(),
-          signals: [options.signal, this.closeController.signal],
+          signals: [options.signal],
+          wheel: this.deadlines,
           retryTransient: this.isHttp(),
           retryDelaysMs: this.options.retryDelaysMs,
         },
@@ -258,6 +269,10 @@ export class McpClient extends McpServerApi {
         if (this.state.kind === 'ready') this.setState({ kind: 'ready', ...connection.ready() });
       },
     });
+  }
+
+  private readyConnection(): Connection | undefined {
+    return this.state.kind === 'ready' && this.keeper?.isRecovering === false ? this.keeper.connection : undefined;
   }
 
   private async acquire(signal: AbortSignal): Promise<Connection> {

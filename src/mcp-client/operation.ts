@@ -1,8 +1,9 @@
 // The one operation wrapper: every request to a server passes here, and only here are deadlines,
 // transient retries, the 401 credential retry and the 404 session recovery applied, in that order.
 import type { Progress } from '@modelcontextprotocol/client';
-import { raceSignal, sleep } from '../util/index.js';
+import { sleep } from '../util/index.js';
 import { Deadline } from './deadline.js';
+import type { DeadlineWheel } from './deadline-wheel.js';
 import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, HTTP_RETRY_DELAYS_MS } from './defaults.js';
 import { McpClientError, handshakeTimeoutMessage, isTransient, operationTimeoutMessage } from './errors.js';
 
@@ -23,8 +24,10 @@ export interface OperationSpec {
   kind: 'handshake' | 'request';
   timeoutMs: number;
   maxTotalTimeoutMs?: number;
-  /** The caller's signals (its own, the client's close signal); any of them aborting aborts the operation. */
+  /** The caller's signals; any of them aborting aborts the operation. */
   signals?: readonly (AbortSignal | undefined)[];
+  /** The client's deadlines (closing it aborts the operation with its reason); a shared one by default. */
+  wheel?: DeadlineWheel;
   /** Retry transient failures after 250 ms and 1000 ms (initialize and tools/list over HTTP). */
   retryTransient: boolean;
   /** Ask for progress: the deadline resets on each notification, which is handed on here. */
@@ -76,8 +79,9 @@ export async function runOperation<T>(
   attempt: (options: AttemptOptions) => Promise<T>,
 ): Promise<OperationOutcome<T>> {
   const maxTotal = Math.max(spec.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS, spec.timeoutMs);
-  const timeoutText = spec.kind === 'handshake' ? handshakeTimeoutMessage(spec.timeoutMs) : operationTimeoutMessage(spec.label, spec.timeoutMs);
-  const deadline = new Deadline(spec.timeoutMs, maxTotal, () => new McpClientError('timeout', timeoutText), spec.signals);
+  // The text is built only when it is needed: most operations never time out.
+  const timeoutText = () => (spec.kind === 'handshake' ? handshakeTimeoutMessage(spec.timeoutMs) : operationTimeoutMessage(spec.label, spec.timeoutMs));
+  const deadline = new Deadline(spec.timeoutMs, maxTotal, () => new McpClientError('timeout', timeoutText()), spec.signals, spec.wheel);
   const signal = deadline.signal;
   const delays = spec.retryDelaysMs ?? HTTP_RETRY_DELAYS_MS;
   const wantsProgress = spec.progress === true || spec.onProgress !== undefined;
@@ -88,11 +92,11 @@ export async function runOperation<T>(
 
   // Timeouts and aborts win over whatever error the SDK produced while unwinding them.
   const settle = (err: unknown): McpClientError => {
-    if (deadline.expired) return new McpClientError('timeout', timeoutText, { cause: err });
-    const aborted = spec.signals?.find((s) => s?.aborted);
-    if (aborted) {
+    if (deadline.expired) return new McpClientError('timeout', timeoutText(), { cause: err });
+    // Aborted by a caller's signal or by the wheel closing (the client shutting down), with its reason.
+    if (signal.aborted) {
       // A typed reason (the client closing) says more than "cancelled".
-      const reason: unknown = aborted.reason;
+      const reason: unknown = signal.reason;
       return reason instanceof McpClientError ? reason : new McpClientError('cancelled', `${spec.label} was cancelled`, { cause: reason ?? err });
     }
     return hooks.classify(err);
@@ -114,8 +118,7 @@ export async function runOperation<T>(
               }
             : undefined,
         };
-        // Raced against the signal: the deadline holds even when an attempt ignores it.
-        const value = await raceSignal(attempt(options), signal);
+        const value = await deadline.race(attempt(options));
         return { value, recovered };
       } catch (raw) {
         const err = settle(raw);

@@ -17,19 +17,27 @@ export const DEFAULT_TASK_POLL_MS = 1_000;
 export const MIN_TASK_POLL_MS = 50;
 const CANCEL_TIMEOUT_MS = 5_000;
 
-const TaskSchema = z.looseObject({
-  taskId: z.string(),
-  status: z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']),
-  statusMessage: z.string().optional(),
-  pollIntervalMs: z.number().optional(),
-});
-const DetailedTaskSchema = TaskSchema.extend({
-  result: z.looseObject({}).optional(),
-  error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
-  inputRequests: z.record(z.string(), z.unknown()).optional(),
-});
-const AckSchema = z.looseObject({});
-type DetailedTask = z.infer<typeof DetailedTaskSchema>;
+/**
+ * The schemas are built on first use, not at load: building zod schemas allocates more than the rest
+ * of this module, in every client process, and most servers never create a task.
+ */
+function buildSchemas() {
+  const task = z.looseObject({
+    taskId: z.string(),
+    status: z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']),
+    statusMessage: z.string().optional(),
+    pollIntervalMs: z.number().optional(),
+  });
+  const detailed = task.extend({
+    result: z.looseObject({}).optional(),
+    error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
+    inputRequests: z.record(z.string(), z.unknown()).optional(),
+  });
+  return { detailed, ack: z.looseObject({}) };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = () => (built ??= buildSchemas());
+type DetailedTask = z.infer<ReturnType<typeof buildSchemas>['detailed']>;
 
 const isResponse = (message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number; result: Record<string, unknown> } =>
   'id' in message && 'result' in message && typeof message.result === 'object' && message.result !== null;
@@ -57,7 +65,7 @@ export function carryCreatedTasks(transport: Transport): void {
 export function createdTask(result: CallToolResult): DetailedTask | undefined {
   const raw = result._meta?.[CREATED_TASK_META_KEY];
   if (raw === undefined) return undefined;
-  const parsed = DetailedTaskSchema.safeParse(raw);
+  const parsed = schemas().detailed.safeParse(raw);
   if (!parsed.success) throw new McpClientError('decode', `The MCP server created a malformed task: ${parsed.error.message}`);
   return parsed.data;
 }
@@ -81,7 +89,7 @@ export async function awaitTask(client: Client, created: DetailedTask, attempt: 
     if (finished) return;
     finished = true;
     // The call's own signal has fired; the cancel request gets a short budget of its own.
-    void client.request({ method: 'tasks/cancel', params: { taskId } }, AckSchema, { timeout: CANCEL_TIMEOUT_MS }).catch(() => {});
+    void client.request({ method: 'tasks/cancel', params: { taskId } }, schemas().ack, { timeout: CANCEL_TIMEOUT_MS }).catch(() => {});
   };
   signal.addEventListener('abort', cancel, { once: true });
   let task = created;
@@ -109,7 +117,7 @@ export async function awaitTask(client: Client, created: DetailedTask, attempt: 
           break;
       }
       await sleep(Math.max(task.pollIntervalMs ?? DEFAULT_TASK_POLL_MS, MIN_TASK_POLL_MS), signal);
-      task = await client.request({ method: 'tasks/get', params: { taskId } }, DetailedTaskSchema, { signal, timeout: attempt.timeout });
+      task = await client.request({ method: 'tasks/get', params: { taskId } }, schemas().detailed, { signal, timeout: attempt.timeout });
       if (task.taskId !== taskId) throw new McpClientError('decode', `tasks/get for ${taskId} answered for task ${task.taskId}`);
       if (task.statusMessage !== undefined && task.statusMessage !== reported) {
         reported = task.statusMessage;

@@ -41,6 +41,7 @@ export class McpConnectionManager {
   private readonly maxNameBytes: number;
   private readonly router = new ElicitationRouter();
   private snapshots: Promise<void> | undefined;
+  private snapshotsIn = false;
   /** Snapshot writes still running; close() waits for them so a closed manager left its files complete. */
   private readonly savingSnapshots = new Set<Promise<void>>();
   private initialStartup: Promise<StartupSummary> | undefined;
@@ -143,7 +144,8 @@ export class McpConnectionManager {
    */
   async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     this.start();
-    await raceSignal(this.snapshotsLoaded(), options.signal);
+    // Once the snapshots are in (every call but the first few), a call has nothing to wait for.
+    if (!this.snapshotsIn) await raceSignal(this.snapshotsLoaded(), options.signal);
     const entry = this.catalog.forCall(name);
     if (!entry) {
       const close = this.catalog.closest(name);
@@ -156,7 +158,7 @@ export class McpConnectionManager {
   async callServerTool(serverName: string, tool: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     const server = this.server(serverName);
     if (!server.filter.allows(tool)) throw toolDisabledError(serverName, tool);
-    const client = await raceSignal(server.clientForCall(), options.signal);
+    const client = server.readyClient() ?? (await raceSignal(server.clientForCall(), options.signal));
     const live = server.tools;
     if (live?.source === 'live' && !live.tools.some((t) => t.name === tool)) {
       throw new SwitchboardError('unknown_tool', `MCP server '${serverName}' no longer offers tool '${tool}'`);
@@ -249,7 +251,9 @@ export class McpConnectionManager {
 
   /** Reads every server's snapshot once. */
   private snapshotsLoaded(): Promise<void> {
-    this.snapshots ??= this.loadSnapshots();
+    this.snapshots ??= this.loadSnapshots().then(() => {
+      this.snapshotsIn = true;
+    });
     return this.snapshots;
   }
 

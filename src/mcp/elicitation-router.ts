@@ -14,6 +14,8 @@ export interface CallElicitation {
 /** Answers a server's question during a call: accept (with `content`), decline or cancel. */
 export type CallElicitationHandler = (elicitation: CallElicitation) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }>;
 
+const noop = (): void => {};
+
 type HostHandler = (request: ElicitRequest['params'], ctx: HandlerContext) => Promise<ElicitResult>;
 
 export class ElicitationRouter {
@@ -21,7 +23,7 @@ export class ElicitationRouter {
 
   /** Register a running call's handler; the returned function removes it. */
   enter(server: string, handler: CallElicitationHandler | undefined): () => void {
-    if (!handler) return () => {};
+    if (!handler) return noop;
     const list = this.active.get(server) ?? [];
     list.push(handler);
     this.active.set(server, list);

@@ -133,6 +133,11 @@ export class ManagedServer {
     await this.startup?.catch(() => {});
   }
 
+  /** The client when the server is ready now: what clientForCall resolves to, without a promise. */
+  readyClient(): McpClient | undefined {
+    return this.phaseValue.kind === 'ready' ? this.client : undefined;
+  }
+
   /**
    * The client for a call: ready → now; starting (or lazy) → wait for it; failed → fail at once
    * with the startup error, so calls to an unavailable server never hang.

@@ -1,7 +1,8 @@
 // The exec-server launcher: starts a stdio MCP server on a remote exec-server (one WebSocket
-// connection per server) and forwards its stdin/stdout to the shared StdioTransport.
+// connection per server) and forwards its stdin/stdout to the shared StdioTransport. The exec-server
+// layer (WebSocket, node:http) loads on the first launch: a process with local servers never needs it.
 import type { EnvironmentConfig } from '../../config/index.js';
-import { describeExit, ExecutorClient, type ExecProcess } from '../../exec-server/index.js';
+import type { ExecProcess } from '../../exec-server/index.js';
 import { errorMessage, isSwitchboardError, SwitchboardError } from '../../util/index.js';
 import type { LaunchedServer, LaunchOptions, StdioLauncher, StdioServerSpec } from './launcher.js';
 import { buildRemoteCommand } from './remote-command.js';
@@ -43,6 +44,7 @@ export function createExecutorLauncher(environment: ExecServerEnvironment, optio
       const token = resolveToken(environment, localEnv);
       const log = logger.child({ server: spec.serverName, environment: environment.id });
       const transport = new StdioTransport({ program: spec.command, logger: log, onStderrLine: launchOptions.onStderrLine });
+      const { describeExit, ExecutorClient } = await import('../../exec-server/index.js');
       const client = await ExecutorClient.connect(environment.url, token, { signal, logger: log, ca: options.ca });
       let proc: ExecProcess;
       try {

@@ -94,14 +94,21 @@ async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local:
   };
 }
 
-/** One write; waits for 'drain' only when the pipe's buffer is full. */
-function writeFrame(stdin: Writable, frame: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const ok = stdin.write(frame, (err) => {
-      if (err) reject(err);
-      else if (ok) resolve();
-    });
-    if (!ok) stdin.once('drain', resolve);
+/**
+ * One write, with no completion callback (a failed write is reported by stdin's 'error' listener,
+ * which ends the connection); a promise only when the pipe's buffer is full, settled by 'drain' or
+ * by the pipe closing.
+ */
+function writeFrame(stdin: Writable, frame: string): Promise<void> | void {
+  if (stdin.write(frame)) return;
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      stdin.off('drain', done);
+      stdin.off('close', done);
+      resolve();
+    };
+    stdin.once('drain', done);
+    stdin.once('close', done);
   });
 }
 

@@ -19,11 +19,17 @@ import { StderrLines } from './stderr-lines.js';
 const EXIT_STATUS_GRACE_MS = 500;
 /** How much of a skipped line the warning quotes. */
 const EXCERPT_CHARS = 200;
+/** What send() returns for a frame that is on its way: one settled promise for them all. */
+const SENT: Promise<void> = Promise.resolve();
 
 /** The launcher's half: where the bytes go and how the process is stopped. */
 export interface ProcessChannel {
-  /** Write one frame to the server's stdin, in call order; rejects when the pipe is broken. */
-  write(frame: string): Promise<void>;
+  /**
+   * Write one frame to the server's stdin, in call order. Returns nothing when the frame is queued
+   * and the caller need not wait; a promise when it should (a full pipe, a remote hop), which
+   * rejects when the channel is broken. A broken pipe is also reported through `broken`/`ended`.
+   */
+  write(frame: string): Promise<void> | void;
   /** Stop the server (its whole process group) and release the channel; resolves when done, bounded in time. */
   terminate(): Promise<void>;
 }
@@ -123,18 +129,32 @@ export class StdioTransport implements Transport {
     if (end) queueMicrotask(() => this.fail(end));
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  /**
+   * Not async, and it does not wait for the write to complete (nor does the SDK's own stdio
+   * transport): a pipe write is queued synchronously, and waiting for its callback cost a promise and
+   * a tick per message. Only a full pipe (backpressure) gives a promise to wait on.
+   */
+  send(message: JSONRPCMessage): Promise<void> {
     if (this.state !== 'open' || this.earlyEnd) {
-      throw this.reason ?? this.earlyEnd ?? new McpClientError('connection_closed', `MCP server \`${this.options.program}\` is not connected`);
+      return Promise.reject(this.reason ?? this.earlyEnd ?? new McpClientError('connection_closed', `MCP server \`${this.options.program}\` is not connected`));
     }
-    if (!this.channel) throw new McpClientError('not_ready', `MCP server \`${this.options.program}\` has no process yet`);
+    if (!this.channel) return Promise.reject(new McpClientError('not_ready', `MCP server \`${this.options.program}\` has no process yet`));
+    let pending: Promise<void> | void;
     try {
-      await this.channel.write(serializeMessage(message));
+      pending = this.channel.write(serializeMessage(message));
     } catch (err) {
-      // The connection ends (with the exit status, when the process is gone), which fails every
-      // pending request, this one included, with the real reason.
-      this.broken(new McpClientError('connection_closed', `cannot write to MCP server \`${this.options.program}\`: ${errorMessage(err)}`, { cause: err }));
+      this.writeFailed(err);
+      return SENT;
     }
+    return pending ? pending.catch((err: unknown) => this.writeFailed(err)) : SENT;
+  }
+
+  /**
+   * The connection ends (with the exit status, when the process is gone), which fails every pending
+   * request, the one being sent included, with the real reason.
+   */
+  private writeFailed(err: unknown): void {
+    this.broken(new McpClientError('connection_closed', `cannot write to MCP server \`${this.options.program}\`: ${errorMessage(err)}`, { cause: err }));
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,8 @@
 // The login's loopback listener: `127.0.0.1:<port or ephemeral>/callback` (or the configured
-// callback URL), answering with Codex's texts and handing back the code, state and iss.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+// callback URL), answering with Codex's texts and handing back the code, state and iss. node:http is
+// loaded by the login that needs it: its ES module facade loads Node's fetch stack (undici) with it,
+// megabytes and milliseconds every process that merely links the OAuth layer would pay.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { raceSignal } from '../../util/index.js';
 import { OAuthLoginError, providerErrorMessage } from './errors.js';
@@ -76,6 +78,7 @@ export async function startCallbackServer(options: CallbackServerOptions = {}): 
     return pending;
   };
 
+  const { createServer } = await import('node:http');
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== path) {

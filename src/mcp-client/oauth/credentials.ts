@@ -18,20 +18,23 @@ export interface StoredOAuthCredentials {
   resource_metadata_url?: string;
 }
 
-const CredentialsSchema = z
-  .object({
-    server_name: z.string(),
-    server_url: z.string(),
-    client_information: z.looseObject({ client_id: z.string() }).optional(),
-    tokens: z.looseObject({ access_token: z.string(), token_type: z.string() }).optional(),
-    expires_at: z.number().nullable().optional(),
-    resource_metadata_url: z.string().optional(),
-  })
-  .loose();
+/** Built on first use (zod schemas allocate at construction; most processes never read a token store). */
+let credentialsSchema: ReturnType<typeof buildCredentialsSchema> | undefined;
+const buildCredentialsSchema = () =>
+  z
+    .object({
+      server_name: z.string(),
+      server_url: z.string(),
+      client_information: z.looseObject({ client_id: z.string() }).optional(),
+      tokens: z.looseObject({ access_token: z.string(), token_type: z.string() }).optional(),
+      expires_at: z.number().nullable().optional(),
+      resource_metadata_url: z.string().optional(),
+    })
+    .loose();
 
 /** Parse a stored entry; anything malformed reads as absent rather than crashing a connection. */
 export function parseStoredCredentials(value: unknown): StoredOAuthCredentials | undefined {
-  const parsed = CredentialsSchema.safeParse(value);
+  const parsed = (credentialsSchema ??= buildCredentialsSchema()).safeParse(value);
   return parsed.success ? (parsed.data as StoredOAuthCredentials) : undefined;
 }
 

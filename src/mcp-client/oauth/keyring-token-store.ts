@@ -1,6 +1,7 @@
 // The OS keyring (Secret Service, macOS Keychain, Windows Credential Manager) via @napi-rs/keyring;
-// one entry per server, the value the JSON of the stored credentials.
-import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
+// one entry per server, the value the JSON of the stored credentials. The library is a 3 MB native
+// addon: it loads on the first keyring access, not with the OAuth layer every client process links.
+import type * as Keyring from '@napi-rs/keyring';
 import { SwitchboardError } from '../../util/index.js';
 import { parseStoredCredentials, type StoredOAuthCredentials } from './credentials.js';
 import type { TokenStore } from './token-store.js';
@@ -19,15 +20,18 @@ export interface KeyringBackend {
  * uses the credentials file instead.
  */
 export function napiKeyringBackend(options: { linuxStore?: 'secret-service' | 'keyutils' } = {}): KeyringBackend {
-  const entryOptions: EntryOptions | undefined = { linux: { store: options.linuxStore ?? 'secret-service' } };
-  const entry = (service: string, account: string) => new AsyncEntry(service, account, entryOptions);
+  const entryOptions: Keyring.EntryOptions | undefined = { linux: { store: options.linuxStore ?? 'secret-service' } };
   // async so that a constructor failure (no keyring service at all) is a rejection, not a throw.
+  const entry = async (service: string, account: string) => new (await keyringLibrary()).AsyncEntry(service, account, entryOptions);
   return {
-    get: async (service, account) => entry(service, account).getPassword(),
-    set: async (service, account, secret) => entry(service, account).setPassword(secret),
-    delete: async (service, account) => entry(service, account).deletePassword(),
+    get: async (service, account) => (await entry(service, account)).getPassword(),
+    set: async (service, account, secret) => (await entry(service, account)).setPassword(secret),
+    delete: async (service, account) => (await entry(service, account)).deletePassword(),
   };
 }
+
+let library: Promise<typeof Keyring> | undefined;
+const keyringLibrary = () => (library ??= import('@napi-rs/keyring'));
 
 export class KeyringTokenStore implements TokenStore {
   constructor(
