@@ -130,12 +130,11 @@ export async function createOps(options: OpsOptions): Promise<Ops> {
         default:
           return false;
       }
+      // Only reads are operators' views: anything else (a client posting to the wrong path) gets the
+      // endpoint's own JSON-RPC answer, as before these routes existed.
+      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
       if (guard.refused !== null) {
         text(res, 403, `Forbidden: ${guard.refused}\n`);
-        return true;
-      }
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        text(res, 405, 'Method not allowed.\n', { Allow: 'GET' });
         return true;
       }
       if (pathname === '/') {
