@@ -116,8 +116,8 @@ export const MIGRATIONS: readonly Migration[] = [
         session text
       );
       create index sb_audit_time on sb_audit (time);
-      create index sb_audit_subject on sb_audit (subject, seq);
-      create index sb_audit_client_id on sb_audit (client_id, seq);`,
+      create index sb_audit_subject on sb_audit (subject, time);
+      create index sb_audit_client_id on sb_audit (client_id, time);`,
   },
 ];
 

@@ -59,17 +59,18 @@ export class PgAuditLog implements AuditLog {
 
   async tail(options: { caller?: string; limit: number }): Promise<StoredAuditRecord[]> {
     const columns = 'time, subject, client_id, method, tool, upstream, outcome, error_code, duration_ms, session';
+    // Newest by the request's time (replicas write in batches, so insertion order interleaves them).
     // Two shapes, so each uses its index; rows past the retention are never shown, pruned yet or not.
     const kept = `time >= now() - $1 * interval '1 day'`;
     const { rows } =
       options.caller === undefined
-        ? await this.db.query<AuditRow>('read the audit trail', `select ${columns} from sb_audit where ${kept} order by seq desc limit $2`, [this.retentionDays, options.limit])
+        ? await this.db.query<AuditRow>('read the audit trail', `select ${columns} from sb_audit where ${kept} order by time desc, seq desc limit $2`, [this.retentionDays, options.limit])
         : await this.db.query<AuditRow>(
             'read the audit trail',
             `select ${columns} from (
-               (select seq, ${columns} from sb_audit where subject = $3 and ${kept} order by seq desc limit $2)
-               union (select seq, ${columns} from sb_audit where client_id = $3 and ${kept} order by seq desc limit $2)) r
-             order by seq desc limit $2`,
+               (select seq, ${columns} from sb_audit where subject = $3 and ${kept} order by time desc, seq desc limit $2)
+               union (select seq, ${columns} from sb_audit where client_id = $3 and ${kept} order by time desc, seq desc limit $2)) r
+             order by time desc, seq desc limit $2`,
             [this.retentionDays, options.limit, options.caller],
           );
     return rows.reverse().map(toRecord);
