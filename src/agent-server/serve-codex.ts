@@ -6,7 +6,7 @@ import { nullLogger, type Logger } from '../util/index.js';
 import type { Telemetry } from '../util/telemetry/index.js';
 import type { ServerConfig } from './call-config.js';
 import { TurnLimiter } from './call-limits.js';
-import { LocalThreadLeases, type ThreadLeases } from '../store/index.js';
+import { LocalThreadLeases, type ThreadLeases, type ThreadOwnerStore } from '../store/index.js';
 import { CodexMcpServer, type CodexServerOptions } from './codex-server.js';
 import { DEFAULT_THREAD_IDLE_MS, IdleThreads } from './idle-threads.js';
 import type { CodexAgent } from './tool-call.js';
@@ -30,8 +30,8 @@ export interface CodexAgentOptions {
   logger?: Logger;
   /** [server_auth] rules for HTTP callers. */
   access?: AccessPolicy;
-  /** Where thread owners are kept across restarts (default: in memory only). */
-  threadOwnersFile?: string;
+  /** Where thread owners are kept across restarts and replicas (the store's; default: in memory only). */
+  threadOwners?: ThreadOwnerStore;
   /** Where one record per served HTTP request goes. */
   audit?: AuditSink;
 }
@@ -46,7 +46,7 @@ export function createCodexAgent(opts: CodexAgentOptions): CodexAgent {
     turns: new TurnLimiter(opts.maxTurns ?? DEFAULT_MAX_TURNS),
     idle: new IdleThreads(opts.manager, leases, opts.threadIdleMs ?? DEFAULT_THREAD_IDLE_MS, opts.logger ?? nullLogger),
     ...(opts.access ? { access: opts.access } : {}),
-    owners: new ThreadOwners(opts.threadOwnersFile),
+    owners: new ThreadOwners(opts.threadOwners),
     ...(opts.audit ? { audit: opts.audit } : {}),
   };
 }

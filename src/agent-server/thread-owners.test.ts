@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AccessPolicy, STATIC_CALLER, UNRESTRICTED, type Caller } from '../mcp-host/index.js';
+import { FileThreadOwnerStore } from '../store/index.js';
 import { ThreadOwners } from './thread-owners.js';
 
 const dirs: string[] = [];
@@ -18,9 +19,9 @@ describe('thread owners', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'sb-owners-'));
     dirs.push(dir);
     const file = path.join(dir, 'sessions', 'thread-owners.jsonl');
-    await new ThreadOwners(file).record('t1', caller('alice'));
-    await new ThreadOwners(file).record('t2', STATIC_CALLER); // the operator's threads have no owner
-    const restarted = new ThreadOwners(file);
+    await new ThreadOwners(new FileThreadOwnerStore(file)).record('t1', caller('alice'));
+    await new ThreadOwners(new FileThreadOwnerStore(file)).record('t2', STATIC_CALLER); // the operator's threads have no owner
+    const restarted = new ThreadOwners(new FileThreadOwnerStore(file));
     const alice = caller('alice');
     const bob = caller('bob');
     expect(await restarted.mayContinue('t1', alice, own.viewFor(alice))).toBe(true);

@@ -1,23 +1,20 @@
 // Whose agent threads are whose under [server_auth]: a thread belongs to the caller that started it
-// (its token's issuer and subject), remembered in memory and in an append-only file so the owner
-// survives the thread being unloaded and the server restarting (`codex-reply` resumes from disk).
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+// (its token's issuer and subject), kept in the store so the owner survives the thread being unloaded,
+// the server restarting, and (with PostgreSQL) is known to every replica that continues the thread.
 import type { Caller, CallerView } from '../mcp-host/index.js';
+import type { ThreadOwnerStore } from '../store/index.js';
 
 export class ThreadOwners {
+  // An owner never changes once recorded, so what was read once stays true.
   private readonly owners = new Map<string, string>();
-  private loaded: Promise<void> | undefined;
 
-  /** `file`: JSON lines `{"thread","owner"}`; absent, owners live as long as the process. */
-  constructor(private readonly file?: string) {}
+  /** `store`: where owners are kept (the store's); absent, owners live as long as the process. */
+  constructor(private readonly store?: ThreadOwnerStore) {}
 
   async record(threadId: string, caller: Caller | undefined): Promise<void> {
     if (!caller || caller.kind === 'static') return;
-    this.owners.set(threadId, caller.key);
-    if (!this.file) return;
-    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    await appendFile(this.file, `${JSON.stringify({ thread: threadId, owner: caller.key })}\n`, { mode: 0o600 });
+    if (!this.owners.has(threadId)) this.owners.set(threadId, caller.key);
+    await this.store?.record(threadId, caller.key);
   }
 
   /**
@@ -26,24 +23,14 @@ export class ThreadOwners {
    */
   async mayContinue(threadId: string, caller: Caller | undefined, view: CallerView): Promise<boolean> {
     if (!caller || caller.kind === 'static' || view.allThreads) return true;
-    await this.load();
-    return this.owners.get(threadId) === caller.key;
+    return (await this.ownerOf(threadId)) === caller.key;
   }
 
-  private load(): Promise<void> {
-    this.loaded ??= (async () => {
-      if (!this.file) return;
-      const text = await readFile(this.file, 'utf8').catch(() => '');
-      for (const line of text.split('\n')) {
-        try {
-          const entry = JSON.parse(line) as { thread?: unknown; owner?: unknown };
-          // Entries recorded since start win over the file's.
-          if (typeof entry.thread === 'string' && typeof entry.owner === 'string' && !this.owners.has(entry.thread)) this.owners.set(entry.thread, entry.owner);
-        } catch {
-          // a torn last line
-        }
-      }
-    })();
-    return this.loaded;
+  private async ownerOf(threadId: string): Promise<string | null> {
+    const known = this.owners.get(threadId);
+    if (known !== undefined) return known;
+    const stored = (await this.store?.ownerOf(threadId)) ?? null;
+    if (stored !== null) this.owners.set(threadId, stored);
+    return stored;
   }
 }

@@ -1,10 +1,14 @@
 // `switchboard audit tail`: the newest records of the audit trail that `serve --http` and
-// `mcp-server --http` write under [server_auth], as lines for people or JSONL for programs.
+// `mcp-server --http` write under [server_auth] (the file, or the store when config names PostgreSQL),
+// as lines for people or JSONL for programs.
 import { Option, type Command } from 'commander';
 import type { AuditRecord } from '../mcp-host/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { positiveInt } from './flag-values.js';
+import { errorMessage } from '../util/index.js';
+import { CommandFailed } from './exit-codes.js';
+import { openConfiguredStore } from './store-compose.js';
 
 interface TailFlags {
   caller?: string;
@@ -20,6 +24,8 @@ The audit trail:
   client_id, method, tool (or prompt, resource URI), upstream, outcome (ok, tool_error, error with
   error_code, cancelled, abandoned, rate_limited, too_many_calls), duration_ms and session.
   Arguments and results are never written.
+  With a PostgreSQL store ([store] postgres_url_env_var), every replica writes them to the store
+  instead (table sb_audit, kept 30 days), and this command reads them from there.
 
 Examples:
   switchboard audit tail
@@ -35,10 +41,27 @@ function line(r: AuditRecord): string {
 }
 
 async function runTail(ctx: CliContext, flags: TailFlags): Promise<number> {
-  const { auditFilePath, readAuditTail } = await import('../mcp-host/index.js');
-  const records = await readAuditTail(auditFilePath(ctx.home), { limit: flags.lines, ...(flags.caller !== undefined ? { caller: flags.caller } : {}) });
+  const { config } = await ctx.loadConfig();
+  const options = { limit: flags.lines, ...(flags.caller !== undefined ? { caller: flags.caller } : {}) };
+  let records: AuditRecord[];
+  let where: string;
+  if (config.store.postgres_url_env_var !== null) {
+    const store = await openConfiguredStore(ctx, config);
+    try {
+      records = (await store.audit?.tail(options)) ?? [];
+    } catch (err) {
+      throw new CommandFailed(errorMessage(err), { cause: err });
+    } finally {
+      await store.close();
+    }
+    where = `the PostgreSQL store ($${config.store.postgres_url_env_var})`;
+  } else {
+    const { auditFilePath, readAuditTail } = await import('../mcp-host/index.js');
+    records = await readAuditTail(auditFilePath(ctx.home), options);
+    where = auditFilePath(ctx.home);
+  }
   for (const r of records) ctx.stdout.write(`${flags.json ? JSON.stringify(r) : line(r)}\n`);
-  if (records.length === 0 && !flags.json) ctx.stderr.write(`no audit records${flags.caller !== undefined ? ` for ${flags.caller}` : ''} in ${auditFilePath(ctx.home)}\n`);
+  if (records.length === 0 && !flags.json) ctx.stderr.write(`no audit records${flags.caller !== undefined ? ` for ${flags.caller}` : ''} in ${where}\n`);
   return 0;
 }
 

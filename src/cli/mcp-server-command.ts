@@ -1,7 +1,6 @@
 // `switchboard mcp-server`: the agent as an MCP server, a drop-in replacement for `codex mcp-server`.
 // stdio by default; `--http host:port` serves Streamable HTTP with a bearer token instead.
 import os from 'node:os';
-import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type { ThreadManager } from '../core/index.js';
@@ -16,7 +15,7 @@ import { createAgent, startMcpServers } from './exec-command.js';
 import { positiveInt } from './flag-values.js';
 import { openConfiguredStore, sharedSessions } from './store-compose.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
-import { composeServerAuth } from './server-auth-compose.js';
+import { composeServerAuth, type ServedAuth } from './server-auth-compose.js';
 
 interface McpServerFlags extends HttpServeFlags {
   maxTurns?: number;
@@ -112,12 +111,20 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   const plainHttp = await httpServeOptions(ctx, flags, loaded.config.server_auth?.issuer !== undefined);
   const mcp: typeof AgentServerModule = await import('../agent-server/index.js');
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
-  const served = plainHttp ? await composeServerAuth(loaded.config, plainHttp, logger) : undefined;
-  const http = served?.http;
   const { startObservability } = await import('./observability.js');
-  const observed = await startObservability(ctx, { title: 'switchboard mcp-server', withOps: http !== undefined, metricsListen: flags.metricsListen });
+  const observed = await startObservability(ctx, { title: 'switchboard mcp-server', withOps: plainHttp !== undefined, metricsListen: flags.metricsListen });
   const changes: (() => void)[] = [];
   const runtime = await composeAgentRuntime({ ...ctx, logger, telemetry: observed.telemetry }, loaded.config, () => changes.forEach((c) => c()));
+  let served: ServedAuth | undefined;
+  try {
+    // After the runtime: limits, thread owners and the audit trail live in its store.
+    served = plainHttp ? await composeServerAuth(loaded.config, plainHttp, logger, runtime.store) : undefined;
+  } catch (err) {
+    await runtime.close();
+    await observed.close();
+    throw err;
+  }
+  const http = served?.http;
   if (observed.ops) agentOpsSource(observed.ops, runtime, changes);
   const agent = mcp.createCodexAgent({
     manager: runtime.manager,
@@ -126,7 +133,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
     maxTurns: flags.maxTurns,
     leases: runtime.store.leases,
     logger,
-    ...(served?.access ? { access: served.access, threadOwnersFile: path.join(ctx.home, 'sessions', 'thread-owners.jsonl') } : {}),
+    ...(served?.access ? { access: served.access, threadOwners: runtime.store.threadOwners } : {}),
     ...(served?.audit ? { audit: served.audit } : {}),
   });
   const options = {

@@ -12,7 +12,8 @@ import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { createMcpManager } from './mcp-compose.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
-import { composeServerAuth } from './server-auth-compose.js';
+import { composeServerAuth, type ServedAuth } from './server-auth-compose.js';
+import type { Observability } from './observability.js';
 
 interface ServeFlags extends HttpServeFlags {
   transparent?: boolean;
@@ -95,14 +96,21 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const mode = transparentMode(mcp, config, flags.transparent === true);
   if (flags.toolSearch && mode.kind === 'transparent') throw new UsageError('--tool-search cannot be combined with --transparent (a pure proxy keeps the upstream\'s own tools/list)');
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
-  const served = plainHttp ? await composeServerAuth(config, plainHttp, logger) : undefined;
+  const store = await openConfiguredStore(ctx, config);
+  let served: ServedAuth | undefined;
+  let observed: Observability;
+  try {
+    served = plainHttp ? await composeServerAuth(config, plainHttp, logger, store) : undefined;
+    const { startObservability } = await import('./observability.js');
+    observed = await startObservability(ctx, { title: 'switchboard gateway', withOps: plainHttp !== undefined, metricsListen: flags.metricsListen });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const http = served?.http;
-  const { startObservability } = await import('./observability.js');
-  const observed = await startObservability(ctx, { title: 'switchboard gateway', withOps: http !== undefined, metricsListen: flags.metricsListen });
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
   const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode, ...(served?.access ? { access: served.access } : {}) };
   if (flags.toolSearch) options.toolSearch = mcp.gatewayToolSearchFor(config, mode);
-  const store = await openConfiguredStore(ctx, config);
   const deps: GatewayModule.GatewayDeps = {
     logger,
     ...(served?.audit ? { audit: served.audit } : {}),

@@ -1,8 +1,10 @@
 // [server_auth] put together for `serve --http` and `mcp-server --http`: the protected-resource gate
-// the HTTP host runs (tokens, limits), the rules the product applies per caller, and the audit file.
+// the HTTP host runs (tokens, limits), the rules the product applies per caller, and the audit trail.
+// With a PostgreSQL store, limits and the audit trail are the store's (shared by the replicas).
 // stdio serves one local client: none of it applies there.
 import type { Config } from '../config/index.js';
 import type { AccessPolicy, AuditSink, HttpServeOptions } from '../mcp-host/index.js';
+import type { Store } from '../store/index.js';
 import type { Logger } from '../util/index.js';
 
 export interface ServedAuth {
@@ -12,12 +14,16 @@ export interface ServedAuth {
   audit?: AuditSink;
 }
 
-export async function composeServerAuth(config: Config, http: HttpServeOptions, logger: Logger): Promise<ServedAuth> {
+export async function composeServerAuth(config: Config, http: HttpServeOptions, logger: Logger, store: Store): Promise<ServedAuth> {
   const settings = config.server_auth;
   if (!settings) return { http };
   const host = await import('../mcp-host/index.js');
-  const audit = settings.audit ? host.fileAuditSink(host.auditFilePath(config.home)) : undefined;
-  const limits = new host.CallerLimits({ requestsPerMinute: settings.limits.requests_per_minute, concurrentCalls: settings.limits.concurrent_calls });
+  const shared = store.audit;
+  const audit: AuditSink | undefined = !settings.audit ? undefined : shared ? { record: (r) => shared.append(r) } : host.fileAuditSink(host.auditFilePath(config.home));
+  const limits = new host.CallerLimits(
+    { requestsPerMinute: settings.limits.requests_per_minute, concurrentCalls: settings.limits.concurrent_calls },
+    store.callerLimits ?? new host.MemoryLimitStore(),
+  );
   const auth = new host.ResourceAuth({
     issuer: settings.issuer,
     audience: settings.audience,

@@ -7,6 +7,9 @@ import type { SessionStore } from './http-sessions.js';
 import { LocalThreadLeases, type ThreadLeases } from './thread-leases.js';
 import { urlNotSet } from './store-errors.js';
 import type { ThreadStore } from './thread-store.js';
+import { FileThreadOwnerStore, threadOwnersFile, type ThreadOwnerStore } from './thread-owners.js';
+import type { SharedLimitCounters } from './caller-limits.js';
+import type { AuditLog } from './audit-log.js';
 
 /** `[store]` in config.toml. */
 export interface StoreSettings {
@@ -30,6 +33,12 @@ export interface Store {
   sharedSecret(name: string, bytes?: number): Promise<Buffer> | null;
   /** Upstream OAuth credentials shared by the replicas, sealed; null: each machine's keyring or file, as without a store. */
   readonly credentials: CredentialStore | null;
+  /** Who started each agent thread ([server_auth]): a file under $SWITCHBOARD_HOME, or a table every replica reads. */
+  readonly threadOwners: ThreadOwnerStore;
+  /** [server_auth.limits] counted across replicas; null: each process counts its own callers. */
+  readonly callerLimits: SharedLimitCounters | null;
+  /** The audit trail in the store; null: the rotating file under $SWITCHBOARD_HOME/log. */
+  readonly audit: AuditLog | null;
   /** The store answers now (readiness probes); the file store always does. */
   reachable(): Promise<boolean>;
   close(): Promise<void>;
@@ -43,10 +52,24 @@ export interface OpenStoreOptions {
   logger?: Logger;
   /** Shared leases: how long one outlives its replica's last renewal (default 7 s). */
   leaseTtlMs?: number;
+  /** Shared concurrent-call slots: how long one outlives its replica's last renewal (default 30 s). */
+  callSlotTtlMs?: number;
 }
 
 export function fileStore(home: string): Store {
-  return { kind: 'files', threads: new FileThreadStore(home), leases: new LocalThreadLeases(), httpSessions: () => null, sharedSecret: () => null, credentials: null, reachable: async () => true, close: async () => {} };
+  return {
+    kind: 'files',
+    threads: new FileThreadStore(home),
+    leases: new LocalThreadLeases(),
+    httpSessions: () => null,
+    sharedSecret: () => null,
+    credentials: null,
+    threadOwners: new FileThreadOwnerStore(threadOwnersFile(home)),
+    callerLimits: null,
+    audit: null,
+    reachable: async () => true,
+    close: async () => {},
+  };
 }
 
 /** Open the configured store; with PostgreSQL, connect and migrate now or fail naming the variable. */
@@ -60,5 +83,5 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const credentialKey = keyVar === null ? null : credentialsKey(keyVar, options.env ?? process.env);
   // Loaded only here: the file store never pays for the pg driver at start-up.
   const { openPostgresStore } = await import('./postgres/pg-store.js');
-  return openPostgresStore({ source: { envVar }, url, logger: options.logger ?? nullLogger, leaseTtlMs: options.leaseTtlMs, credentialKey });
+  return openPostgresStore({ source: { envVar }, url, logger: options.logger ?? nullLogger, leaseTtlMs: options.leaseTtlMs, callSlotTtlMs: options.callSlotTtlMs, credentialKey });
 }

@@ -1,6 +1,7 @@
 // Per-caller limits of [server_auth.limits]: requests per minute (a GCRA bucket: a minute's worth may
 // come at once, then one per 60/N s) and concurrent tool calls. The counts live behind a small store
-// interface, in memory here; a shared store (PostgreSQL) lets replicas enforce one budget.
+// interface, in memory here; a shared store (PostgreSQL, the store layer's PgCallerLimits: a fixed
+// window per minute there) lets replicas enforce one budget.
 export type Release = () => void;
 
 export interface CallerLimitStore {
@@ -76,7 +77,14 @@ export class CallerLimits {
     const releases: Release[] = [];
     if (max !== undefined) {
       for (let i = 0; i < calls; i++) {
-        const release = await this.store.acquireCall(caller, max);
+        let release: Release | null;
+        try {
+          release = await this.store.acquireCall(caller, max);
+        } catch (err) {
+          // A shared store failed midway: the slots already taken go back.
+          for (const r of releases) r();
+          throw err;
+        }
         if (!release) {
           for (const r of releases) r();
           return { ok: false, retryAfterSec: 1, message: `Too many concurrent calls: this caller may run ${max} tool calls at once ([server_auth.limits] concurrent_calls); retry when one has finished` };

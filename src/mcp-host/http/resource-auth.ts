@@ -13,7 +13,7 @@ import {
   type JSONRPCMessage,
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
-import { bearerMatches, isSwitchboardError, type Logger } from '../../util/index.js';
+import { bearerMatches, errorMessage, isSwitchboardError, type Logger } from '../../util/index.js';
 import { authInfoFor, callerOf, STATIC_CALLER, type Caller } from '../access/caller.js';
 import type { AuditSink } from '../access/audit-trail.js';
 import type { CallerLimits } from '../access/caller-limits.js';
@@ -113,7 +113,16 @@ export class ResourceAuth {
     if (!limits?.active) return true;
     const requests = messages.filter((m) => 'method' in m && 'id' in m);
     const calls = requests.filter((m) => (m as { method: string }).method === 'tools/call').length;
-    const admission = await limits.admit(caller.key, requests.length, calls);
+    let admission;
+    try {
+      admission = await limits.admit(caller.key, requests.length, calls);
+    } catch (err) {
+      // The limits live in a shared store that is down: refuse for now rather than serve unlimited.
+      this.options.logger.warn('could not check a caller against its limits', { error: errorMessage(err) });
+      const first = requests[0] as { id?: string | number } | undefined;
+      sendJson(res, 503, { jsonrpc: '2.0', id: first?.id ?? null, error: { code: -32000, message: `Service unavailable: cannot check this caller's limits: ${errorMessage(err)}` } }, { 'Retry-After': '5' });
+      return false;
+    }
     if (admission.ok) {
       res.once('close', admission.release);
       return true;

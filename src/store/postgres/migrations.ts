@@ -81,6 +81,44 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'the caller that opened each http session',
     sql: `alter table sb_http_sessions add column owner text;`,
   },
+  {
+    version: 6,
+    name: 'server_auth: thread owners, per-caller limits, the audit trail',
+    sql: `
+      create table sb_thread_owners (
+        thread_id text primary key,
+        owner text not null,
+        recorded_at timestamptz not null default now()
+      );
+      create table sb_caller_requests (
+        caller text not null,
+        window_start bigint not null,
+        count integer not null,
+        primary key (caller, window_start)
+      );
+      create table sb_caller_calls (
+        id text primary key,
+        caller text not null,
+        expires_at timestamptz not null
+      );
+      create index sb_caller_calls_caller on sb_caller_calls (caller, expires_at);
+      create table sb_audit (
+        seq bigserial primary key,
+        time timestamptz not null,
+        subject text,
+        client_id text,
+        method text not null,
+        tool text,
+        upstream text,
+        outcome text not null,
+        error_code integer,
+        duration_ms double precision not null,
+        session text
+      );
+      create index sb_audit_time on sb_audit (time);
+      create index sb_audit_subject on sb_audit (subject, time);
+      create index sb_audit_client_id on sb_audit (client_id, time);`,
+  },
 ];
 
 // Any constant works; it only has to be the same in every replica (`hashtext('switchboard migrations')`).
