@@ -1,10 +1,10 @@
 // The MCP methods the gateway answers, each routed to the server that owns the tool, prompt or
 // resource (transparent mode: the one upstream, under raw names). Upstream traffic during a request
 // is tied to it through the relay.
-import type { CallToolResult, CompleteRequest, CompleteResult, ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolResult, CompleteRequest, CompleteResult, ServerContext, Tool } from '@modelcontextprotocol/server';
 import { errorMessage } from '../util/index.js';
-import { invalidParams, toolCallFailure, toProtocolError } from './gateway-errors.js';
-import type { GatewaySession } from './gateway-session.js';
+import { invalidParams, resourceNotFound, toolCallFailure, toProtocolError } from './gateway-errors.js';
+import type { GatewayClient } from './gateway-client.js';
 
 /** The client's request `_meta` minus its progressToken (the upstream call gets its own). */
 function forwardedMeta(ctx: ServerContext): Record<string, unknown> | undefined {
@@ -23,14 +23,22 @@ async function relayed<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Aggregated tools by name; a transparent gateway keeps its one server's own order. */
+function sortedTools(tools: Tool[], aggregate: boolean): Tool[] {
+  return aggregate ? [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : tools;
+}
+
 const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: false } };
 
-export function registerGatewayHandlers(session: GatewaySession): void {
+export function registerGatewayHandlers(session: GatewayClient): void {
   const server = session.server;
 
-  server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: await session.catalog.listTools(ctx.mcpReq.signal) }));
+  server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const tools = await session.catalog.listTools(ctx.mcpReq.signal);
+    return { tools: session.stableToolOrder ? sortedTools(tools, session.mode.kind === 'aggregate') : tools };
+  });
 
-  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', (request, outer) => session.rounds(outer, async (ctx): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
@@ -49,7 +57,7 @@ export function registerGatewayHandlers(session: GatewaySession): void {
         return toolCallFailure(err);
       }
     });
-  });
+  }));
 
   server.setRequestHandler('resources/list', async (_request, ctx) => ({ resources: await session.upstreams().routes.listResources(ctx.mcpReq.signal) }));
 
@@ -57,21 +65,21 @@ export function registerGatewayHandlers(session: GatewaySession): void {
     resourceTemplates: await session.upstreams().routes.listTemplates(ctx.mcpReq.signal),
   }));
 
-  server.setRequestHandler('resources/read', async (request, ctx) => {
+  server.setRequestHandler('resources/read', (request, outer) => session.rounds(outer, async (ctx) => {
     const { uri } = request.params;
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
     const target = await relayed(() => up.routes.route(uri, signal));
-    if (target === undefined) throw invalidParams(`Resource ${uri} not found: no MCP server behind this gateway offers it`);
+    if (target === undefined) throw resourceNotFound(uri);
     return up.relay.within(target, session, ctx, () => relayed(() => up.manager.readResource(target, uri, { signal })));
-  });
+  }));
 
   server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     const { uri } = request.params;
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
     const target = await relayed(() => up.routes.route(uri, signal));
-    if (target === undefined) throw invalidParams(`Resource ${uri} not found: no MCP server behind this gateway offers it`);
+    if (target === undefined) throw resourceNotFound(uri);
     await relayed(() => session.pool.subscribe(session, uri, target, signal));
     return {};
   });
@@ -84,13 +92,13 @@ export function registerGatewayHandlers(session: GatewaySession): void {
 
   server.setRequestHandler('prompts/list', async (_request, ctx) => ({ prompts: await session.upstreams().catalog.listPrompts(ctx.mcpReq.signal) }));
 
-  server.setRequestHandler('prompts/get', async (request, ctx) => {
+  server.setRequestHandler('prompts/get', (request, outer) => session.rounds(outer, async (ctx) => {
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
     const route = await relayed(() => up.catalog.resolvePrompt(request.params.name, signal));
     if (!route) throw invalidParams(`Unknown prompt: ${request.params.name}`);
     return up.relay.within(route.server, session, ctx, () => relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal })));
-  });
+  }));
 
   server.setRequestHandler('completion/complete', async (request, ctx) => {
     const signal = ctx.mcpReq.signal;

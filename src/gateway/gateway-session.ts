@@ -1,11 +1,12 @@
 // One client of the gateway (a stdio pipe or one HTTP session): an SDK server that re-serves the
 // aggregated catalog of the configured MCP servers over the gateway's shared pool of upstream
 // connections. It holds only its own protocol state: its log level, its list-change notifier.
-import { Server, type ClientCapabilities, type LoggingLevel, type Transport } from '@modelcontextprotocol/server';
+import { Server, type ClientCapabilities, type InitializeRequest, type InitializeResult, type LoggingLevel, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
+import type { GatewayClient } from './gateway-client.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';
-import { levelPasses, type GatewayPool, type PoolClient } from './gateway-pool.js';
+import { levelPasses, type GatewayPool } from './gateway-pool.js';
 import { ListChangedNotifier, type ListKind } from './list-changed.js';
 import type { Notification } from './relay.js';
 import type { Upstreams } from './upstreams.js';
@@ -13,7 +14,17 @@ import type { Upstreams } from './upstreams.js';
 /** 2025-era revisions only: the relay is built on server-to-client requests, which 2026-07-28 removed. */
 export const GATEWAY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
-export class GatewaySession implements PoolClient {
+/**
+ * The SDK answers initialize with the instructions given at construction, before any upstream is
+ * connected; the gateway sets them when the request comes and lets the SDK answer as usual.
+ */
+interface SdkServerInternals {
+  _instructions: string | undefined;
+  _oninitialize(request: InitializeRequest): Promise<InitializeResult>;
+}
+
+export class GatewaySession implements GatewayClient {
+  readonly stableToolOrder = false;
   readonly server: Server;
   private closed = false;
   private readonly notifier: ListChangedNotifier;
@@ -33,11 +44,16 @@ export class GatewaySession implements PoolClient {
           logging: {},
         },
         supportedProtocolVersions: GATEWAY_PROTOCOL_VERSIONS,
-        ...(options.instructions ? { instructions: options.instructions } : {}),
       },
     );
     this.notifier = new ListChangedNotifier((method) => this.server.notification({ method }), pool.logger);
     registerGatewayHandlers(this);
+    // The upstreams' instructions are known once they are connected: initialize waits for them.
+    const sdk = this.server as unknown as SdkServerInternals;
+    this.server.setRequestHandler('initialize', async (request) => {
+      sdk._instructions = await pool.instructions();
+      return sdk._oninitialize(request);
+    });
     // Upstreams start (if no earlier client started them) once a client has initialized.
     this.server.oninitialized = () => {
       if (!this.closed) pool.join(this);
@@ -94,6 +110,11 @@ export class GatewaySession implements PoolClient {
 
   passes(level: LoggingLevel): boolean {
     return levelPasses(this.level, level);
+  }
+
+  /** A 2025 client is asked during the request itself (server-to-client requests on its stream). */
+  rounds<R>(ctx: ServerContext, work: (ctx: ServerContext) => Promise<R>): Promise<R> {
+    return work(ctx);
   }
 
   notify(notification: Notification): void {

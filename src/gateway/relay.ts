@@ -34,6 +34,11 @@ export interface RelayClient {
   passes(level: LoggingLevel): boolean;
   /** Sends on the client's own stream (the GET stream over HTTP), outside any request. */
   notify(notification: Notification): void;
+  /**
+   * A 2026-07-28 client cannot be sent requests: what a server asks it goes into an input-required
+   * result of its request instead, and resolves with the answer of its retry.
+   */
+  ask?(request: { method: string; params?: Record<string, unknown> }, options: { key?: string; signal: AbortSignal }): Promise<unknown>;
 }
 
 /** One downstream request while it waits on an upstream server. */
@@ -192,12 +197,14 @@ export class Relay {
     if (refusal) throw refusal;
     const p = params as Record<string, unknown>;
     if (method === 'elicitation/create' && p.mode === 'url' && typeof p.elicitationId === 'string') this.rememberUrlElicitation(p.elicitationId, target.client);
+    if (target.client.ask) return target.client.ask({ method, params: p }, { key: hctx.inputKey, signal: hctx.signal });
     return target.ctx.mcpReq.send({ method, params: p }, { signal: hctx.signal, timeout: NO_TIMEOUT_MS });
   }
 
   private async roots(upstream: string, hctx: HandlerContext): Promise<Root[]> {
     const target = this.target(upstream);
     if (!target || target === 'ambiguous' || target.client.clientCapabilities?.roots === undefined) return this.options.roots;
+    if (target.client.ask) return ((await target.client.ask({ method: 'roots/list' }, { key: hctx.inputKey, signal: hctx.signal })) as ListRootsResult).roots;
     const answer = (await target.ctx.mcpReq.send({ method: 'roots/list' }, { signal: hctx.signal, timeout: NO_TIMEOUT_MS })) as ListRootsResult;
     return answer.roots;
   }

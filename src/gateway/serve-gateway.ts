@@ -3,9 +3,10 @@
 // of upstream connections serves every client, and closes with the gateway.
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../util/index.js';
-import { closingAlso, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+import { closingAlso, HTTP_DEFAULTS, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
 import { GatewayPool, type GatewayDeps, type GatewayOptions } from './gateway-pool.js';
 import { GatewaySession } from './gateway-session.js';
+import { gatewayModernLeg } from './modern-serving.js';
 
 const DRAIN_TIMEOUT_MS = 5_000;
 /** SSE `retry:` announced on resumable HTTP streams, unless the caller sets another. */
@@ -41,15 +42,20 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
   return failed ? 1 : 0;
 }
 
-/** Serve Streamable HTTP; close() stops accepting, ends every session, then closes the upstreams. */
+/**
+ * Serve Streamable HTTP: 2025 clients in sessions, 2026-07-28 clients per request, on one endpoint and
+ * one pool. close() stops accepting, ends every session and waiting request, then closes the upstreams.
+ */
 export async function serveGatewayHttp(options: GatewayOptions, deps: GatewayDeps, http: HttpServeOptions, logger: Logger = deps.logger): Promise<HttpHost> {
   const pool = new GatewayPool(options, deps);
+  const modern = gatewayModernLeg(pool, { maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes });
   let host: HttpHost;
   try {
     host = await startHttpHost({
       retryIntervalMs: SSE_RETRY_MS,
       ...http,
       logger,
+      modern: modern.leg,
       async openSession(transport) {
         const session = new GatewaySession(pool);
         await session.connect(transport);
@@ -61,8 +67,12 @@ export async function serveGatewayHttp(options: GatewayOptions, deps: GatewayDep
       },
     });
   } catch (err) {
+    await modern.close();
     await pool.close();
     throw err;
   }
-  return closingAlso(host, () => pool.close());
+  return closingAlso(host, async () => {
+    await modern.close();
+    await pool.close();
+  });
 }

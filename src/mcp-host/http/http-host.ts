@@ -10,6 +10,7 @@ import { isInitializeRequest, type JSONRPCErrorResponse, type JSONRPCMessage, ty
 import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl, type ListenAddress, type Logger } from '../../util/index.js';
 import { checkAuthConfig } from './http-security.js';
 import { readJsonBody, sendJson } from './http-io.js';
+import type { ModernLeg } from './modern-leg.js';
 import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore } from './memory-event-store.js';
 import { RunningRequests } from './running-requests.js';
 import { SessionTable } from './session-table.js';
@@ -55,6 +56,8 @@ export interface HttpHostOptions {
   /** SSE `retry:` hint for clients that reconnect. */
   retryIntervalMs?: number;
   logger: Logger;
+  /** Serves 2026-07-28 requests (the rest go to the sessions); without it the endpoint is 2025-only. */
+  modern?: ModernLeg;
   /** Connect an MCP server to a new session's transport (a decorator over the SDK's). */
   openSession(transport: Transport): Promise<HttpSessionHandle>;
 }
@@ -187,6 +190,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       if (!read) return;
       body = read.body;
       messages = read.messages;
+      if (sessionId === undefined && options.modern && (await options.modern.claims(req, body))) return options.modern.serve(req, res, body);
     } else if (req.method !== 'GET' && req.method !== 'DELETE') {
       return sendJson(res, 405, jsonRpcError(null, -32000, 'Method not allowed.'), { Allow: 'GET, POST, DELETE' });
     }
@@ -245,7 +249,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     async close() {
       clearInterval(sweep);
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all(sessions.ids().map((id) => closeSession(id, 'server shutting down')));
+      await Promise.all([...sessions.ids().map((id) => closeSession(id, 'server shutting down')), options.modern?.close()]);
       server.closeAllConnections();
       await closing;
     },

@@ -1,0 +1,54 @@
+// The 2026-07-28 side of the HTTP endpoint: requests carrying the revision's per-request envelope go
+// to the SDK's serving entry (`createMcpHandler`, a fresh server from the product's factory per
+// request, `subscriptions/listen` streams); everything else stays with the sessionful 2025 host. The
+// host's auth, Host/Origin checks and body bound have run before either leg sees a request.
+import type http from 'node:http';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isJsonContentType, isLegacyRequest, type McpServerFactory, type ServerNotifier } from '@modelcontextprotocol/server';
+import { errorMessage, jsonRpcError, type Logger } from '../../util/index.js';
+import { sendJson } from './http-io.js';
+
+export interface ModernLeg {
+  /** Publishes list changes and resource updates on open `subscriptions/listen` streams. */
+  readonly notify: ServerNotifier;
+  /** Whether this POST (already read and parsed) is 2026-07-28 traffic. */
+  claims(req: http.IncomingMessage, body: unknown): Promise<boolean>;
+  serve(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ModernLegOptions {
+  logger: Logger;
+  maxBodyBytes: number;
+}
+
+/** The modern leg over a product's per-request server factory (2026-07-28 only: 2025 traffic never reaches it). */
+export function createModernLeg(factory: McpServerFactory, options: ModernLegOptions): ModernLeg {
+  const onerror = (error: Error) => options.logger.debug('mcp 2026-07-28 request refused or failed', { error: errorMessage(error) });
+  const handler = createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes, onerror });
+  const node = toNodeHandler(handler, { onerror, maxRequestBodySize: options.maxBodyBytes });
+  return {
+    notify: handler.notify,
+    async claims(req, body) {
+      // The host has read the body already: the predicate classifies the parsed value, reading nothing.
+      const probe = new Request('http://localhost/', { method: 'POST', headers: webHeaders(req.headers) });
+      return !(await isLegacyRequest(probe, body, { maxRequestBodySize: options.maxBodyBytes }));
+    },
+    async serve(req, res, body) {
+      if (!isJsonContentType(req.headers['content-type'] ?? null)) {
+        return sendJson(res, 415, jsonRpcError(null, -32000, 'Unsupported Media Type: Content-Type must be application/json'));
+      }
+      await node(req, res, body);
+    },
+    close: () => handler.close(),
+  };
+}
+
+function webHeaders(headers: http.IncomingHttpHeaders): Headers {
+  const out = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) out.append(name, v);
+  }
+  return out;
+}
