@@ -12,10 +12,9 @@ import {
 import { z } from 'zod';
 import { errorMessage, type Logger } from '../util/index.js';
 import { RequestGuard, requestKey } from '../mcp-host/index.js';
-import { CallNotifier } from './call-notifier.js';
-import { parseCodexArgs, parseReplyArgs } from './tool-args.js';
-import { CODEX_REPLY_TOOL, CODEX_TOOL, codexTools } from './tool-definitions.js';
-import { runCodexCall, runReplyCall, toolError, type CallContext, type CodexAgent } from './tool-call.js';
+import { codexTools } from './tool-definitions.js';
+import type { CodexAgent } from './tool-call.js';
+import { dispatchToolCall, refuseCall } from './tool-dispatch.js';
 import * as T from './texts.js';
 
 /** Codex's server accepted these and answered anything else with the latest. */
@@ -119,53 +118,22 @@ export class CodexMcpServer {
   }
 
   private async callTool(params: CallToolRequestParams, ctx: ServerContext): Promise<CallToolResult> {
-    const name = params.name;
-    if (name !== CODEX_TOOL && name !== CODEX_REPLY_TOOL) return toolError(T.unknownTool(name));
-    if (params.arguments === undefined) return toolError(name === CODEX_TOOL ? T.MISSING_CODEX_ARGS : T.MISSING_REPLY_ARGS);
-    const requestId = ctx.mcpReq.id;
-    const key = requestKey(requestId);
+    const refusal = refuseCall(params);
+    if (refusal) return refusal;
+    const key = requestKey(ctx.mcpReq.id);
     const controller = new AbortController();
     this.calls.set(key, { controller });
     const onConnectionGone = () => controller.abort();
     ctx.mcpReq.signal.addEventListener('abort', onConnectionGone, { once: true });
-    const progressToken = ctx.mcpReq._meta?.progressToken;
-    const callCtx: CallContext = {
-      agent: this.agent,
-      toolCallId: String(requestId),
-      cancel: controller.signal,
-      logger: this.logger.child({ requestId: String(requestId) }),
-      notifier: new CallNotifier({
-        // codex/event is not a spec notification: the SDK sends it as is, but its types need the cast.
-        send: (n) => ctx.mcpReq.notify(n as Parameters<typeof ctx.mcpReq.notify>[0]),
-        requestId,
-        progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
-        codexEvents: this.options.codexEvents,
-        heartbeatMs: this.options.heartbeatMs,
-        logger: this.logger,
-      }),
-      channel: {
-        // Sent raw (not through elicitInput), so the codex_* fields reach the client untouched and a
-        // legacy `{decision}` answer is read as it came.
-        elicit: (elicitParams, signal) =>
-          ctx.mcpReq.send({ method: 'elicitation/create', params: elicitParams } as Parameters<typeof ctx.mcpReq.send>[0], AnyResult, {
-            signal,
-            timeout: NO_TIMEOUT_MS,
-          }),
-        capabilities: () => this.clientCapabilities,
-      },
+    const channel = {
+      // Sent raw (not through elicitInput), so the codex_* fields reach the client untouched and a
+      // legacy `{decision}` answer is read as it came.
+      elicit: (elicitParams: Record<string, unknown>, signal: AbortSignal) =>
+        ctx.mcpReq.send({ method: 'elicitation/create', params: elicitParams } as Parameters<typeof ctx.mcpReq.send>[0], AnyResult, { signal, timeout: NO_TIMEOUT_MS }),
+      capabilities: () => this.clientCapabilities,
     };
     try {
-      if (name === CODEX_TOOL) {
-        const args = parseCodexArgs(params.arguments);
-        if (!args.ok) return toolError(T.badArguments(args.message));
-        return await runCodexCall(callCtx, args.value);
-      }
-      const args = parseReplyArgs(params.arguments);
-      if (!args.ok) return toolError(T.badArguments(args.message));
-      return await runReplyCall(callCtx, args.value);
-    } catch (err) {
-      this.logger.error('tool call failed', { error: errorMessage(err) });
-      return toolError(T.runtimeError(errorMessage(err)));
+      return await dispatchToolCall({ agent: this.agent, options: this.options, logger: this.logger }, params, ctx, controller.signal, channel);
     } finally {
       ctx.mcpReq.signal.removeEventListener('abort', onConnectionGone);
       this.calls.delete(key);

@@ -8,7 +8,18 @@ import { ThreadLeases, TurnLimiter } from './call-limits.js';
 import { CodexMcpServer, type CodexServerOptions } from './codex-server.js';
 import { DEFAULT_THREAD_IDLE_MS, IdleThreads } from './idle-threads.js';
 import type { CodexAgent } from './tool-call.js';
-import { closingAlso, errorResponseFor, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+import {
+  closingAlso,
+  createModernLeg,
+  errorResponseFor,
+  HTTP_DEFAULTS,
+  InputFlows,
+  startHttpHost,
+  StdioFrameTransport,
+  type HttpHost,
+  type HttpServeOptions,
+} from '../mcp-host/index.js';
+import { codexServerFactory } from './modern-codex.js';
 
 export const DEFAULT_MAX_TURNS = 32;
 /** Codex's bound on shutting threads down after stdin closes. */
@@ -91,11 +102,17 @@ export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOpt
   return { exitCode: failed ? 1 : 0, outputStuck: !drained && transport.closeReason !== 'output_failed' };
 }
 
-/** Serve Streamable HTTP; close() stops accepting, ends every session, then shuts threads down. */
+/**
+ * Serve Streamable HTTP: 2025 clients in sessions, 2026-07-28 clients per request, on one endpoint.
+ * close() stops accepting, ends every session and waiting call, then shuts threads down.
+ */
 export async function serveCodexHttp(agent: CodexAgent, options: CodexServerOptions, http: HttpServeOptions, logger: Logger): Promise<HttpHost> {
+  const flows = new InputFlows({ logger });
+  const modern = createModernLeg(codexServerFactory(agent, options, logger, flows), { logger, maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes });
   const host = await startHttpHost({
     ...http,
     logger,
+    modern,
     async openSession(transport) {
       const codex = new CodexMcpServer(agent, options, logger);
       const guard = await codex.connect(transport);
@@ -109,6 +126,7 @@ export async function serveCodexHttp(agent: CodexAgent, options: CodexServerOpti
     },
   });
   return closingAlso(host, async () => {
+    flows.close();
     agent.idle.stop();
     await shutdownThreads(agent.manager, logger);
   });

@@ -77,7 +77,13 @@ class Flow<R> {
   }
 
   async notify(n: Notification): Promise<void> {
-    if (this.attached) return this.send(this.attached, n);
+    if (this.attached) {
+      if (n.method !== 'notifications/progress') return this.send(this.attached, n);
+      // Progress belongs to the round's own progressToken (each retry is a new request with its own).
+      const token = this.attached.mcpReq._meta?.progressToken;
+      if (token === undefined) return;
+      return this.send(this.attached, { ...n, params: { ...n.params, progressToken: token } } as Notification);
+    }
     // Progress between rounds is stale by the next one; anything else waits for it.
     if (n.method === 'notifications/progress') return;
     this.buffered.push(n);

@@ -1,0 +1,42 @@
+// The agent server for 2026-07-28 clients: a fresh SDK server per request (no session) answering
+// server/discover, tools/list and tools/call. A call runs over rounds: an approval the turn needs ends
+// the round with an input-required result carrying Codex's elicitation, and the client's retry with
+// the answer resumes the turn; codex/event and progress go out on the current round's response stream.
+import { ProtocolError, Server, type McpServerFactory } from '@modelcontextprotocol/server';
+import { errorMessage, type Logger } from '../util/index.js';
+import type { InputFlows } from '../mcp-host/index.js';
+import type { CodexServerOptions } from './codex-server.js';
+import { codexTools } from './tool-definitions.js';
+import type { CodexAgent } from './tool-call.js';
+import { dispatchToolCall, refuseCall } from './tool-dispatch.js';
+import * as T from './texts.js';
+
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+export function codexServerFactory(agent: CodexAgent, options: CodexServerOptions, logger: Logger, flows: InputFlows): McpServerFactory {
+  const dispatch = { agent, options, logger };
+  return () => {
+    const server = new Server(
+      { name: options.name, title: options.title, version: options.version },
+      { capabilities: { tools: { listChanged: true } }, supportedProtocolVersions: [MODERN_PROTOCOL_VERSION] },
+    );
+    server.setRequestHandler('tools/list', () => ({ tools: codexTools() }));
+    server.setRequestHandler('tools/call', (request, ctx) => {
+      const refusal = refuseCall(request.params);
+      if (refusal) return refusal;
+      return flows.round(ctx, (flowCtx, channel) =>
+        dispatchToolCall(dispatch, request.params, flowCtx, flowCtx.mcpReq.signal, {
+          // The approval's codex_* fields ride the embedded request as they do a 2025 elicitation.
+          elicit: (params, signal) => channel.ask({ method: 'elicitation/create', params } as Parameters<typeof channel.ask>[0], { signal }),
+          // This request's own capabilities (its `_meta` envelope; the SDK fills them in per request).
+          capabilities: () => server.getClientCapabilities(),
+        }),
+      );
+    });
+    server.fallbackRequestHandler = async (request) => {
+      throw new ProtocolError(-32601, T.methodNotFound(request.method), { method: request.method });
+    };
+    server.onerror = (err) => logger.debug('mcp 2026-07-28 request error', { error: errorMessage(err) });
+    return server;
+  };
+}
