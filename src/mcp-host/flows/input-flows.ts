@@ -185,6 +185,7 @@ export class InputFlows {
 
   private start<R>(ctx: ServerContext, work: (flowCtx: ServerContext, channel: FlowChannel) => Promise<R>): Flow<R> {
     const flow = new Flow<R>(this.options.logger);
+    flow.attach(ctx);
     // The work outlives this round: its signal is the flow's, its notifications and progress token the current round's.
     const mcpReq = Object.create(ctx.mcpReq, {
       signal: { value: flow.controller.signal },
