@@ -1,16 +1,20 @@
 // The MCP methods the gateway answers, each routed to the server that owns the tool, prompt or
 // resource (transparent mode: the one upstream, under raw names). Upstream traffic during a request
 // is tied to it through the relay.
-import type { CallToolResult, CompleteRequest, CompleteResult, ServerContext, Tool } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, type CallToolResult, type CompleteRequest, type CompleteResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { errorMessage } from '../util/index.js';
 import { invalidParams, resourceNotFound, toolCallFailure, toProtocolError } from './gateway-errors.js';
-import type { GatewayClient } from './gateway-client.js';
+import { MODERN_PROTOCOL_VERSION, type GatewayClient } from './gateway-client.js';
 
-/** The client's request `_meta` minus its progressToken (the upstream call gets its own). */
-function forwardedMeta(ctx: ServerContext): Record<string, unknown> | undefined {
-  const meta = ctx.mcpReq._meta;
-  if (!meta) return undefined;
-  const { progressToken: _token, ...rest } = meta;
+/**
+ * The client's request `_meta` minus its progressToken (the upstream call gets its own). A
+ * 2026-07-28 upstream also gets the calling 2026-07-28 client's own capabilities for what it may be
+ * asked (its input requests then ask only what that client can answer), instead of the gateway's.
+ */
+function forwardedMeta(ctx: ServerContext, session: GatewayClient, server: string): Record<string, unknown> | undefined {
+  const { progressToken: _token, ...rest } = ctx.mcpReq._meta ?? {};
+  const caps = session.askableCapabilities?.();
+  if (caps && session.upstreams().manager.status().find((s) => s.name === server)?.protocol === MODERN_PROTOCOL_VERSION) rest[CLIENT_CAPABILITIES_META_KEY] = caps;
   return Object.keys(rest).length > 0 ? rest : undefined;
 }
 
@@ -52,7 +56,7 @@ export function registerGatewayHandlers(session: GatewayClient): void {
     }
     return up.relay.within(route.server, session, ctx, async (call) => {
       try {
-        return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx) });
+        return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx, session, route.server) });
       } catch (err) {
         return toolCallFailure(err);
       }

@@ -3,6 +3,7 @@
 // becomes an input-required result; the client's retry resumes the waiting upstream request.
 import {
   LOG_LEVEL_META_KEY,
+  MissingRequiredClientCapabilityError,
   Server,
   type ClientCapabilities,
   type InputRequest,
@@ -13,13 +14,12 @@ import {
 import type { FlowChannel, InputFlows } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
-import type { GatewayClient } from './gateway-client.js';
+import { MODERN_PROTOCOL_VERSION, type GatewayClient } from './gateway-client.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';
 import { levelPasses, type GatewayPool } from './gateway-pool.js';
 import type { Notification } from './relay.js';
 import type { Upstreams } from './upstreams.js';
 
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 export class ModernGatewayClient implements GatewayClient {
   readonly server: Server;
@@ -100,8 +100,37 @@ export class ModernGatewayClient implements GatewayClient {
     });
   }
 
-  ask(request: { method: string; params?: Record<string, unknown> }, options: { key?: string; signal: AbortSignal }): Promise<unknown> {
-    if (!this.channel) return Promise.reject(new Error('no request of this client is waiting for input'));
-    return this.channel.ask(request as InputRequest, options);
+  askableCapabilities(): ClientCapabilities {
+    const { elicitation, sampling, roots } = this.clientCapabilities ?? {};
+    return { ...(elicitation ? { elicitation } : {}), ...(sampling ? { sampling } : {}), ...(roots ? { roots } : {}) };
   }
+
+  suspended(): boolean {
+    return this.channel?.suspended === true;
+  }
+
+  ask(request: { method: string; params?: Record<string, unknown> }, options: { key?: string; signal: AbortSignal }): Promise<unknown> {
+    const channel = this.channel;
+    if (!channel) return Promise.reject(new Error('no request of this client is waiting for input'));
+    const missing = missingCapability(request, this.clientCapabilities);
+    if (missing) {
+      // As a 2026-07-28 server answers: the request needs a capability its client did not declare.
+      const error = new MissingRequiredClientCapabilityError({ requiredCapabilities: missing });
+      channel.fail(error);
+      return Promise.reject(error);
+    }
+    return channel.ask(request as InputRequest, options);
+  }
+}
+
+/** The capability `request` needs that `declared` lacks, as the -32021 error names it; undefined when covered. */
+function missingCapability(request: { method: string; params?: Record<string, unknown> }, declared: ClientCapabilities | undefined): ClientCapabilities | undefined {
+  if (request.method === 'sampling/createMessage') return declared?.sampling ? undefined : { sampling: {} };
+  if (request.method === 'roots/list') return declared?.roots ? undefined : { roots: {} };
+  const elicitation = declared?.elicitation;
+  const url = request.params?.mode === 'url';
+  if (!elicitation) return { elicitation: url ? { url: {} } : { form: {} } };
+  const form = elicitation.form !== undefined || Object.keys(elicitation).length === 0;
+  if (url ? elicitation.url === undefined : !form) return { elicitation: url ? { url: {} } : { form: {} } };
+  return undefined;
 }

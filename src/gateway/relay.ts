@@ -39,6 +39,8 @@ export interface RelayClient {
    * result of its request instead, and resolves with the answer of its retry.
    */
   ask?(request: { method: string; params?: Record<string, unknown> }, options: { key?: string; signal: AbortSignal }): Promise<unknown>;
+  /** A 2026-07-28 request between rounds, waiting for its client's retry: it is not the one asking again. */
+  suspended?(): boolean;
 }
 
 /** One downstream request while it waits on an upstream server. */
@@ -167,7 +169,11 @@ export class Relay {
    * is `ambiguous`: better refused than shown to a client it may not concern.
    */
   private target(upstream: string): DownstreamRequest | 'ambiguous' | undefined {
-    const running = this.active.get(upstream);
+    const all = this.active.get(upstream);
+    // A request whose questions went out and that waits for its client's retry is not asking now
+    // (its client may never come back); the others are the candidates.
+    const live = all?.filter((r) => r.client.suspended?.() !== true);
+    const running = live && live.length > 0 ? live : all;
     const newest = running?.at(-1);
     if (!newest) return undefined;
     return running!.every((r) => r.client === newest.client) ? newest : 'ambiguous';
@@ -193,11 +199,12 @@ export class Relay {
         `calls of several clients are running on MCP server '${upstream}', and nothing says which one this ${method} belongs to; the gateway refuses it rather than ask the wrong client`,
       );
     }
+    const p = params as Record<string, unknown>;
+    // A 2026-07-28 client's request itself fails when it lacks the capability (it judges that itself).
+    if (target.client.ask) return target.client.ask({ method, params: p }, { key: hctx.inputKey, signal: hctx.signal });
     const refusal = refusalFor(method, params, target.client.clientCapabilities);
     if (refusal) throw refusal;
-    const p = params as Record<string, unknown>;
     if (method === 'elicitation/create' && p.mode === 'url' && typeof p.elicitationId === 'string') this.rememberUrlElicitation(p.elicitationId, target.client);
-    if (target.client.ask) return target.client.ask({ method, params: p }, { key: hctx.inputKey, signal: hctx.signal });
     return target.ctx.mcpReq.send({ method, params: p }, { signal: hctx.signal, timeout: NO_TIMEOUT_MS });
   }
 

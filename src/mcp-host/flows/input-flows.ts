@@ -13,6 +13,10 @@ type Notification = Parameters<ServerContext['mcpReq']['notify']>[0];
 /** How the work asks its client: the answer is the client's bare result for the request. */
 export interface FlowChannel {
   ask(request: InputRequest, options?: { key?: string; signal?: AbortSignal }): Promise<unknown>;
+  /** Ends the request with `error` now (e.g. it needs input the client cannot give); the work is cancelled. */
+  fail(error: Error): void;
+  /** The work is between rounds: its questions went out and it waits for the client's retry. */
+  readonly suspended: boolean;
 }
 
 export interface InputFlowsOptions {
@@ -69,6 +73,10 @@ class Flow<R> {
 
   detach(): void {
     this.attached = undefined;
+  }
+
+  get suspended(): boolean {
+    return this.attached === undefined && this.outcome === undefined && this.questions.size > 0;
   }
 
   /** The current round's request `_meta` (its progressToken). */
@@ -193,7 +201,17 @@ export class InputFlows {
       _meta: { get: () => flow.meta },
     }) as ServerContext['mcpReq'];
     const flowCtx: ServerContext = { ...ctx, mcpReq };
-    const channel: FlowChannel = { ask: (request, options) => flow.ask(request, options) };
+    const channel: FlowChannel = {
+      get suspended() {
+        return flow.suspended;
+      },
+      ask: (request, options) => flow.ask(request, options),
+      fail: (error) => {
+        if (flow.outcome) return;
+        flow.settle({ ok: false, error });
+        flow.abort(error.message);
+      },
+    };
     void (async () => work(flowCtx, channel))().then(
       (value) => flow.settle({ ok: true, value }),
       (error: unknown) => flow.settle({ ok: false, error }),
