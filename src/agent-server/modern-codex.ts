@@ -1,15 +1,15 @@
 // The agent server for 2026-07-28 clients: a fresh SDK server per request (no session) answering
-// server/discover, tools/list and tools/call. A call runs over rounds: an approval the turn needs ends
+// server/discover, tools/list and tools/call (and empty prompt and resource lists; other methods
+// get the SDK's own -32601, HTTP 404). A call runs over rounds: an approval the turn needs ends
 // the round with an input-required result carrying Codex's elicitation, and the client's retry with
 // the answer resumes the turn; codex/event and progress go out on the current round's response stream.
-import { ProtocolError, Server, type McpServerFactory } from '@modelcontextprotocol/server';
+import { Server, type McpServerFactory } from '@modelcontextprotocol/server';
 import { errorMessage, type Logger } from '../util/index.js';
 import type { InputFlows } from '../mcp-host/index.js';
 import type { CodexServerOptions } from './codex-server.js';
 import { codexTools } from './tool-definitions.js';
 import type { CodexAgent } from './tool-call.js';
 import { dispatchToolCall, refuseCall } from './tool-dispatch.js';
-import * as T from './texts.js';
 
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
@@ -18,9 +18,13 @@ export function codexServerFactory(agent: CodexAgent, options: CodexServerOption
   return () => {
     const server = new Server(
       { name: options.name, title: options.title, version: options.version },
-      { capabilities: { tools: { listChanged: true } }, supportedProtocolVersions: [MODERN_PROTOCOL_VERSION] },
+      // Empty prompts and resources: a 2026-07-28 client may ask for every list (with its cache hints).
+      { capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} }, supportedProtocolVersions: [MODERN_PROTOCOL_VERSION] },
     );
     server.setRequestHandler('tools/list', () => ({ tools: codexTools() }));
+    server.setRequestHandler('prompts/list', () => ({ prompts: [] }));
+    server.setRequestHandler('resources/list', () => ({ resources: [] }));
+    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
     server.setRequestHandler('tools/call', (request, ctx) => {
       const refusal = refuseCall(request.params);
       if (refusal) return refusal;
@@ -33,9 +37,6 @@ export function codexServerFactory(agent: CodexAgent, options: CodexServerOption
         }),
       );
     });
-    server.fallbackRequestHandler = async (request) => {
-      throw new ProtocolError(-32601, T.methodNotFound(request.method), { method: request.method });
-    };
     server.onerror = (err) => logger.debug('mcp 2026-07-28 request error', { error: errorMessage(err) });
     return server;
   };

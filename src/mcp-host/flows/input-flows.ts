@@ -62,7 +62,15 @@ class Flow<R> {
   private nextKey = 0;
   expiry: NodeJS.Timeout | undefined;
 
-  constructor(private readonly logger: Logger) {}
+  /**
+   * @param offered answers the first request already carried (the revision's ephemeral form: a
+   *   request may come with inputResponses and no requestState); a question with one of these keys
+   *   is answered at once.
+   */
+  constructor(
+    private readonly logger: Logger,
+    private readonly offered: Record<string, unknown> = {},
+  ) {}
 
   attach(ctx: ServerContext): void {
     clearTimeout(this.expiry);
@@ -100,6 +108,11 @@ class Flow<R> {
 
   ask(request: InputRequest, options: { key?: string; signal?: AbortSignal } = {}): Promise<unknown> {
     if (this.controller.signal.aborted) return Promise.reject(new Error(reasonOf(this.controller.signal)));
+    if (options.key !== undefined && this.offered[options.key] !== undefined) {
+      const answer = this.offered[options.key];
+      delete this.offered[options.key];
+      return Promise.resolve(answer);
+    }
     let key = options.key ?? `input_${++this.nextKey}`;
     while (this.questions.has(key)) key = `${options.key ?? 'input'}_${++this.nextKey}`;
     return new Promise((resolve, reject) => {
@@ -192,7 +205,7 @@ export class InputFlows {
   }
 
   private start<R>(ctx: ServerContext, work: (flowCtx: ServerContext, channel: FlowChannel) => Promise<R>): Flow<R> {
-    const flow = new Flow<R>(this.options.logger);
+    const flow = new Flow<R>(this.options.logger, { ...ctx.mcpReq.inputResponses });
     flow.attach(ctx);
     // The work outlives this round: its signal is the flow's, its notifications and progress token the current round's.
     const mcpReq = Object.create(ctx.mcpReq, {
