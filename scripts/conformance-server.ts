@@ -98,7 +98,10 @@ export async function readScenarioResults(dir: string): Promise<Map<string, Scen
     const match = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry.name);
     if (!entry.isDirectory() || match === null) continue;
     const scenario = match[1] as string;
-    const checks = JSON.parse(await readFile(join(dir, entry.name, 'checks.json'), 'utf8')) as Check[];
+    // A scenario the CLI could not finish (it crashed against the server) leaves no checks: no result, a failure.
+    const raw = await readFile(join(dir, entry.name, 'checks.json'), 'utf8').catch(() => undefined);
+    if (raw === undefined) continue;
+    const checks = JSON.parse(raw) as Check[];
     const problems = checks
       .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
       .map((c) => `${c.status} ${c.name ?? '?'}: ${c.errorMessage ?? ''}`.trim());

@@ -38,10 +38,28 @@ export function createModernLeg(factory: McpServerFactory, options: ModernLegOpt
       if (!isJsonContentType(req.headers['content-type'] ?? null)) {
         return sendJson(res, 415, jsonRpcError(null, -32000, 'Unsupported Media Type: Content-Type must be application/json'));
       }
+      const malformed = malformedRetry(body);
+      if (malformed) return sendJson(res, 400, malformed);
       await node(req, res, body);
     },
     close: () => handler.close(),
   };
+}
+
+/**
+ * A retry's `inputResponses` must be an object of responses and its `requestState` a string; the SDK
+ * would read anything else as "no answers" and run the request as new, so it is refused here.
+ */
+function malformedRetry(body: unknown): ReturnType<typeof jsonRpcError> | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { id, params } = body as { id?: string | number; params?: Record<string, unknown> };
+  if (typeof params !== 'object' || params === null) return undefined;
+  const bad = (value: unknown) => typeof value !== 'object' || value === null || Array.isArray(value);
+  if ('inputResponses' in params && bad(params.inputResponses)) {
+    return jsonRpcError(id ?? null, -32602, 'Invalid params: inputResponses must be an object mapping the keys of inputRequests to their responses');
+  }
+  if ('requestState' in params && typeof params.requestState !== 'string') return jsonRpcError(id ?? null, -32602, 'Invalid params: requestState must be the string the server sent');
+  return undefined;
 }
 
 function webHeaders(headers: http.IncomingHttpHeaders): Headers {
