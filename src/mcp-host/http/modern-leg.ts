@@ -47,16 +47,19 @@ export function createModernLeg(factory: McpServerFactory, options: ModernLegOpt
 }
 
 /**
- * A retry's `inputResponses` must be an object of responses and its `requestState` a string; the SDK
- * would read anything else as "no answers" and run the request as new, so it is refused here.
+ * A retry's `inputResponses` must be an object of result objects and its `requestState` a string;
+ * the SDK would read anything else as "no answer" and run the request as new, so it is refused here.
  */
 function malformedRetry(body: unknown): ReturnType<typeof jsonRpcError> | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const { id, params } = body as { id?: string | number; params?: Record<string, unknown> };
   if (typeof params !== 'object' || params === null) return undefined;
   const bad = (value: unknown) => typeof value !== 'object' || value === null || Array.isArray(value);
-  if ('inputResponses' in params && bad(params.inputResponses)) {
-    return jsonRpcError(id ?? null, -32602, 'Invalid params: inputResponses must be an object mapping the keys of inputRequests to their responses');
+  if ('inputResponses' in params) {
+    const responses = params.inputResponses;
+    if (bad(responses)) return jsonRpcError(id ?? null, -32602, 'Invalid params: inputResponses must be an object mapping the keys of inputRequests to their responses');
+    const wrong = Object.entries(responses as Record<string, unknown>).find(([, v]) => bad(v));
+    if (wrong) return jsonRpcError(id ?? null, -32602, `Invalid params: inputResponses.${wrong[0]} must be the result object of that input request`);
   }
   if ('requestState' in params && typeof params.requestState !== 'string') return jsonRpcError(id ?? null, -32602, 'Invalid params: requestState must be the string the server sent');
   return undefined;
