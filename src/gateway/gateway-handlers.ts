@@ -5,15 +5,16 @@ import { CLIENT_CAPABILITIES_META_KEY, type CallToolResult, type CompleteRequest
 import { errorMessage } from '../util/index.js';
 import { invalidParams, resourceNotFound, toolCallFailure, toProtocolError } from './gateway-errors.js';
 import { MODERN_PROTOCOL_VERSION, type GatewayClient } from './gateway-client.js';
+import type { RelayClient } from './relay.js';
 
 /**
  * The client's request `_meta` minus its progressToken (the upstream call gets its own). A
  * 2026-07-28 upstream also gets the calling 2026-07-28 client's own capabilities for what it may be
  * asked (its input requests then ask only what that client can answer), instead of the gateway's.
  */
-function forwardedMeta(ctx: ServerContext, session: GatewayClient, server: string): Record<string, unknown> | undefined {
+function forwardedMeta(ctx: ServerContext, session: GatewayClient, client: RelayClient, server: string): Record<string, unknown> | undefined {
   const { progressToken: _token, ...rest } = ctx.mcpReq._meta ?? {};
-  const caps = session.askableCapabilities?.();
+  const caps = client.askableCapabilities?.();
   if (caps && session.upstreams().manager.status().find((s) => s.name === server)?.protocol === MODERN_PROTOCOL_VERSION) rest[CLIENT_CAPABILITIES_META_KEY] = caps;
   return Object.keys(rest).length > 0 ? rest : undefined;
 }
@@ -42,7 +43,7 @@ export function registerGatewayHandlers(session: GatewayClient): void {
     return { tools: session.stableToolOrder ? sortedTools(tools, session.mode.kind === 'aggregate') : tools };
   });
 
-  server.setRequestHandler('tools/call', (request, outer) => session.rounds(outer, async (ctx): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', (request, outer) => session.rounds(outer, async (ctx, client): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
@@ -54,9 +55,9 @@ export function registerGatewayHandlers(session: GatewayClient): void {
       const close = up.catalog.closestTools(name);
       throw invalidParams(`Unknown tool: ${name}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`);
     }
-    return up.relay.within(route.server, session, ctx, async (call) => {
+    return up.relay.within(route.server, client, ctx, async (call) => {
       try {
-        return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx, session, route.server) });
+        return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx, session, client, route.server) });
       } catch (err) {
         return toolCallFailure(err);
       }
@@ -69,13 +70,13 @@ export function registerGatewayHandlers(session: GatewayClient): void {
     resourceTemplates: await session.upstreams().routes.listTemplates(ctx.mcpReq.signal),
   }));
 
-  server.setRequestHandler('resources/read', (request, outer) => session.rounds(outer, async (ctx) => {
+  server.setRequestHandler('resources/read', (request, outer) => session.rounds(outer, async (ctx, client) => {
     const { uri } = request.params;
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
     const target = await relayed(() => up.routes.route(uri, signal));
     if (target === undefined) throw resourceNotFound(uri);
-    return up.relay.within(target, session, ctx, () => relayed(() => up.manager.readResource(target, uri, { signal })));
+    return up.relay.within(target, client, ctx, () => relayed(() => up.manager.readResource(target, uri, { signal })));
   }));
 
   server.setRequestHandler('resources/subscribe', async (request, ctx) => {
@@ -96,12 +97,12 @@ export function registerGatewayHandlers(session: GatewayClient): void {
 
   server.setRequestHandler('prompts/list', async (_request, ctx) => ({ prompts: await session.upstreams().catalog.listPrompts(ctx.mcpReq.signal) }));
 
-  server.setRequestHandler('prompts/get', (request, outer) => session.rounds(outer, async (ctx) => {
+  server.setRequestHandler('prompts/get', (request, outer) => session.rounds(outer, async (ctx, client) => {
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
     const route = await relayed(() => up.catalog.resolvePrompt(request.params.name, signal));
     if (!route) throw invalidParams(`Unknown prompt: ${request.params.name}`);
-    return up.relay.within(route.server, session, ctx, () => relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal })));
+    return up.relay.within(route.server, client, ctx, () => relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal })));
   }));
 
   server.setRequestHandler('completion/complete', async (request, ctx) => {

@@ -8,7 +8,7 @@ import type { GatewayClient } from './gateway-client.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';
 import { levelPasses, type GatewayPool } from './gateway-pool.js';
 import { ListChangedNotifier, type ListKind } from './list-changed.js';
-import type { Notification } from './relay.js';
+import type { Notification, RelayClient } from './relay.js';
 import type { Upstreams } from './upstreams.js';
 
 /** 2025-era revisions only: the relay is built on server-to-client requests, which 2026-07-28 removed. */
@@ -113,8 +113,8 @@ export class GatewaySession implements GatewayClient {
   }
 
   /** A 2025 client is asked during the request itself (server-to-client requests on its stream). */
-  rounds<R>(ctx: ServerContext, work: (ctx: ServerContext) => Promise<R>): Promise<R> {
-    return work(ctx);
+  rounds<R>(ctx: ServerContext, work: (ctx: ServerContext, client: RelayClient) => Promise<R>): Promise<R> {
+    return work(ctx, this);
   }
 
   notify(notification: Notification): void {

@@ -1,7 +1,9 @@
-// One 2026-07-28 request to the gateway: a fresh SDK server per request (no session), with the same
-// handlers a 2025 session has, on the shared pool. What an upstream asks while the request runs
-// becomes an input-required result; the client's retry resumes the waiting upstream request.
+// The gateway's server for 2026-07-28 clients: an SDK server with the same handlers a 2025 session
+// has, on the shared pool (a fresh one per HTTP request). Each request is its own client to the
+// relay: what an upstream asks while it runs becomes an input-required result, and the client's
+// retry resumes the waiting upstream request.
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
   MissingRequiredClientCapabilityError,
   Server,
@@ -17,16 +19,13 @@ import type { CatalogView, GatewayMode } from './catalog-view.js';
 import { MODERN_PROTOCOL_VERSION, type GatewayClient } from './gateway-client.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';
 import { levelPasses, type GatewayPool } from './gateway-pool.js';
-import type { Notification } from './relay.js';
+import type { Notification, RelayClient } from './relay.js';
 import type { Upstreams } from './upstreams.js';
-
 
 export class ModernGatewayClient implements GatewayClient {
   readonly server: Server;
   readonly stableToolOrder = true;
-  /** Set while this request's work runs over rounds: where its questions go. */
-  private channel: FlowChannel | undefined;
-  private level: LoggingLevel | undefined;
+  readonly loggingLevel = undefined;
 
   constructor(
     readonly pool: GatewayPool,
@@ -60,9 +59,9 @@ export class ModernGatewayClient implements GatewayClient {
     return this.pool.mode;
   }
 
-  /** This request's capabilities, from its `_meta` envelope (the SDK fills them in per request). */
+  /** Outside a request: none known (each request carries its own, see RequestClient). */
   get clientCapabilities(): ClientCapabilities | undefined {
-    return this.server.getClientCapabilities();
+    return undefined;
   }
 
   upstreams(): Upstreams {
@@ -73,16 +72,11 @@ export class ModernGatewayClient implements GatewayClient {
     return this.upstreams().catalog;
   }
 
-  get loggingLevel(): LoggingLevel | undefined {
-    return this.level;
-  }
+  /** logging/setLevel is not a 2026-07-28 method; a request's level comes in its `_meta`. */
+  setLoggingLevel(): void {}
 
-  setLoggingLevel(level: LoggingLevel): void {
-    this.level = level;
-  }
-
-  passes(level: LoggingLevel): boolean {
-    return levelPasses(this.level, level);
+  passes(): boolean {
+    return true;
   }
 
   /** Outside its request a 2026-07-28 client has no stream: list changes reach it by subscriptions/listen. */
@@ -91,14 +85,31 @@ export class ModernGatewayClient implements GatewayClient {
   /** Never a member of the pool: a request does not hear list changes. */
   listChanged(): void {}
 
-  rounds<R>(ctx: ServerContext, work: (ctx: ServerContext) => Promise<R>): Promise<R | InputRequiredResult> {
-    const level = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY];
-    if (typeof level === 'string') this.level = level as LoggingLevel;
-    return this.flows.round(ctx, (flowCtx, channel) => {
-      this.channel = channel;
-      return work(flowCtx);
-    });
+  rounds<R>(ctx: ServerContext, work: (ctx: ServerContext, client: RelayClient) => Promise<R>): Promise<R | InputRequiredResult> {
+    return this.flows.round(ctx, (flowCtx, channel) => work(flowCtx, new RequestClient(ctx, channel)));
   }
+}
+
+/** One 2026-07-28 request as the relay sees it: its own capabilities and log level, its own channel. */
+class RequestClient implements RelayClient {
+  readonly clientCapabilities: ClientCapabilities | undefined;
+  private readonly level: LoggingLevel | undefined;
+
+  constructor(
+    ctx: ServerContext,
+    private readonly channel: FlowChannel,
+  ) {
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    this.clientCapabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+    const level = envelope?.[LOG_LEVEL_META_KEY];
+    this.level = typeof level === 'string' ? (level as LoggingLevel) : undefined;
+  }
+
+  passes(level: LoggingLevel): boolean {
+    return levelPasses(this.level, level);
+  }
+
+  notify(_notification: Notification): void {}
 
   askableCapabilities(): ClientCapabilities {
     const { elicitation, sampling, roots } = this.clientCapabilities ?? {};
@@ -106,20 +117,18 @@ export class ModernGatewayClient implements GatewayClient {
   }
 
   suspended(): boolean {
-    return this.channel?.suspended === true;
+    return this.channel.suspended;
   }
 
   ask(request: { method: string; params?: Record<string, unknown> }, options: { key?: string; signal: AbortSignal }): Promise<unknown> {
-    const channel = this.channel;
-    if (!channel) return Promise.reject(new Error('no request of this client is waiting for input'));
     const missing = missingCapability(request, this.clientCapabilities);
     if (missing) {
       // As a 2026-07-28 server answers: the request needs a capability its client did not declare.
       const error = new MissingRequiredClientCapabilityError({ requiredCapabilities: missing });
-      channel.fail(error);
+      this.channel.fail(error);
       return Promise.reject(error);
     }
-    return channel.ask(request as InputRequest, options);
+    return this.channel.ask(request as InputRequest, options);
   }
 }
 

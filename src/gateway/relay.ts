@@ -41,6 +41,8 @@ export interface RelayClient {
   ask?(request: { method: string; params?: Record<string, unknown> }, options: { key?: string; signal: AbortSignal }): Promise<unknown>;
   /** A 2026-07-28 request between rounds, waiting for its client's retry: it is not the one asking again. */
   suspended?(): boolean;
+  /** A 2026-07-28 request's own capabilities for what an upstream may ask it (elicitation, sampling, roots). */
+  askableCapabilities?(): ClientCapabilities;
 }
 
 /** One downstream request while it waits on an upstream server. */
