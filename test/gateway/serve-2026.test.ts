@@ -11,7 +11,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { requireBuild } from '../support/mcp-server-harness.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { descendants } from '../support/process-tree.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { textOf, UPSTREAM_FIXTURE } from './gateway-harness.js';
@@ -130,5 +131,33 @@ describe('switchboard serve --http: 2026-07-28 and 2025 clients on one endpoint'
     // Used once: the request it belonged to has ended.
     const again = await post2026(serve.url, 5, 'tools/call', 'mcp__solo__ask', { name: 'mcp__solo__ask', arguments: { message: 'raw' }, inputResponses: answers, requestState: state });
     expect(again.error?.message).toMatch(/^Invalid requestState: the request it belongs to is no longer waiting here/);
+  }, 60_000);
+});
+
+describe('switchboard serve (stdio): the first message decides the era', () => {
+  let home: string;
+  beforeAll(async () => {
+    requireBuild();
+    home = await tempDir('sb-serve-2026-stdio-');
+    await writeFile(path.join(home, 'config.toml'), `[mcp_servers.solo]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}]\nenv = { GW_NAME = "solo" }\n`);
+  });
+  afterAll(async () => {
+    if (home) await removeTree(home);
+  });
+
+  it.each([
+    ['2026-07-28', { versionNegotiation: { mode: 'auto' as const } }, 'modern'],
+    ['2025', {}, 'legacy'],
+  ])('a %s client is served, its elicitation asked in its era', async (_name, negotiation, era) => {
+    const client = new Client({ name: era, version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, ...negotiation });
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { answer: `from ${era}` } }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: { PATH: process.env.PATH!, HOME: home, SWITCHBOARD_HOME: home }, cwd: home, stderr: 'pipe' }));
+    try {
+      expect(client.getProtocolEra()).toBe(era);
+      const r = await client.callTool({ name: 'mcp__solo__ask', arguments: { message: 'stdio' } }, CALL);
+      expect(JSON.parse(textOf(r as never))).toEqual({ action: 'accept', content: { answer: `from ${era}` } });
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 });
