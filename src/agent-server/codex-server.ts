@@ -20,6 +20,8 @@ import * as T from './texts.js';
 /** Codex's server accepted these and answered anything else with the latest. */
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const SERVED_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call']);
+/** What the 2026-07-28 server answers beyond those (modern-codex.ts). */
+const MODERN_METHODS = new Set(['server/discover', 'prompts/list', 'resources/list', 'resources/templates/list']);
 const GUARD_TEXTS = { requestIdRunning: T.REQUEST_ID_RUNNING, initializeTwice: T.INITIALIZE_TWICE, methodNotFound: T.methodNotFound };
 // setTimeout's ceiling: an approval may wait as long as the user needs.
 const NO_TIMEOUT_MS = 2_147_483_647;
@@ -85,6 +87,14 @@ export class CodexMcpServer {
     const guard = new RequestGuard(transport, SERVED_METHODS, GUARD_TEXTS);
     await this.server.connect(guard);
     return guard;
+  }
+
+  /**
+   * The guard for a stdio connection whose era its first message decides: the 2026-07-28 methods pass
+   * until an `initialize` pins the connection to 2025; the rest get Codex's texts as before.
+   */
+  static stdioGuard(transport: Transport): RequestGuard {
+    return new RequestGuard(transport, SERVED_METHODS, GUARD_TEXTS, MODERN_METHODS);
   }
 
   /** Runs once the connection has closed (stdin EOF, session deleted, close()). */

@@ -3,7 +3,7 @@
 // get the SDK's own -32601, HTTP 404). A call runs over rounds: an approval the turn needs ends
 // the round with an input-required result carrying Codex's elicitation, and the client's retry with
 // the answer resumes the turn; codex/event and progress go out on the current round's response stream.
-import { Server, type McpServerFactory } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, Server, type McpServerFactory } from '@modelcontextprotocol/server';
 import { errorMessage, type Logger } from '../util/index.js';
 import type { InputFlows } from '../mcp-host/index.js';
 import type { CodexServerOptions } from './codex-server.js';
@@ -32,8 +32,8 @@ export function codexServerFactory(agent: CodexAgent, options: CodexServerOption
         dispatchToolCall(dispatch, request.params, flowCtx, flowCtx.mcpReq.signal, {
           // The approval's codex_* fields ride the embedded request as they do a 2025 elicitation.
           elicit: (params, signal) => channel.ask({ method: 'elicitation/create', params } as Parameters<typeof channel.ask>[0], { signal }),
-          // This request's own capabilities (its `_meta` envelope; the SDK fills them in per request).
-          capabilities: () => server.getClientCapabilities(),
+          // This request's own capabilities (its `_meta` envelope): one server may serve several requests (stdio).
+          capabilities: () => (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY],
         }),
       );
     });

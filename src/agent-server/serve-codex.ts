@@ -1,8 +1,10 @@
-// `switchboard mcp-server` put together: the Codex-compatible server on stdio (one connection, ends
-// at stdin EOF) or on Streamable HTTP (one server per session), with the shutdown rules of each.
+// `switchboard mcp-server` put together: the Codex-compatible server on stdio (one connection of
+// either era, ends at stdin EOF) or on Streamable HTTP (2025 sessions and 2026-07-28 requests), with
+// the shutdown rules of each.
 import type { Readable, Writable } from 'node:stream';
 import type { ThreadManager } from '../core/index.js';
-import { nullLogger, type Logger } from '../util/index.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { errorMessage, nullLogger, type Logger } from '../util/index.js';
 import type { ServerConfig } from './call-config.js';
 import { ThreadLeases, TurnLimiter } from './call-limits.js';
 import { CodexMcpServer, type CodexServerOptions } from './codex-server.js';
@@ -81,19 +83,31 @@ export interface StdioServeResult {
 }
 
 /**
- * Serve one client on stdin/stdout until stdin ends. Then: cancel running turns and pending
- * elicitations, shut threads down within 10 s, and give stdout 5 s to flush.
+ * Serve one client on stdin/stdout until stdin ends; its first message decides the era (the SDK's
+ * `serveStdio`: `initialize` gets Codex's server as before, a 2026-07-28 request the per-request
+ * handlers). Then: cancel running turns and pending elicitations, shut threads down within 10 s, and
+ * give stdout 5 s to flush.
  */
 export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOptions, io: StdioServeOptions, logger: Logger): Promise<StdioServeResult> {
   const transport = new StdioFrameTransport(io.stdin, io.stdout, logger);
-  const codex = new CodexMcpServer(agent, options, logger);
-  const closed = new Promise<void>((resolve) => codex.onClose(resolve));
-  await codex.connect(transport);
+  const flows = new InputFlows({ logger });
+  const modern = codexServerFactory(agent, options, logger, flows);
+  let codex: CodexMcpServer | undefined;
+  const connection = serveStdio(
+    (ctx) => {
+      if (ctx.era === 'modern') return modern(ctx);
+      codex = new CodexMcpServer(agent, options, logger);
+      return codex.server;
+    },
+    { transport: CodexMcpServer.stdioGuard(transport), onerror: (err) => logger.debug('mcp stdio connection error', { error: errorMessage(err) }) },
+  );
   logger.info('mcp-server serving on stdio');
-  await Promise.race([closed, io.stop?.then(() => transport.close())]);
-  await closed;
-  logger.info('stdio closed; shutting down', { reason: transport.closeReason, runningCalls: codex.runningCalls });
-  codex.cancelAll();
+  await Promise.race([transport.ended, io.stop?.then(() => transport.close())]);
+  await transport.ended;
+  logger.info('stdio closed; shutting down', { reason: transport.closeReason, runningCalls: codex?.runningCalls ?? 0 });
+  codex?.cancelAll();
+  flows.close();
+  await connection.close().catch(() => {});
   agent.idle.stop();
   await shutdownThreads(agent.manager, logger);
   const drained = await transport.drain(DRAIN_TIMEOUT_MS);

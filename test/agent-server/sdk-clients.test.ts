@@ -16,6 +16,7 @@ describe.each([
   ['v1', 'stdio'],
   ['v2', 'http'],
   ['v1', 'http'],
+  ['v2-2026', 'stdio'],
   ['v2-2026', 'http'],
 ] as [Sdk, 'stdio' | 'http'][])('SDK %s client over %s', (sdk, transport) => {
   let model: FakeModelServer;
