@@ -3,7 +3,8 @@
 // mode and an SDK v1 client, in front of a 2025 upstream and a 2026-07-28-only upstream. A 2025
 // upstream's elicitation reaches the 2026 client as an input-required result and its retry resumes
 // the waiting upstream call; a 2026 upstream's input-required result reaches the 2025 clients as
-// elicitation/create; a tampered requestState is refused with a clear error.
+// elicitation/create; a tampered requestState is refused with a clear error; the servers'
+// instructions are passed on. Over stdio, the client's first message decides its era.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +115,20 @@ describe('switchboard serve --http: 2026-07-28 and 2025 clients on one endpoint'
     expect(textOf(r3 as never)).toBe('deployed to dev');
   }, 60_000);
 
+  it("passes the servers' instructions on as one text naming each server's part, to clients of both eras", async () => {
+    const expected = 'This gateway serves several MCP servers. The instructions of each:\n\n## modern (tools named mcp__modern__*)\n\nFixture server instructions.';
+    // The servers are ready by now (earlier tests called them): a client arriving now gets their part.
+    for (const negotiation of [{}, { versionNegotiation: { mode: 'auto' as const } }]) {
+      const late = new Client({ name: 'late', version: '1.0.0' }, { capabilities: {}, ...negotiation });
+      await late.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
+      try {
+        expect(late.getInstructions()).toBe(expected);
+      } finally {
+        await late.close();
+      }
+    }
+  }, 60_000);
+
   it('refuses a tampered requestState with a clear error, and accepts the real one', async () => {
     const first = await post2026(serve.url, 1, 'tools/call', 'mcp__solo__ask', { name: 'mcp__solo__ask', arguments: { message: 'raw' } });
     expect(first.result).toMatchObject({ resultType: 'input_required', requestState: expect.any(String) });
@@ -144,6 +159,22 @@ describe('switchboard serve (stdio): the first message decides the era', () => {
   afterAll(async () => {
     if (home) await removeTree(home);
   });
+
+  it("a transparent gateway passes its server's instructions on as they are", async () => {
+    const own = await tempDir('sb-serve-2026-transparent-');
+    try {
+      await writeFile(path.join(own, 'config.toml'), `[mcp_servers.one]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(MODERN_FIXTURE)}]\nenv = { FIXTURE_SERVE = "factory" }\n`);
+      const client = new Client({ name: 'transparent', version: '1.0.0' }, { capabilities: {} });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--transparent'], env: { PATH: process.env.PATH!, HOME: own, SWITCHBOARD_HOME: own }, cwd: own, stderr: 'pipe' }));
+      try {
+        expect(client.getInstructions()).toBe('Fixture server instructions.');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await removeTree(own);
+    }
+  }, 60_000);
 
   it.each([
     ['2026-07-28', { versionNegotiation: { mode: 'auto' as const } }, 'modern'],
