@@ -4,7 +4,8 @@
 // upstream's elicitation reaches the 2026 client as an input-required result and its retry resumes
 // the waiting upstream call; a 2026 upstream's input-required result reaches the 2025 clients as
 // elicitation/create; a tampered requestState is refused with a clear error; the servers'
-// instructions are passed on. Over stdio, the client's first message decides its era.
+// instructions are passed on; list changes reach the 2026 client's subscriptions/listen stream. Over
+// stdio, the client's first message decides its era.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,7 +56,7 @@ describe('switchboard serve --http: 2026-07-28 and 2025 clients on one endpoint'
       path.join(home, 'config.toml'),
       [
         `[mcp_servers.solo]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}]\nenv = { GW_NAME = "solo" }`,
-        `[mcp_servers.modern]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(MODERN_FIXTURE)}]\nenv = { FIXTURE_SERVE = "modern-only", FIXTURE_INPUT_REQUIRED = "1" }`,
+        `[mcp_servers.modern]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(MODERN_FIXTURE)}]\nenv = { FIXTURE_SERVE = "modern-only", FIXTURE_INPUT_REQUIRED = "1", FIXTURE_RUNTIME_TOOLS = "1" }`,
       ].join('\n\n') + '\n',
     );
     serve = await spawnServe(['--http', '127.0.0.1:0', '--insecure-no-auth'], { env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home }, cwd: home });
@@ -126,6 +127,18 @@ describe('switchboard serve --http: 2026-07-28 and 2025 clients on one endpoint'
       } finally {
         await late.close();
       }
+    }
+  }, 60_000);
+
+  it("publishes a server's list change on the 2026 client's subscriptions/listen stream", async () => {
+    const changed = new Promise<void>((resolve) => modern.setNotificationHandler('notifications/tools/list_changed', () => resolve()));
+    const sub = await modern.listen({ toolsListChanged: true });
+    try {
+      await v2.callTool({ name: 'mcp__modern__register_tool', arguments: { name: 'late_tool' } }, CALL);
+      await changed;
+      await expect.poll(async () => (await modern.listTools()).tools.map((t) => t.name), { timeout: 20_000 }).toContain('mcp__modern__late_tool');
+    } finally {
+      await sub.close();
     }
   }, 60_000);
 
