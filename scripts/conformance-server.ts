@@ -8,9 +8,9 @@
 // Exit code 0 when every target matches its baseline; 1 on a new failure, a stale baseline entry,
 // a missing scenario result, or a target that is worse than the one it must match.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import type * as Targets from './conformance-targets.js';
+import type { Target } from './conformance-targets.js';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,67 +21,11 @@ const require = createRequire(import.meta.url);
 /** The conformance CLI's entry file, run with this Node (>= 22: the CLI needs fs.globSync). */
 export const CONFORMANCE_CLI = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
 
-export interface RunningTarget {
-  url: string;
-  stop(): Promise<void>;
-}
+/** The targets module (by URL, so that Node runs this script standalone: type stripping resolves no `.js` to a `.ts` file). */
+const loadTargets = () => import(new URL('./conformance-targets.ts', import.meta.url).href) as Promise<typeof Targets>;
 
-export interface Target {
-  name: string;
-  description: string;
-  /** Expected-failures file (`server: [scenario, ...]`), relative to the repository root. */
-  baseline: string;
-  /** Name of an earlier target this one may never be worse than (a scenario it passes must pass here). */
-  notWorseThan?: string;
-  start(): Promise<RunningTarget>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Processes
-
-/** Spawns a server that prints its URL on stdout and resolves once it has. */
-export async function spawnUrlPrinter(argv: string[], options: { timeoutMs?: number; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningTarget> {
-  const [command, ...args] = argv;
-  if (command === undefined) throw new Error('empty command');
-  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => fail(new Error(`no URL printed within ${options.timeoutMs ?? 20_000} ms`)), options.timeoutMs ?? 20_000);
-    function fail(error: Error): void {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new Error(`${argv.join(' ')}: ${error.message}\n${stderr}`));
-    }
-    child.once('error', fail);
-    child.once('exit', (code, signal) => fail(new Error(`exited (${signal ?? code}) before printing a URL`)));
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      const match = /https?:\/\/\S+/.exec(stdout);
-      if (match === null) return;
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      resolveUrl(match[0]);
-    });
-  });
-  return { url, stop: () => stopChild(child) };
-}
-
-export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  try {
-    await exited;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-export function startFixture(): Promise<RunningTarget> {
-  return spawnUrlPrinter([process.execPath, join(ROOT, 'test/fixtures/conformance-server.ts'), '--port', '0']);
+async function stopChild(child: ChildProcess): Promise<void> {
+  return (await loadTargets()).stopChild(child);
 }
 
 /** Runs the conformance CLI; resolves with its exit code and combined output. */
@@ -122,24 +66,29 @@ interface Check {
   errorMessage?: string;
 }
 
+/** The requirement sets of the suite a target can be measured against (`conformance list --requirements`). */
+export type Requirements = '2025-11-25' | '2026-07-28';
 /**
- * The requirement set the suite runs: the 2025-11-25 revision, frozen at its release (the scenarios
- * that revision requires of a server, at its wire). The 2026-07-28 set needs stateless serving,
- * which the servers do not offer yet.
+ * The 2025-11-25 revision, frozen at its release (the scenarios that revision requires of a server,
+ * at its wire): the set of the 2025 targets.
  */
-export const REQUIREMENTS = '2025-11-25';
+export const REQUIREMENTS: Requirements = '2025-11-25';
 /**
- * Scenarios the 0.1 line's suite ran for 2025 servers that the frozen set leaves out; run one by one
- * so that nothing is checked less than before the conformance package moved to the 0.2 line.
+ * Scenarios outside the frozen sets, run one by one: for 2025 targets, those the 0.1 line's suite ran
+ * (so that nothing is checked less than before the conformance package moved to the 0.2 line); for
+ * 2026-07-28 targets, header validation (a pending scenario of that revision).
  */
-export const EXTRA_SCENARIOS = ['json-schema-2020-12', 'server-sse-polling'];
+export const EXTRA_SCENARIOS: Record<Requirements, string[]> = {
+  '2025-11-25': ['json-schema-2020-12', 'server-sse-polling'],
+  '2026-07-28': ['http-header-validation'],
+};
 
-/** The server scenarios of the requirement set (`conformance list --server --requirements <set>`). */
-export async function listServerScenarios(): Promise<string[]> {
-  const { code, output } = await runConformanceCli(['list', '--server', '--requirements', REQUIREMENTS], { timeoutMs: 60_000 });
+/** The server scenarios of the requirement set (`conformance list --server --requirements <set>`), plus its extra ones. */
+export async function listServerScenarios(requirements: Requirements = REQUIREMENTS): Promise<string[]> {
+  const { code, output } = await runConformanceCli(['list', '--server', '--requirements', requirements], { timeoutMs: 60_000 });
   if (code !== 0) throw new Error(`conformance list failed:\n${output}`);
-  const serverSection = output.split(/^Client scenarios/m)[0] ?? '';
-  return [...[...serverSection.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1] as string), ...EXTRA_SCENARIOS];
+  const required = output.split(/^Client scenarios/m)[0] ?? '';
+  return [...[...required.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1] as string), ...EXTRA_SCENARIOS[requirements]];
 }
 
 /** Reads `<dir>/server-<scenario>-<timestamp>/checks.json`; a scenario passes with no FAILURE and no WARNING. */
@@ -149,7 +98,10 @@ export async function readScenarioResults(dir: string): Promise<Map<string, Scen
     const match = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry.name);
     if (!entry.isDirectory() || match === null) continue;
     const scenario = match[1] as string;
-    const checks = JSON.parse(await readFile(join(dir, entry.name, 'checks.json'), 'utf8')) as Check[];
+    // A scenario the CLI could not finish (it crashed against the server) leaves no checks: no result, a failure.
+    const raw = await readFile(join(dir, entry.name, 'checks.json'), 'utf8').catch(() => undefined);
+    if (raw === undefined) continue;
+    const checks = JSON.parse(raw) as Check[];
     const problems = checks
       .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
       .map((c) => `${c.status} ${c.name ?? '?'}: ${c.errorMessage ?? ''}`.trim());
@@ -199,57 +151,6 @@ export function judge(scenarios: string[], results: Map<string, ScenarioResult>,
   };
 }
 
-/**
- * The fixture behind `switchboard serve --http 127.0.0.1:0 --transparent` (built CLI, a throwaway
- * SWITCHBOARD_HOME whose config.toml names the fixture as the one upstream). The suite sends no
- * token, so the gateway runs with --insecure-no-auth on loopback; the suite opens a session per
- * scenario and never deletes one; the default session bound holds them (no limit is raised).
- */
-export async function startGateway(): Promise<RunningTarget> {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm run conformance:server builds)');
-  const fixture = await startFixture();
-  const home = await mkdtemp(join(tmpdir(), 'sb-conformance-gateway-'));
-  const stopAll = async () => {
-    await fixture.stop();
-    await rm(home, { recursive: true, force: true });
-  };
-  try {
-    await writeFile(join(home, 'config.toml'), `[mcp_servers.conformance]\nurl = ${JSON.stringify(fixture.url)}\n`);
-    const gateway = await spawnUrlPrinter(
-      [process.execPath, join(ROOT, 'bin', 'switchboard.js'), 'serve', '--http', '127.0.0.1:0', '--transparent', '--insecure-no-auth'],
-      { env: { ...process.env, SWITCHBOARD_HOME: home } },
-    );
-    return {
-      url: gateway.url,
-      async stop() {
-        await gateway.stop();
-        await stopAll();
-      },
-    };
-  } catch (err) {
-    await stopAll();
-    throw err;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Targets. Each starts what it needs and returns the URL the suite connects to.
-
-export const TARGETS: Target[] = [
-  {
-    name: 'fixture',
-    description: 'test/fixtures/conformance-server.ts alone',
-    baseline: 'conformance/server-expected-failures.yml',
-    start: startFixture,
-  },
-  {
-    name: 'gateway',
-    description: 'switchboard serve --http --transparent in front of the fixture',
-    baseline: 'conformance/server-gateway-expected-failures.yml',
-    notWorseThan: 'fixture',
-    start: startGateway,
-  },
-];
 
 /** Stop functions of whatever is running now, so an interrupted run leaves no server behind. */
 type Running = Set<() => Promise<void>>;
@@ -264,9 +165,14 @@ async function runTarget(target: Target, scenarios: string[], running: Running):
   running.add(started.stop);
   let cli: { code: number; output: string };
   try {
-    cli = await runConformanceCli(['server', '--url', started.url, '--requirements', REQUIREMENTS, '-o', outDir, '--expected-failures', baselinePath], { running });
-    for (const scenario of EXTRA_SCENARIOS) {
-      const extra = await runConformanceCli(['server', '--url', started.url, '--scenario', scenario, '-o', outDir], { running });
+    const selection = target.only ? target.only.filter((sc) => !EXTRA_SCENARIOS[target.requirements].includes(sc)) : undefined;
+    cli = { code: 0, output: '' };
+    if (selection === undefined) {
+      cli = await runConformanceCli(['server', '--url', started.url, '--requirements', target.requirements, '-o', outDir, '--expected-failures', baselinePath], { running });
+    }
+    for (const scenario of [...(selection ?? []), ...scenarios.filter((sc) => EXTRA_SCENARIOS[target.requirements].includes(sc))]) {
+      const wire = target.requirements === '2026-07-28' ? ['--spec-version', target.requirements] : [];
+      const extra = await runConformanceCli(['server', '--url', started.url, '--scenario', scenario, ...wire, '-o', outDir, '--expected-failures', baselinePath], { running });
       cli = { code: cli.code || extra.code, output: `${cli.output}${extra.output}` };
     }
   } finally {
@@ -286,12 +192,15 @@ async function runTarget(target: Target, scenarios: string[], running: Running):
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { target: { type: 'string', multiple: true } } });
+  const { TARGETS } = await loadTargets();
   const wanted = new Set(values.target ?? TARGETS.map((t) => t.name));
   for (const t of TARGETS) if (wanted.has(t.name) && t.notWorseThan !== undefined) wanted.add(t.notWorseThan); // its reference runs too
   const selected = TARGETS.filter((t) => wanted.has(t.name));
   if (selected.length === 0) throw new Error(`unknown target; known: ${TARGETS.map((t) => t.name).join(', ')}`);
-  const scenarios = await listServerScenarios();
-  console.log(`conformance server suite, requirement set ${REQUIREMENTS}: ${scenarios.length} scenarios per target; results in .conformance/server/<target>/`);
+  const sets = new Map<Requirements, string[]>();
+  for (const t of selected) if (!sets.has(t.requirements)) sets.set(t.requirements, await listServerScenarios(t.requirements));
+  for (const [set, list] of sets) console.log(`conformance server suite, requirement set ${set}: ${list.length} scenarios per target`);
+  console.log('results in .conformance/server/<target>/');
   const verdicts = new Map<string, Verdict>();
   const running: Running = new Set();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -299,6 +208,8 @@ async function main(): Promise<number> {
   }
   let ok = true;
   for (const target of selected) {
+    const all = sets.get(target.requirements)!;
+    const scenarios = target.only ? all.filter((sc) => target.only!.includes(sc)) : all;
     const { verdict, results, errors } = await runTarget(target, scenarios, running);
     verdicts.set(target.name, verdict);
     console.log(`${target.name} (${target.description}): ${verdict.passed.length} passed, ${verdict.failed.length} failed`);

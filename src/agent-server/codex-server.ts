@@ -12,17 +12,19 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { errorMessage, type Logger } from '../util/index.js';
-import { callerOf, createdTaskResult, RequestGuard, requestKey, TaskServer, UNRESTRICTED } from '../mcp-host/index.js';
+import { createdTaskResult, RequestGuard, requestKey, TaskServer } from '../mcp-host/index.js';
 import { CallNotifier } from './call-notifier.js';
 import { CODEX_TASKS_CAPABILITY, CodexTasks, RELATED_TASK, type TaskHandle } from './codex-tasks.js';
-import { parseCodexArgs, parseReplyArgs } from './tool-args.js';
-import { CODEX_REPLY_TOOL, CODEX_TOOL, codexTools } from './tool-definitions.js';
-import { runCodexCall, runReplyCall, toolError, type CallContext, type CodexAgent } from './tool-call.js';
+import { codexTools } from './tool-definitions.js';
+import type { CodexAgent } from './tool-call.js';
+import { accessOf, dispatchToolCall, refuseCall, runToolCall } from './tool-dispatch.js';
 import * as T from './texts.js';
 
 /** Codex's server accepted these and answered anything else with the latest. */
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const SERVED_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
+/** What the 2026-07-28 server answers beyond those (modern-codex.ts). */
+const MODERN_METHODS = new Set(['server/discover', 'prompts/list', 'resources/list', 'resources/templates/list']);
 const GUARD_TEXTS = { requestIdRunning: T.REQUEST_ID_RUNNING, initializeTwice: T.INITIALIZE_TWICE, methodNotFound: T.methodNotFound };
 // setTimeout's ceiling: an approval may wait as long as the user needs.
 const NO_TIMEOUT_MS = 2_147_483_647;
@@ -73,7 +75,7 @@ export class CodexMcpServer {
       };
     });
     this.server.setRequestHandler('tools/list', (_request, ctx) => {
-      const view = this.agent.access?.viewFor(callerOf(ctx.http?.authInfo)) ?? UNRESTRICTED;
+      const { view } = accessOf(this.agent, ctx);
       return { tools: codexTools().filter((t) => view.allows(t.name)) };
     });
     this.server.setRequestHandler('tools/call', (request, ctx) => (request.params.task ? this.startTask(request.params, ctx) : this.callTool(request.params, ctx)));
@@ -100,6 +102,14 @@ export class CodexMcpServer {
     const guard = new RequestGuard(transport, SERVED_METHODS, GUARD_TEXTS);
     await this.server.connect(guard);
     return guard;
+  }
+
+  /**
+   * The guard for a stdio connection whose era its first message decides: the 2026-07-28 methods pass
+   * until an `initialize` pins the connection to 2025; the rest get Codex's texts as before.
+   */
+  static stdioGuard(transport: Transport): RequestGuard {
+    return new RequestGuard(transport, SERVED_METHODS, GUARD_TEXTS, MODERN_METHODS);
   }
 
   /** Runs once the connection has closed (stdin EOF, session deleted, close()). */
@@ -135,35 +145,22 @@ export class CodexMcpServer {
   }
 
   private async callTool(params: CallToolRequestParams, ctx: ServerContext): Promise<CallToolResult> {
-    const requestId = ctx.mcpReq.id;
-    const key = requestKey(requestId);
+    const refusal = refuseCall(params, accessOf(this.agent, ctx));
+    if (refusal) return refusal;
+    const key = requestKey(ctx.mcpReq.id);
     const controller = new AbortController();
     this.calls.set(key, { controller });
     const onConnectionGone = () => controller.abort();
     ctx.mcpReq.signal.addEventListener('abort', onConnectionGone, { once: true });
-    const progressToken = ctx.mcpReq._meta?.progressToken;
+    const channel = {
+      // Sent raw (not through elicitInput), so the codex_* fields reach the client untouched and a
+      // legacy `{decision}` answer is read as it came.
+      elicit: (elicitParams: Record<string, unknown>, signal: AbortSignal) =>
+        ctx.mcpReq.send({ method: 'elicitation/create', params: elicitParams } as Parameters<typeof ctx.mcpReq.send>[0], AnyResult, { signal, timeout: NO_TIMEOUT_MS }),
+      capabilities: () => this.clientCapabilities,
+    };
     try {
-      return await this.runCall(params, {
-        ...this.accessOf(ctx),
-        toolCallId: String(requestId),
-        cancel: controller.signal,
-        notifier: new CallNotifier({
-          // codex/event is not a spec notification: the SDK sends it as is, but its types need the cast.
-          send: (n) => ctx.mcpReq.notify(n as Parameters<typeof ctx.mcpReq.notify>[0]),
-          requestId,
-          progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
-          codexEvents: this.options.codexEvents,
-          heartbeatMs: this.options.heartbeatMs,
-          logger: this.logger,
-        }),
-        // Sent raw (not through elicitInput), so the codex_* fields reach the client untouched and a
-        // legacy `{decision}` answer is read as it came.
-        elicit: (elicitParams, signal) =>
-          ctx.mcpReq.send({ method: 'elicitation/create', params: elicitParams } as Parameters<typeof ctx.mcpReq.send>[0], AnyResult, {
-            signal,
-            timeout: NO_TIMEOUT_MS,
-          }),
-      });
+      return await dispatchToolCall({ agent: this.agent, options: this.options, logger: this.logger }, params, ctx, controller.signal, channel);
     } finally {
       ctx.mcpReq.signal.removeEventListener('abort', onConnectionGone);
       this.calls.delete(key);
@@ -176,10 +173,10 @@ export class CodexMcpServer {
    * task; its progress becomes the task's status message.
    */
   private startTask(params: CallToolRequestParams, ctx: ServerContext): CallToolResult {
-    const access = this.accessOf(ctx);
+    const access = accessOf(this.agent, ctx);
     const created = this.tasks.start(params.task, (task: TaskHandle) => {
       const related = { [RELATED_TASK]: { taskId: task.taskId } };
-      return this.runCall(params, {
+      return runToolCall({ agent: this.agent, options: this.options, logger: this.logger }, params, {
         ...access,
         toolCallId: task.taskId,
         cancel: task.signal,
@@ -194,11 +191,14 @@ export class CodexMcpServer {
           heartbeatMs: 0,
           logger: this.logger,
         }),
-        elicit: (elicitParams, signal) =>
-          this.server.request({ method: 'elicitation/create', params: { ...(elicitParams as object), _meta: related } } as Parameters<Server['request']>[0], AnyResult, {
-            signal,
-            timeout: NO_TIMEOUT_MS,
-          }),
+        channel: {
+          elicit: (elicitParams, signal) =>
+            this.server.request({ method: 'elicitation/create', params: { ...(elicitParams as object), _meta: related } } as Parameters<Server['request']>[0], AnyResult, {
+              signal,
+              timeout: NO_TIMEOUT_MS,
+            }),
+          capabilities: () => this.clientCapabilities,
+        },
       });
     });
     return createdTaskResult(created);
@@ -208,44 +208,5 @@ export class CodexMcpServer {
     this.server.notification({ method, params } as Parameters<Server['notification']>[0]).catch((err: unknown) =>
       this.logger.debug('notification not delivered', { method, error: errorMessage(err) }),
     );
-  }
-
-  /** Who is calling (HTTP with [server_auth]) and what its rules let it use. */
-  private accessOf(ctx: ServerContext): Pick<CallContext, 'caller' | 'view'> {
-    const caller = callerOf(ctx.http?.authInfo);
-    return { ...(caller ? { caller } : {}), view: this.agent.access?.viewFor(caller) ?? UNRESTRICTED };
-  }
-
-  private async runCall(
-    params: CallToolRequestParams,
-    run: Pick<CallContext, 'toolCallId' | 'cancel' | 'notifier' | 'caller' | 'view'> & { elicit: CallContext['channel']['elicit'] },
-  ): Promise<CallToolResult> {
-    const name = params.name;
-    // A tool outside the caller's view is answered like one that does not exist.
-    if ((name !== CODEX_TOOL && name !== CODEX_REPLY_TOOL) || !run.view.allows(name)) return toolError(T.unknownTool(name));
-    if (params.arguments === undefined) return toolError(name === CODEX_TOOL ? T.MISSING_CODEX_ARGS : T.MISSING_REPLY_ARGS);
-    const callCtx: CallContext = {
-      agent: this.agent,
-      toolCallId: run.toolCallId,
-      cancel: run.cancel,
-      ...(run.caller ? { caller: run.caller } : {}),
-      view: run.view,
-      logger: this.logger.child({ requestId: run.toolCallId }),
-      notifier: run.notifier,
-      channel: { elicit: run.elicit, capabilities: () => this.clientCapabilities },
-    };
-    try {
-      if (name === CODEX_TOOL) {
-        const args = parseCodexArgs(params.arguments);
-        if (!args.ok) return toolError(T.badArguments(args.message));
-        return await runCodexCall(callCtx, args.value);
-      }
-      const args = parseReplyArgs(params.arguments);
-      if (!args.ok) return toolError(T.badArguments(args.message));
-      return await runReplyCall(callCtx, args.value);
-    } catch (err) {
-      this.logger.error('tool call failed', { error: errorMessage(err) });
-      return toolError(T.runtimeError(errorMessage(err)));
-    }
   }
 }

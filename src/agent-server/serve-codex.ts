@@ -1,8 +1,10 @@
-// `switchboard mcp-server` put together: the Codex-compatible server on stdio (one connection, ends
-// at stdin EOF) or on Streamable HTTP (one server per session), with the shutdown rules of each.
+// `switchboard mcp-server` put together: the Codex-compatible server on stdio (one connection of
+// either era, ends at stdin EOF) or on Streamable HTTP (2025 sessions and 2026-07-28 requests), with
+// the shutdown rules of each.
 import type { Readable, Writable } from 'node:stream';
 import type { ThreadManager } from '../core/index.js';
-import { nullLogger, type Logger } from '../util/index.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { errorMessage, nullLogger, type Logger } from '../util/index.js';
 import type { Telemetry } from '../util/telemetry/index.js';
 import type { ServerConfig } from './call-config.js';
 import { TurnLimiter } from './call-limits.js';
@@ -10,7 +12,22 @@ import { LocalThreadLeases, type ThreadLeases, type ThreadOwnerStore } from '../
 import { CodexMcpServer, type CodexServerOptions } from './codex-server.js';
 import { DEFAULT_THREAD_IDLE_MS, IdleThreads } from './idle-threads.js';
 import type { CodexAgent } from './tool-call.js';
-import { AuditedTransport, closingAlso, errorResponseFor, observedTransport, startHttpHost, StdioFrameTransport, type AccessPolicy, type AuditSink, type HttpHost, type HttpServeOptions } from '../mcp-host/index.js';
+import {
+  AuditedTransport,
+  closingAlso,
+  createModernLeg,
+  errorResponseFor,
+  HTTP_DEFAULTS,
+  InputFlows,
+  observedTransport,
+  startHttpHost,
+  StdioFrameTransport,
+  type AccessPolicy,
+  type AuditSink,
+  type HttpHost,
+  type HttpServeOptions,
+} from '../mcp-host/index.js';
+import { codexServerFactory } from './modern-codex.js';
 import { ThreadOwners } from './thread-owners.js';
 
 export const DEFAULT_MAX_TURNS = 32;
@@ -86,19 +103,31 @@ export interface StdioServeResult {
 }
 
 /**
- * Serve one client on stdin/stdout until stdin ends. Then: cancel running turns and pending
- * elicitations, shut threads down within 10 s, and give stdout 5 s to flush.
+ * Serve one client on stdin/stdout until stdin ends; its first message decides the era (the SDK's
+ * `serveStdio`: `initialize` gets Codex's server as before, a 2026-07-28 request the per-request
+ * handlers). Then: cancel running turns and pending elicitations, shut threads down within 10 s, and
+ * give stdout 5 s to flush.
  */
 export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOptions, io: StdioServeOptions, logger: Logger): Promise<StdioServeResult> {
   const transport = new StdioFrameTransport(io.stdin, io.stdout, logger);
-  const codex = new CodexMcpServer(agent, options, logger);
-  const closed = new Promise<void>((resolve) => codex.onClose(resolve));
-  await codex.connect(io.telemetry ? observedTransport(transport, io.telemetry, { transport: 'pipe' }) : transport);
+  const flows = new InputFlows({ logger });
+  const modern = codexServerFactory(agent, options, logger, flows);
+  let codex: CodexMcpServer | undefined;
+  const connection = serveStdio(
+    (ctx) => {
+      if (ctx.era === 'modern') return modern(ctx);
+      codex = new CodexMcpServer(agent, options, logger);
+      return codex.server;
+    },
+    { transport: CodexMcpServer.stdioGuard(io.telemetry ? observedTransport(transport, io.telemetry, { transport: 'pipe' }) : transport), onerror: (err) => logger.debug('mcp stdio connection error', { error: errorMessage(err) }) },
+  );
   logger.info('mcp-server serving on stdio');
-  await Promise.race([closed, io.stop?.then(() => transport.close())]);
-  await closed;
-  logger.info('stdio closed; shutting down', { reason: transport.closeReason, runningCalls: codex.runningCalls });
-  codex.cancelAll();
+  await Promise.race([transport.ended, io.stop?.then(() => transport.close())]);
+  await transport.ended;
+  logger.info('stdio closed; shutting down', { reason: transport.closeReason, runningCalls: codex?.runningCalls ?? 0 });
+  codex?.cancelAll();
+  flows.close();
+  await connection.close().catch(() => {});
   agent.idle.stop();
   await shutdownThreads(agent.manager, logger);
   const drained = await transport.drain(DRAIN_TIMEOUT_MS);
@@ -107,11 +136,17 @@ export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOpt
   return { exitCode: failed ? 1 : 0, outputStuck: !drained && transport.closeReason !== 'output_failed' };
 }
 
-/** Serve Streamable HTTP; close() stops accepting, ends every session, then shuts threads down. */
+/**
+ * Serve Streamable HTTP: 2025 clients in sessions, 2026-07-28 clients per request, on one endpoint.
+ * close() stops accepting, ends every session and waiting call, then shuts threads down.
+ */
 export async function serveCodexHttp(agent: CodexAgent, options: CodexServerOptions, http: HttpServeOptions, logger: Logger): Promise<HttpHost> {
+  const flows = new InputFlows({ logger });
+  const modern = createModernLeg(codexServerFactory(agent, options, logger, flows), { logger, maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes });
   const host = await startHttpHost({
     ...http,
     logger,
+    modern,
     async openSession(transport) {
       const codex = new CodexMcpServer(agent, options, logger);
       const guard = await codex.connect(agent.audit ? new AuditedTransport(transport, agent.audit) : transport);
@@ -125,6 +160,7 @@ export async function serveCodexHttp(agent: CodexAgent, options: CodexServerOpti
     },
   });
   return closingAlso(host, async () => {
+    flows.close();
     agent.idle.stop();
     await shutdownThreads(agent.manager, logger);
   });

@@ -39,3 +39,11 @@ export function toolCallFailure(err: unknown): CallToolResult {
 export function invalidParams(message: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 }
+
+/**
+ * A URI no server behind the gateway offers: -32602 with the URI in `data`, as the 2026-07-28
+ * revision says (SEP-2164), in every era (2025 clients got -32602 before as well).
+ */
+export function resourceNotFound(uri: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource ${uri} not found: no MCP server behind this gateway offers it`, { uri });
+}

@@ -1,18 +1,23 @@
 // The MCP methods the gateway answers, each routed to the server that owns the tool, prompt or
 // resource (transparent mode: the one upstream, under raw names). Upstream traffic during a request
 // is tied to it through the relay.
-import type { CallToolRequest, CallToolResult, CompleteRequest, CompleteResult, ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequest, type CallToolResult, type CompleteRequest, type CompleteResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { errorMessage } from '../util/index.js';
 import { mayUse, viewOf, visiblePrompts, visibleResources, visibleTools } from './caller-view.js';
-import { invalidParams, toolCallFailure, toProtocolError } from './gateway-errors.js';
-import type { GatewaySession } from './gateway-session.js';
+import { invalidParams, resourceNotFound, toolCallFailure, toProtocolError } from './gateway-errors.js';
+import { MODERN_PROTOCOL_VERSION, type GatewayClient } from './gateway-client.js';
+import type { RelayClient } from './relay.js';
 import { callAsTask } from './task-handlers.js';
 
-/** The client's request `_meta` minus its progressToken (the upstream call gets its own). */
-function forwardedMeta(ctx: ServerContext): Record<string, unknown> | undefined {
-  const meta = ctx.mcpReq._meta;
-  if (!meta) return undefined;
-  const { progressToken: _token, ...rest } = meta;
+/**
+ * The client's request `_meta` minus its progressToken (the upstream call gets its own). A
+ * 2026-07-28 upstream also gets the calling 2026-07-28 client's own capabilities for what it may be
+ * asked (its input requests then ask only what that client can answer), instead of the gateway's.
+ */
+function forwardedMeta(ctx: ServerContext, session: GatewayClient, client: RelayClient, server: string): Record<string, unknown> | undefined {
+  const { progressToken: _token, ...rest } = ctx.mcpReq._meta ?? {};
+  const caps = client.askableCapabilities?.();
+  if (caps && session.upstreams().manager.status().find((s) => s.name === server)?.protocol === MODERN_PROTOCOL_VERSION) rest[CLIENT_CAPABILITIES_META_KEY] = caps;
   return Object.keys(rest).length > 0 ? rest : undefined;
 }
 
@@ -25,14 +30,21 @@ async function relayed<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Aggregated tools by name; a transparent gateway keeps its one server's own order. */
+function sortedTools(tools: Tool[], aggregate: boolean): Tool[] {
+  return aggregate ? [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : tools;
+}
+
 const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: false } };
 
 /**
  * A tools/call by the name the client sees, routed to the server that owns the tool (also `call_tool`'s
- * route under --tool-search). `taskRequest`: the client asked for a task (passed through when the upstream offers tasks).
+ * route under --tool-search). `client` is who the relay asks for input; `taskRequest`: the client asked
+ * for a task (passed through when the upstream offers tasks).
  */
 export async function callGatewayTool(
-  session: GatewaySession,
+  session: GatewayClient,
+  client: RelayClient,
   name: string,
   args: Record<string, unknown> | undefined,
   ctx: ServerContext,
@@ -52,9 +64,9 @@ export async function callGatewayTool(
     throw invalidParams(`Unknown tool: ${name}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`);
   }
   const plain = () =>
-    up.relay.within(route.server, session, ctx, async (call) => {
+    up.relay.within(route.server, client, ctx, async (call) => {
       try {
-        return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx) });
+        return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx, session, client, route.server) });
       } catch (err) {
         return toolCallFailure(err);
       }
@@ -62,18 +74,17 @@ export async function callGatewayTool(
   return taskRequest ? callAsTask(session, route, taskRequest, ctx, plain) : plain();
 }
 
-export function registerGatewayHandlers(session: GatewaySession): void {
+export function registerGatewayHandlers(session: GatewayClient): void {
   const server = session.server;
   const access = session.pool.options.access;
-  const resourceNotFound = (uri: string) => invalidParams(`Resource ${uri} not found: no MCP server behind this gateway offers it`);
 
   server.setRequestHandler('tools/list', async (_request, ctx) => {
-    const up = session.upstreams();
-    return { tools: visibleTools(viewOf(access, ctx), up, session.mode, await up.catalog.listTools(ctx.mcpReq.signal)) };
+    const tools = visibleTools(viewOf(access, ctx), session.upstreams(), session.mode, await session.catalog.listTools(ctx.mcpReq.signal));
+    return { tools: session.stableToolOrder ? sortedTools(tools, session.mode.kind === 'aggregate') : tools };
   });
 
-  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> =>
-    callGatewayTool(session, request.params.name, request.params.arguments, ctx, request.params.task ? request : undefined),
+  server.setRequestHandler('tools/call', (request, outer) =>
+    session.rounds(outer, (ctx, client) => callGatewayTool(session, client, request.params.name, request.params.arguments, ctx, request.params.task && session.holdsTasks ? request : undefined)),
   );
 
   server.setRequestHandler('resources/list', async (_request, ctx) => ({
@@ -84,14 +95,14 @@ export function registerGatewayHandlers(session: GatewaySession): void {
     resourceTemplates: visibleResources(viewOf(access, ctx), session.mode, await session.upstreams().routes.listTemplates(ctx.mcpReq.signal)),
   }));
 
-  server.setRequestHandler('resources/read', async (request, ctx) => {
+  server.setRequestHandler('resources/read', (request, outer) => session.rounds(outer, async (ctx, client) => {
     const { uri } = request.params;
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
     const target = await relayed(() => up.routes.route(uri, signal));
     if (target === undefined || !mayUse(viewOf(access, ctx), { server: target, name: uri })) throw resourceNotFound(uri);
-    return up.relay.within(target, session, ctx, () => relayed(() => up.manager.readResource(target, uri, { signal })));
-  });
+    return up.relay.within(target, client, ctx, () => relayed(() => up.manager.readResource(target, uri, { signal })));
+  }));
 
   server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     const { uri } = request.params;
@@ -114,13 +125,13 @@ export function registerGatewayHandlers(session: GatewaySession): void {
     return { prompts: visiblePrompts(viewOf(access, ctx), up, await up.catalog.listPrompts(ctx.mcpReq.signal)) };
   });
 
-  server.setRequestHandler('prompts/get', async (request, ctx) => {
+  server.setRequestHandler('prompts/get', (request, outer) => session.rounds(outer, async (ctx, client) => {
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
     const route = await relayed(() => up.catalog.resolvePrompt(request.params.name, signal));
     if (!mayUse(viewOf(access, ctx), route)) throw invalidParams(`Unknown prompt: ${request.params.name}`);
-    return up.relay.within(route.server, session, ctx, () => relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal })));
-  });
+    return up.relay.within(route.server, client, ctx, () => relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal })));
+  }));
 
   server.setRequestHandler('completion/complete', async (request, ctx) => {
     const signal = ctx.mcpReq.signal;

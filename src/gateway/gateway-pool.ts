@@ -11,6 +11,7 @@ import type { Telemetry } from '../util/telemetry/index.js';
 import type { GatewayMode } from './catalog-view.js';
 import { GatewayTasks } from './gateway-tasks.js';
 import type { ListKind } from './list-changed.js';
+import { upstreamInstructions } from './instructions.js';
 import { PoolSubscriptions } from './pool-subscriptions.js';
 import type { GatewayToolSearch } from './tool-search-handlers.js';
 import type { RelayClient } from './relay.js';
@@ -51,6 +52,12 @@ export interface PoolClient extends RelayClient {
   listChanged(...kinds: ListKind[]): void;
 }
 
+/** Hears what concerns every client without being one (the 2026-07-28 `subscriptions/listen` streams). */
+export interface PoolWatcher {
+  listChanged(kind: ListKind): void;
+  resourceUpdated(uri: string): void;
+}
+
 export function levelPasses(threshold: LoggingLevel | undefined, level: LoggingLevel): boolean {
   return threshold === undefined || LEVELS.indexOf(level) >= LEVELS.indexOf(threshold);
 }
@@ -59,6 +66,7 @@ export class GatewayPool {
   private up: Upstreams | undefined;
   private closed = false;
   private readonly members = new Set<PoolClient>();
+  private readonly watchers = new Set<PoolWatcher>();
   /** The failure line last sent per server, until it is ready again. */
   private readonly failureShown = new Map<string, string>();
   private readonly subscriptions = new PoolSubscriptions<PoolClient>();
@@ -100,6 +108,7 @@ export class GatewayPool {
           taskStatus: (server, params) => this.tasks.status(server, params),
           resourceUpdated: (uri) => {
             for (const c of this.subscriptions.subscribers(uri)) c.notify({ method: 'notifications/resources/updated', params: { uri } });
+            for (const w of this.watchers) w.resourceUpdated(uri);
           },
         },
         this.deps.createManager,
@@ -126,6 +135,18 @@ export class GatewayPool {
     const up = this.upstreams();
     // A client arriving while a server is down hears about it as the others did.
     for (const [server, text] of this.failureShown) up.relay.status(server, 'error', text, [client]);
+  }
+
+  /** `watcher` hears list changes and resource updates until the returned function is called. */
+  watch(watcher: PoolWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  /** The instructions for a client: the upstreams' (started if need be), see instructions.ts. */
+  async instructions(): Promise<string | undefined> {
+    if (this.closed) return this.options.instructions;
+    return upstreamInstructions(this.upstreams().manager, this.mode, this.options.instructions);
   }
 
   /** A client went away: its subscriptions and log level no longer count; the upstreams stay. */
@@ -206,12 +227,17 @@ export class GatewayPool {
     switch (event.type) {
       case 'mcp_tools_changed':
         for (const c of this.members) c.listChanged('tools');
+        for (const w of this.watchers) w.listChanged('tools');
         return;
       case 'mcp_startup_update':
         if (event.status.state === 'ready' || event.status.state === 'failed') {
           up.catalog.invalidatePrompts();
           up.routes.invalidate();
           for (const c of this.members) c.listChanged('prompts', 'resources');
+          for (const w of this.watchers) {
+            w.listChanged('prompts');
+            w.listChanged('resources');
+          }
         }
         if (event.status.state === 'ready') {
           this.failureShown.delete(event.server);
@@ -244,6 +270,7 @@ export class GatewayPool {
     if (kind === 'prompts') up.catalog.invalidatePrompts();
     else up.routes.invalidate();
     for (const c of this.members) c.listChanged(kind);
+    for (const w of this.watchers) w.listChanged(kind);
   }
 
   /** A server (re)connected: give it the log level and renew the subscriptions it serves. */

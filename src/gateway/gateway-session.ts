@@ -1,22 +1,34 @@
 // One client of the gateway (a stdio pipe or one HTTP session): an SDK server that re-serves the
 // aggregated catalog of the configured MCP servers over the gateway's shared pool of upstream
 // connections. It holds only its own protocol state: its log level, its list-change notifier.
-import type { Server, ClientCapabilities, LoggingLevel, Transport } from '@modelcontextprotocol/server';
+import type { Server, ClientCapabilities, InitializeRequest, InitializeResult, LoggingLevel, ServerContext, Transport } from '@modelcontextprotocol/server';
 import { TaskServer } from '../mcp-host/index.js';
 import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
+import type { GatewayClient } from './gateway-client.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';
-import { levelPasses, type GatewayPool, type PoolClient } from './gateway-pool.js';
+import { levelPasses, type GatewayPool } from './gateway-pool.js';
 import { ListChangedNotifier, type ListKind } from './list-changed.js';
 import { registerToolSearchHandlers } from './tool-search-handlers.js';
-import type { Notification } from './relay.js';
+import type { Notification, RelayClient } from './relay.js';
 import { GATEWAY_TASKS_CAPABILITY, registerTaskHandlers } from './task-handlers.js';
 import type { Upstreams } from './upstreams.js';
 
 /** 2025-era revisions only: the relay is built on server-to-client requests, which 2026-07-28 removed. */
 export const GATEWAY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
-export class GatewaySession implements PoolClient {
+/**
+ * The SDK answers initialize with the instructions given at construction, before any upstream is
+ * connected; the gateway sets them when the request comes and lets the SDK answer as usual.
+ */
+interface SdkServerInternals {
+  _instructions: string | undefined;
+  _oninitialize(request: InitializeRequest): Promise<InitializeResult>;
+}
+
+export class GatewaySession implements GatewayClient {
+  readonly stableToolOrder = false;
+  readonly holdsTasks = true;
   readonly server: Server;
   private closed = false;
   private readonly notifier: ListChangedNotifier;
@@ -37,13 +49,18 @@ export class GatewaySession implements PoolClient {
           tasks: GATEWAY_TASKS_CAPABILITY,
         },
         supportedProtocolVersions: GATEWAY_PROTOCOL_VERSIONS,
-        ...(options.instructions ? { instructions: options.instructions } : {}),
       },
     );
     this.notifier = new ListChangedNotifier((method) => this.server.notification({ method }), pool.logger);
     registerGatewayHandlers(this);
     registerTaskHandlers(this);
     if (options.toolSearch) registerToolSearchHandlers(this, options.toolSearch);
+    // The upstreams' instructions are known once they are connected: initialize waits for them.
+    const sdk = this.server as unknown as SdkServerInternals;
+    this.server.setRequestHandler('initialize', async (request) => {
+      sdk._instructions = await pool.instructions();
+      return sdk._oninitialize(request);
+    });
     // Upstreams start (if no earlier client started them) once a client has initialized.
     this.server.oninitialized = () => {
       if (!this.closed) pool.join(this);
@@ -100,6 +117,11 @@ export class GatewaySession implements PoolClient {
 
   passes(level: LoggingLevel): boolean {
     return levelPasses(this.level, level);
+  }
+
+  /** A 2025 client is asked during the request itself (server-to-client requests on its stream). */
+  rounds<R>(ctx: ServerContext, work: (ctx: ServerContext, client: RelayClient) => Promise<R>): Promise<R> {
+    return work(ctx, this);
   }
 
   notify(notification: Notification): void {

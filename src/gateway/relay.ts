@@ -34,6 +34,15 @@ export interface RelayClient {
   passes(level: LoggingLevel): boolean;
   /** Sends on the client's own stream (the GET stream over HTTP), outside any request. */
   notify(notification: Notification): void;
+  /**
+   * A 2026-07-28 client cannot be sent requests: what a server asks it goes into an input-required
+   * result of its request instead, and resolves with the answer of its retry.
+   */
+  ask?(request: { method: string; params?: Record<string, unknown> }, options: { key?: string; signal: AbortSignal }): Promise<unknown>;
+  /** A 2026-07-28 request between rounds, waiting for its client's retry: it is not the one asking again. */
+  suspended?(): boolean;
+  /** A 2026-07-28 request's own capabilities for what an upstream may ask it (elicitation, sampling, roots). */
+  askableCapabilities?(): ClientCapabilities;
 }
 
 /** One downstream request while it waits on an upstream server. */
@@ -162,7 +171,11 @@ export class Relay {
    * is `ambiguous`: better refused than shown to a client it may not concern.
    */
   private target(upstream: string): DownstreamRequest | 'ambiguous' | undefined {
-    const running = this.active.get(upstream);
+    const all = this.active.get(upstream);
+    // A request whose questions went out and that waits for its client's retry is not asking now
+    // (its client may never come back); the others are the candidates.
+    const live = all?.filter((r) => r.client.suspended?.() !== true);
+    const running = live && live.length > 0 ? live : all;
     const newest = running?.at(-1);
     if (!newest) return undefined;
     return running!.every((r) => r.client === newest.client) ? newest : 'ambiguous';
@@ -188,9 +201,11 @@ export class Relay {
         `calls of several clients are running on MCP server '${upstream}', and nothing says which one this ${method} belongs to; the gateway refuses it rather than ask the wrong client`,
       );
     }
+    const p = params as Record<string, unknown>;
+    // A 2026-07-28 client's request itself fails when it lacks the capability (it judges that itself).
+    if (target.client.ask) return target.client.ask({ method, params: p }, { key: hctx.inputKey, signal: hctx.signal });
     const refusal = refusalFor(method, params, target.client.clientCapabilities);
     if (refusal) throw refusal;
-    const p = params as Record<string, unknown>;
     if (method === 'elicitation/create' && p.mode === 'url' && typeof p.elicitationId === 'string') this.rememberUrlElicitation(p.elicitationId, target.client);
     return target.ctx.mcpReq.send({ method, params: p }, { signal: hctx.signal, timeout: NO_TIMEOUT_MS });
   }
@@ -198,6 +213,7 @@ export class Relay {
   private async roots(upstream: string, hctx: HandlerContext): Promise<Root[]> {
     const target = this.target(upstream);
     if (!target || target === 'ambiguous' || target.client.clientCapabilities?.roots === undefined) return this.options.roots;
+    if (target.client.ask) return ((await target.client.ask({ method: 'roots/list' }, { key: hctx.inputKey, signal: hctx.signal })) as ListRootsResult).roots;
     const answer = (await target.ctx.mcpReq.send({ method: 'roots/list' }, { signal: hctx.signal, timeout: NO_TIMEOUT_MS })) as ListRootsResult;
     return answer.roots;
   }

@@ -1,12 +1,15 @@
-// `switchboard serve` put together: the gateway on stdio (one client, until stdin ends) or on
-// Streamable HTTP through the shared host (one gateway session per HTTP session). Either way one pool
+// `switchboard serve` put together: the gateway on stdio (one client of either era, until stdin
+// ends) or on Streamable HTTP through the shared host (2025 sessions and 2026-07-28 requests). Either way one pool
 // of upstream connections serves every client, and closes with the gateway.
 import type { Readable, Writable } from 'node:stream';
-import type { Logger } from '../util/index.js';
-import { AuditedTransport, closingAlso, observedTransport, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions, type Ops, type OpsSource } from '../mcp-host/index.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { errorMessage, type Logger } from '../util/index.js';
+import { AuditedTransport, closingAlso, HTTP_DEFAULTS, InputFlows, observedTransport, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions, type Ops, type OpsSource } from '../mcp-host/index.js';
 import { auditDescriber } from './caller-view.js';
 import { GatewayPool, type GatewayDeps, type GatewayOptions } from './gateway-pool.js';
 import { GatewaySession } from './gateway-session.js';
+import { ModernGatewayClient } from './modern-client.js';
+import { gatewayModernLeg } from './modern-serving.js';
 
 const DRAIN_TIMEOUT_MS = 5_000;
 /** SSE `retry:` announced on resumable HTTP streams, unless the caller sets another. */
@@ -23,20 +26,36 @@ export interface GatewayStdioIO {
 
 /**
  * Serve one client on stdin/stdout until stdin ends; then close every upstream connection and flush
- * stdout. Resolves with the exit code: 0, or 1 when stdout failed or could not be flushed.
+ * stdout. The client's first message decides its era (the SDK's `serveStdio`): `initialize` (or any
+ * 2025 message) gets a gateway session as before; a 2026-07-28 request gets the per-request handlers
+ * (input-required results for what upstreams ask). Resolves with the exit code: 0, or 1 when stdout
+ * failed or could not be flushed.
  */
 export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDeps, io: GatewayStdioIO): Promise<number> {
   const transport = new StdioFrameTransport(io.stdin, io.stdout, deps.logger);
   const pool = new GatewayPool(options, deps);
   io.ops?.setSource(opsSource(pool, deps.storeReachable));
-  const session = new GatewaySession(pool);
-  const closed = new Promise<void>((resolve) => session.onClose(resolve));
+  const flows = new InputFlows({ logger: deps.logger });
+  const sessions: GatewaySession[] = [];
   try {
-    await session.connect(deps.telemetry ? observedTransport(transport, deps.telemetry, { transport: 'pipe', protocolVersion: () => session.server.getNegotiatedProtocolVersion() }) : transport);
+    const connection = serveStdio(
+      async (ctx) => {
+        if (ctx.era === 'legacy') {
+          const session = new GatewaySession(pool);
+          sessions.push(session);
+          return session.server;
+        }
+        return new ModernGatewayClient(pool, flows, await pool.instructions()).server;
+      },
+      { transport: deps.telemetry ? observedTransport(transport, deps.telemetry, { transport: 'pipe' }) : transport, onerror: (err) => deps.logger.debug('gateway stdio connection error', { error: errorMessage(err) }) },
+    );
     deps.logger.info('gateway serving on stdio', { mode: options.mode.kind });
-    await Promise.race([closed, io.stop?.then(() => transport.close())]);
-    await closed;
+    await Promise.race([transport.ended, io.stop?.then(() => transport.close())]);
+    await transport.ended;
+    await connection.close().catch(() => {});
+    await Promise.all(sessions.map((s) => s.close()));
   } finally {
+    flows.close();
     await pool.close();
   }
   deps.logger.info('stdio closed; gateway shutting down', { reason: transport.closeReason });
@@ -45,16 +64,21 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
   return failed ? 1 : 0;
 }
 
-/** Serve Streamable HTTP; close() stops accepting, ends every session, then closes the upstreams. */
+/**
+ * Serve Streamable HTTP: 2025 clients in sessions, 2026-07-28 clients per request, on one endpoint and
+ * one pool. close() stops accepting, ends every session and waiting request, then closes the upstreams.
+ */
 export async function serveGatewayHttp(options: GatewayOptions, deps: GatewayDeps, http: HttpServeOptions, logger: Logger = deps.logger): Promise<HttpHost> {
   const pool = new GatewayPool(options, deps);
   http.ops?.setSource(opsSource(pool, deps.storeReachable));
+  const modern = gatewayModernLeg(pool, { maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes });
   let host: HttpHost;
   try {
     host = await startHttpHost({
       retryIntervalMs: SSE_RETRY_MS,
       ...http,
       logger,
+      modern: modern.leg,
       async openSession(transport) {
         const session = new GatewaySession(pool);
         await session.connect(deps.audit ? new AuditedTransport(transport, deps.audit, auditDescriber(pool)) : transport);
@@ -66,10 +90,14 @@ export async function serveGatewayHttp(options: GatewayOptions, deps: GatewayDep
       },
     });
   } catch (err) {
+    await modern.close();
     await pool.close();
     throw err;
   }
-  return closingAlso(host, () => pool.close());
+  return closingAlso(host, async () => {
+    await modern.close();
+    await pool.close();
+  });
 }
 
 /**

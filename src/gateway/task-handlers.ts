@@ -5,6 +5,7 @@ import type { CallToolRequest, CallToolResult, ServerContext } from '@modelconte
 import { z } from 'zod';
 import { offersToolTasks, type PassThroughResult, type TaskMethod } from '../mcp-client/index.js';
 import { toolCallFailure, toProtocolError } from './gateway-errors.js';
+import type { GatewayClient } from './gateway-client.js';
 import type { GatewaySession } from './gateway-session.js';
 import type { TaskEntry } from './gateway-tasks.js';
 import type { Route } from './catalog-view.js';
@@ -24,7 +25,7 @@ const ListParams = z.looseObject({ cursor: z.string().optional() });
  * as usual (a receiver without tasks for a request processes it normally).
  */
 export async function callAsTask(
-  session: GatewaySession,
+  session: GatewayClient,
   route: Route,
   request: CallToolRequest,
   ctx: ServerContext,

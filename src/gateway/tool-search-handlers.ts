@@ -11,7 +11,9 @@ import { invalidParams } from './gateway-errors.js';
 import { visibleTools, viewOf } from './caller-view.js';
 import { callGatewayTool } from './gateway-handlers.js';
 import type { GatewayMode } from './catalog-view.js';
-import type { GatewaySession } from './gateway-session.js';
+import type { GatewayClient } from './gateway-client.js';
+import type { GatewayPool } from './gateway-pool.js';
+import type { RelayClient } from './relay.js';
 
 /** `--tool-search`: which servers' tools are still listed directly. */
 export interface GatewayToolSearch {
@@ -76,10 +78,15 @@ function refuseTransparent(mode: GatewayMode): void {
   }
 }
 
-export function registerToolSearchHandlers(session: GatewaySession, options: GatewayToolSearch): void {
+/** One index per pool: 2026-07-28 clients get a server per request, and the catalog is the pool's. */
+const CACHES = new WeakMap<GatewayPool, ToolSearchCache>();
+
+export function registerToolSearchHandlers(session: GatewayClient, options: GatewayToolSearch): void {
   refuseTransparent(session.mode);
   const pinned = new Set(options.alwaysLoaded);
-  const cache = new ToolSearchCache();
+  let cache = CACHES.get(session.pool);
+  if (!cache) CACHES.set(session.pool, (cache = new ToolSearchCache()));
+  const index = cache;
   const validators = new WeakMap<object, Validate>();
   let ajv: Promise<{ getValidator(schema: unknown): Validate }> | undefined;
 
@@ -115,7 +122,7 @@ export function registerToolSearchHandlers(session: GatewaySession, options: Gat
     const raw = args?.limit;
     const limit = typeof raw === 'number' && Number.isFinite(raw) ? Math.min(MAX_LIMIT, Math.max(1, Math.floor(raw))) : DEFAULT_SEARCH_LIMIT;
     const { deferred } = await catalog(ctx);
-    const hits = (await cache.index(deferred)).search(query, { limit });
+    const hits = (await index.index(deferred)).search(query, { limit });
     const tools = hits.map((h) => ({
       name: h.doc.name,
       server: h.doc.server,
@@ -128,7 +135,7 @@ export function registerToolSearchHandlers(session: GatewaySession, options: Gat
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
 
-  async function call(args: Record<string, unknown> | undefined, ctx: ServerContext): Promise<CallToolResult> {
+  async function call(args: Record<string, unknown> | undefined, ctx: ServerContext, client: RelayClient): Promise<CallToolResult> {
     const name = args?.name;
     if (typeof name !== 'string' || name === '') throw invalidParams('call_tool needs the "name" of a tool that search_tools returned');
     const inner = args?.arguments ?? {};
@@ -137,7 +144,7 @@ export function registerToolSearchHandlers(session: GatewaySession, options: Gat
     // The name as search_tools gave it, or a raw / qualified name that names exactly one tool.
     let target = manager.lookup(name) ?? (await view.resolveTool(name, ctx.mcpReq.signal), manager.lookup(name));
     if (!target) {
-      const exact = (await cache.index((await catalog(ctx)).deferred)).search(name, { limit: 2 }).filter((h) => h.match === 'exact');
+      const exact = (await index.index((await catalog(ctx)).deferred)).search(name, { limit: 2 }).filter((h) => h.match === 'exact');
       if (exact.length === 1) target = manager.lookup(exact[0]!.doc.name);
     }
     if (target) {
@@ -145,7 +152,7 @@ export function registerToolSearchHandlers(session: GatewaySession, options: Gat
       const verdict = check(inner);
       if (!verdict.valid) return errorResult(`Invalid arguments for tool ${target.name}: ${verdict.errorMessage ?? 'they do not match its inputSchema'}`);
     }
-    return callGatewayTool(session, target?.name ?? name, inner as Record<string, unknown>, ctx);
+    return callGatewayTool(session, client, target?.name ?? name, inner as Record<string, unknown>, ctx);
   }
 
   session.server.setRequestHandler('tools/list', async (_request, ctx) => {
@@ -153,11 +160,13 @@ export function registerToolSearchHandlers(session: GatewaySession, options: Gat
     return { tools: [searchToolsDefinition(deferred), CALL_TOOL_DEFINITION, ...listed] };
   });
 
-  session.server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+  session.server.setRequestHandler('tools/call', async (request, outer) => {
     const { name, arguments: args } = request.params;
-    if (name === SEARCH_TOOLS) return search(args, ctx);
-    if (name === CALL_TOOL) return call(args, ctx);
-    // The pinned servers' tools, and any tool called by its exact name.
-    return callGatewayTool(session, name, args, ctx, request.params.task ? request : undefined);
+    if (name === SEARCH_TOOLS) return search(args, outer);
+    return session.rounds(outer, (ctx, client) => {
+      if (name === CALL_TOOL) return call(args, ctx, client);
+      // The pinned servers' tools, and any tool called by its exact name.
+      return callGatewayTool(session, client, name, args, ctx, request.params.task && session.holdsTasks ? request : undefined);
+    });
   });
 }

@@ -53,12 +53,18 @@ export function createSdkClient(setup: SdkClientSetup): Client {
   // id is the server's key for it, which repeats from call to call; hosts match answers by id.
   let embedded = 0;
   const requestId = (id: string | number) => (client.getProtocolEra() === 'modern' ? `input-${++embedded}-${String(id)}` : id);
+  const context = (ctx: { mcpReq: { id: string | number; signal: AbortSignal } }) => ({
+    serverName,
+    signal: ctx.mcpReq.signal,
+    requestId: requestId(ctx.mcpReq.id),
+    ...(client.getProtocolEra() === 'modern' ? { inputKey: String(ctx.mcpReq.id) } : {}),
+  });
 
   // The SDK refuses a handler for a capability not advertised.
   if (capabilities.elicitation) {
     client.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
       if (!handlers.elicitation) return { action: 'decline' };
-      return handlers.elicitation(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: requestId(ctx.mcpReq.id) });
+      return handlers.elicitation(request.params, context(ctx));
     });
   }
   if (capabilities.elicitation?.url) {
@@ -69,12 +75,12 @@ export function createSdkClient(setup: SdkClientSetup): Client {
   }
   const sampling = handlers.sampling;
   if (sampling) {
-    client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, { serverName, signal: ctx.mcpReq.signal, requestId: requestId(ctx.mcpReq.id) }));
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, context(ctx)));
   }
   const { listRoots } = handlers;
   const roots = setup.roots;
   if (listRoots) {
-    client.setRequestHandler('roots/list', async (_request, ctx) => ({ roots: await listRoots({ serverName, signal: ctx.mcpReq.signal, requestId: requestId(ctx.mcpReq.id) }) }));
+    client.setRequestHandler('roots/list', async (_request, ctx) => ({ roots: await listRoots(context(ctx)) }));
   } else if (roots) {
     client.setRequestHandler('roots/list', () => ({ roots }));
   }

@@ -28,6 +28,8 @@ export interface HandlerContext {
   signal: AbortSignal;
   /** The JSON-RPC id of the server's request. */
   requestId: string | number;
+  /** A request embedded in a 2026-07-28 input-required result: the server's key for it. */
+  inputKey?: string;
 }
 
 /** Everything the server can push to us. Given once, at construction. */

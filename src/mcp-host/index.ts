@@ -1,5 +1,6 @@
 // mcp-host: serving infrastructure that knows no product. The Streamable HTTP host (sessions, auth,
 // Host/Origin checks, limits, event store), the stdio JSON-RPC transport, and the request guard.
+// The 2026-07-28 leg (per-request servers beside the sessions) and multi-round-trip input flows.
 // Products (agent-server, gateway) pass their texts and session factories in.
 export { startHttpHost, closingAlso, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpServeOptions, type HttpSessionHandle } from './http/http-host.js';
 export { MemoryEventStore } from './http/memory-event-store.js';
@@ -16,3 +17,6 @@ export { readAuditTail, type AuditTailOptions } from './access/audit-reader.js';
 export { TaskServer, createdTaskResult } from './rpc/task-server.js';
 export { observedTransport, type ObservedTransportInfo } from './rpc/observed-transport.js';
 export { createOps, startOpsListener, type Ops, type OpsGuard, type OpsOptions, type OpsSource, type OpsSnapshot, type UpstreamRow, type ClientRow, type CallRow, type ThreadRow } from './ops/index.js';
+export { createModernLeg, type ModernLeg, type ModernLegOptions } from './http/modern-leg.js';
+export { InputFlows, DEFAULT_MAX_WAITING, type FlowChannel, type InputFlowsOptions } from './flows/input-flows.js';
+export { randomRequestStateKey, RequestStateSealer, MAX_REQUEST_STATE_CHARS, DEFAULT_REQUEST_STATE_TTL_MS, type RequestStateKey } from './flows/request-state.js';

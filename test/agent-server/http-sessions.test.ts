@@ -63,7 +63,12 @@ describe('an evicted session', () => {
     const server = await spawnHttpServer(sh, ['--insecure-no-auth', '--max-sessions', '2']);
     try {
       const recovered: SessionRecoveredEvent[] = [];
-      const ours = createMcpClient(parseMcpServerConfig('agent', { url: server.url }).config, { logger: nullLogger, handlers: { onSessionRecovered: (e) => recovered.push(e) } });
+      // Sessions are a 2025 thing: the client is held to that era (in auto mode it would speak 2026-07-28, sessionless).
+      const ours = createMcpClient(
+        parseMcpServerConfig('agent', { url: server.url }).config,
+        { logger: nullLogger, handlers: { onSessionRecovered: (e) => recovered.push(e) } },
+        { versionNegotiation: 'legacy' },
+      );
       await ours.connect();
       expect((await ours.listTools()).map((t) => t.name)).toEqual(['codex', 'codex-reply']);
       // A newer listening client and a new session: ours is the least recently used, closed to make room.

@@ -16,6 +16,8 @@ describe.each([
   ['v1', 'stdio'],
   ['v2', 'http'],
   ['v1', 'http'],
+  ['v2-2026', 'stdio'],
+  ['v2-2026', 'http'],
 ] as [Sdk, 'stdio' | 'http'][])('SDK %s client over %s', (sdk, transport) => {
   let model: FakeModelServer;
   let sh: ServerHome;
@@ -51,7 +53,9 @@ describe.each([
     c.answer = async () => ({ action: 'accept', content: { decision: 'approved' } });
     const result = await c.callTool('codex', { prompt: 'make a file', cwd: sh.work });
     const threadId = result.structuredContent!.threadId;
-    expect(result).toEqual({ content: [{ type: 'text', text: 'File created!' }], structuredContent: { threadId, content: 'File created!' } });
+    // A 2026-07-28 server names itself on every result.
+    const meta = sdk === 'v2-2026' ? { _meta: { 'io.modelcontextprotocol/serverInfo': expect.objectContaining({ name: 'switchboard-mcp-server' }) } } : {};
+    expect(result).toEqual({ ...meta, content: [{ type: 'text', text: 'File created!' }], structuredContent: { threadId, content: 'File created!' } });
     expect(existsSync(path.join(sh.work, file))).toBe(true);
     expect(c.elicitations).toHaveLength(1);
     expect(c.elicitations[0]!.message).toMatch(new RegExp(`^Allow Codex to run \`touch ${file.replaceAll('.', '\\.')}\``));
@@ -65,9 +69,12 @@ describe.each([
 
   it('declined and failed approvals deny the command; the call still completes', async () => {
     const c = await connect();
+    // A 2026-07-28 client cannot answer an input request with an error (its call fails at the client, and the
+    // turn waits for a retry that never comes); a cancelled dialog is its way to say no.
+    const failed = sdk === 'v2-2026' ? async () => ({ action: 'cancel' }) : async () => Promise.reject(new Error('the user closed the dialog'));
     for (const [n, answer] of [
       [0, async () => ({ action: 'decline' })],
-      [1, async () => Promise.reject(new Error('the user closed the dialog'))],
+      [1, failed],
     ] as const) {
       const file = `${sdk}-${transport}-denied-${n}.txt`;
       model.enqueue(shellCall(`d${n}`, ['touch', file]), responsesTurn({ text: `not done ${n}` }));
@@ -89,7 +96,9 @@ describe.each([
       atApproval = progress.length;
       return { action: 'accept' };
     };
-    const result = await c.callTool('codex', { prompt: 'go', cwd: sh.work }, { onprogress: (p) => progress.push(p) });
+    // The SDK v2 client reports its own rounds of a 2026-07-28 input-required flow as progress too; only the server's count here.
+    const fromServer = (p: { message?: string }) => !(sdk === 'v2-2026' && p.message?.startsWith('Fulfilling input required'));
+    const result = await c.callTool('codex', { prompt: 'go', cwd: sh.work }, { onprogress: (p) => fromServer(p) && progress.push(p) });
     expect(result.content[0]!.text).toBe('progress is visible');
     expect(atApproval).toBeGreaterThanOrEqual(2);
     expect(progress[0]!.message).toBe('turn started');
@@ -106,9 +115,17 @@ describe.each([
     const threadId = c.events.find((e) => e.msg.type === 'session_configured')!._meta.threadId;
     abort.abort('user cancelled');
     await expect(call).rejects.toThrow();
-    await expect.poll(() => c.events.some((e) => e.msg.type === 'turn_aborted'), { timeout: 30_000 }).toBe(true);
+    if (sdk === 'v2-2026') {
+      // No stream outlives a 2026-07-28 request, so turn_aborted has no way to the client; the thread
+      // being free for codex-reply shows the turn ended.
+      const busy = (r: { content: { text?: string }[] }) => /still running for this thread/.test(r.content[0]?.text ?? '');
+      await expect.poll(async () => busy(await c.callTool('codex-reply', { prompt: 'are you free?', threadId })), { timeout: 20_000 }).toBe(false);
+    } else {
+      await expect.poll(() => c.events.some((e) => e.msg.type === 'turn_aborted'), { timeout: 30_000 }).toBe(true);
+    }
     model.enqueue(responsesTurn({ text: 'resumed fine' }));
     const reply = await c.callTool('codex-reply', { prompt: 'continue', threadId });
-    expect(reply).toEqual({ content: [{ type: 'text', text: 'resumed fine' }], structuredContent: { threadId, content: 'resumed fine' } });
+    const meta = sdk === 'v2-2026' ? { _meta: { 'io.modelcontextprotocol/serverInfo': expect.objectContaining({ name: 'switchboard-mcp-server' }) } } : {};
+    expect(reply).toEqual({ ...meta, content: [{ type: 'text', text: 'resumed fine' }], structuredContent: { threadId, content: 'resumed fine' } });
   });
 });

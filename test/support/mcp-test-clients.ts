@@ -8,7 +8,8 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BIN, type ServerHome } from './mcp-server-harness.js';
 
-export type Sdk = 'v1' | 'v2';
+/** `v2-2026`: the SDK v2 client speaking the 2026-07-28 revision (probed with server/discover). */
+export type Sdk = 'v1' | 'v2' | 'v2-2026';
 export type Wire = { kind: 'stdio'; sh: ServerHome } | { kind: 'http'; url: string; token: string | null };
 
 export interface CodexEventNote {
@@ -34,6 +35,8 @@ export interface TestClient {
   answer: ElicitAnswer;
   callTool(name: string, args: Record<string, unknown>, opts?: { signal?: AbortSignal; onprogress?: (p: { progress: number; message?: string }) => void }): Promise<ToolResult>;
   listTools(): Promise<{ name: string }[]>;
+  /** The era the connection speaks (SDK v2 clients). */
+  era?(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -63,8 +66,9 @@ export async function connectClient(sdk: Sdk, wire: Wire, capabilities: Record<s
   const headers: Record<string, string> = wire.kind === 'http' && wire.token ? { Authorization: `Bearer ${wire.token}` } : {};
   const stdioParams = wire.kind === 'stdio' ? { command: process.execPath, args: [BIN, 'mcp-server'], env: wire.sh.env as Record<string, string>, cwd: wire.sh.work, stderr: 'pipe' as const } : null;
 
-  if (sdk === 'v2') {
-    const client = new ClientV2({ name: 'sdk-v2-test', version: '2.0.0' }, { capabilities });
+  if (sdk === 'v2' || sdk === 'v2-2026') {
+    const negotiation = sdk === 'v2-2026' ? { versionNegotiation: { mode: 'auto' as const } } : {};
+    const client = new ClientV2({ name: 'sdk-v2-test', version: '2.0.0' }, { capabilities, ...negotiation });
     client.fallbackNotificationHandler = onNotification;
     if ('elicitation' in capabilities) client.setRequestHandler('elicitation/create', async (req) => (await onElicit(req.params as Record<string, unknown>)) as never);
     await client.connect(stdioParams ? new StdioV2(stdioParams) : new HttpV2(new URL((wire as { url: string }).url), { requestInit: { headers } }));
@@ -72,6 +76,7 @@ export async function connectClient(sdk: Sdk, wire: Wire, capabilities: Record<s
       (await client.callTool({ name, arguments: args }, { timeout: CALL_TIMEOUT_MS, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onprogress ? { onprogress: opts.onprogress, resetTimeoutOnProgress: true } : {}) })) as ToolResult;
     state.listTools = async () => (await client.listTools()).tools;
     state.close = () => client.close();
+    state.era = () => client.getProtocolEra();
     return state;
   }
   const client = new ClientV1({ name: 'sdk-v1-test', version: '1.0.0' }, { capabilities });

@@ -3,6 +3,7 @@
 import type { JSONRPCErrorResponse, JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import type { ListenAddress, Logger } from '../../util/index.js';
 import type { Ops } from '../ops/index.js';
+import type { ModernLeg } from './modern-leg.js';
 import type { ResourceAuth } from './resource-auth.js';
 import type { SharedSessions } from './shared-sessions.js';
 
@@ -57,6 +58,8 @@ export interface HttpHostOptions {
    */
   sharedSessions?: SharedSessions;
   logger: Logger;
+  /** Serves 2026-07-28 requests (the rest go to the sessions); without it the endpoint is 2025-only. */
+  modern?: ModernLeg;
   /** Health, readiness, metrics and the status page beside the endpoint; its telemetry observes every request. */
   ops?: Ops;
   /** Connect an MCP server to a new session's transport (a decorator over the SDK's). */

@@ -10,6 +10,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type AuthInfo, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl } from '../../util/index.js';
 import { HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpSessionHandle } from './http-host-types.js';
+import { serveObserved } from './modern-leg.js';
 import { observedTransport } from '../rpc/observed-transport.js';
 import { checkAuthConfig } from './http-security.js';
 import { readJsonBody, sendJson } from './http-io.js';
@@ -209,6 +210,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       if (!(await options.auth!.admit(caller, messages, res))) return;
       (req as http.IncomingMessage & { auth?: AuthInfo }).auth = options.auth!.authInfo(caller);
     }
+    // 2026-07-28 requests carry no session: after auth and limits (the SDK hands req.auth to the handlers).
+    if (req.method === 'POST' && sessionId === undefined && options.modern && (await options.modern.claims(req, body))) return serveObserved(options.modern, req, res, body, options.ops?.telemetry);
     if (sessionId === undefined) {
       const init = messages.find((m) => isInitializeRequest(m));
       if (req.method === 'POST' && init) return openNew(req, res, body, messages, init, caller?.key);
@@ -283,7 +286,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     async close() {
       clearInterval(sweep);
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all(sessions.ids().map((id) => closeSession(id, 'server shutting down')));
+      await Promise.all([...sessions.ids().map((id) => closeSession(id, 'server shutting down')), options.modern?.close()]);
       server.closeAllConnections();
       await closing;
     },

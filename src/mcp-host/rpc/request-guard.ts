@@ -40,6 +40,8 @@ export class RequestGuard implements Transport {
     private readonly inner: Transport,
     private readonly methods: ReadonlySet<string>,
     readonly texts: GuardTexts,
+    /** Methods of the 2026-07-28 revision: they pass only on a connection that did not open with `initialize`. */
+    private readonly modernMethods: ReadonlySet<string> = new Set(),
   ) {}
 
   get sessionId(): string | undefined {
@@ -66,7 +68,8 @@ export class RequestGuard implements Transport {
     if (!isJSONRPCRequest(message)) return null;
     if (this.isRunning(message.id)) return jsonRpcError(message.id, INVALID_REQUEST, this.texts.requestIdRunning);
     if (message.method === 'initialize' && this.initialized) return jsonRpcError(message.id, INVALID_REQUEST, this.texts.initializeTwice);
-    if (!this.methods.has(message.method)) return jsonRpcError(message.id, METHOD_NOT_FOUND, this.texts.methodNotFound(message.method), { method: message.method });
+    const served = this.methods.has(message.method) || (!this.initialized && this.modernMethods.has(message.method));
+    if (!served) return jsonRpcError(message.id, METHOD_NOT_FOUND, this.texts.methodNotFound(message.method), { method: message.method });
     return null;
   }
 

@@ -30,6 +30,9 @@ export class StdioFrameTransport implements Transport {
   private corked = false;
   private drainWait: Promise<void> | null = null;
   private reason: StdioCloseReason = 'closed';
+  private markClosed!: () => void;
+  /** Resolves once the connection is over (EOF, output failure, close()), whoever else listens to onclose. */
+  readonly ended = new Promise<void>((resolve) => (this.markClosed = resolve));
 
   constructor(
     private readonly input: Readable,
@@ -170,6 +173,7 @@ export class StdioFrameTransport implements Transport {
     // stdin must not keep the process alive once the connection is over.
     this.input.pause();
     if ('destroy' in this.input && reason !== 'eof') this.input.destroy();
+    this.markClosed();
     this.onclose?.();
   }
 }

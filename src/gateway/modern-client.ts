@@ -1,0 +1,148 @@
+// The gateway's server for 2026-07-28 clients: an SDK server with the same handlers a 2025 session
+// has, on the shared pool (a fresh one per HTTP request). Each request is its own client to the
+// relay: what an upstream asks while it runs becomes an input-required result, and the client's
+// retry resumes the waiting upstream request.
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+  MissingRequiredClientCapabilityError,
+  Server,
+  type ClientCapabilities,
+  type InputRequest,
+  type InputRequiredResult,
+  type LoggingLevel,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { FlowChannel, InputFlows } from '../mcp-host/index.js';
+import { errorMessage, type Logger } from '../util/index.js';
+import type { CatalogView, GatewayMode } from './catalog-view.js';
+import { MODERN_PROTOCOL_VERSION, type GatewayClient } from './gateway-client.js';
+import { registerGatewayHandlers } from './gateway-handlers.js';
+import { registerToolSearchHandlers } from './tool-search-handlers.js';
+import { levelPasses, type GatewayPool } from './gateway-pool.js';
+import type { Notification, RelayClient } from './relay.js';
+import type { Upstreams } from './upstreams.js';
+
+export class ModernGatewayClient implements GatewayClient {
+  readonly server: Server;
+  readonly stableToolOrder = true;
+  readonly holdsTasks = false;
+  readonly loggingLevel = undefined;
+
+  constructor(
+    readonly pool: GatewayPool,
+    private readonly flows: InputFlows,
+    instructions: string | undefined,
+  ) {
+    const { options } = pool;
+    this.server = new Server(
+      { name: options.name, title: options.title, version: options.version },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          resources: { subscribe: true, listChanged: true },
+          prompts: { listChanged: true },
+          completions: {},
+          logging: {},
+        },
+        supportedProtocolVersions: [MODERN_PROTOCOL_VERSION],
+        ...(instructions ? { instructions } : {}),
+      },
+    );
+    registerGatewayHandlers(this);
+    if (options.toolSearch) registerToolSearchHandlers(this, options.toolSearch);
+    this.server.onerror = (err) => pool.logger.debug('gateway request error', { error: errorMessage(err) });
+  }
+
+  get logger(): Logger {
+    return this.pool.logger;
+  }
+
+  get mode(): GatewayMode {
+    return this.pool.mode;
+  }
+
+  /** Outside a request: none known (each request carries its own, see RequestClient). */
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return undefined;
+  }
+
+  upstreams(): Upstreams {
+    return this.pool.upstreams();
+  }
+
+  get catalog(): CatalogView {
+    return this.upstreams().catalog;
+  }
+
+  /** logging/setLevel is not a 2026-07-28 method; a request's level comes in its `_meta`. */
+  setLoggingLevel(): void {}
+
+  passes(): boolean {
+    return true;
+  }
+
+  /** Outside its request a 2026-07-28 client has no stream: list changes reach it by subscriptions/listen. */
+  notify(_notification: Notification): void {}
+
+  /** Never a member of the pool: a request does not hear list changes. */
+  listChanged(): void {}
+
+  rounds<R>(ctx: ServerContext, work: (ctx: ServerContext, client: RelayClient) => Promise<R>): Promise<R | InputRequiredResult> {
+    return this.flows.round(ctx, (flowCtx, channel) => work(flowCtx, new RequestClient(ctx, channel)));
+  }
+}
+
+/** One 2026-07-28 request as the relay sees it: its own capabilities and log level, its own channel. */
+class RequestClient implements RelayClient {
+  readonly clientCapabilities: ClientCapabilities | undefined;
+  private readonly level: LoggingLevel | undefined;
+
+  constructor(
+    ctx: ServerContext,
+    private readonly channel: FlowChannel,
+  ) {
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    this.clientCapabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+    const level = envelope?.[LOG_LEVEL_META_KEY];
+    this.level = typeof level === 'string' ? (level as LoggingLevel) : undefined;
+  }
+
+  passes(level: LoggingLevel): boolean {
+    return levelPasses(this.level, level);
+  }
+
+  notify(_notification: Notification): void {}
+
+  askableCapabilities(): ClientCapabilities {
+    const { elicitation, sampling, roots } = this.clientCapabilities ?? {};
+    return { ...(elicitation ? { elicitation } : {}), ...(sampling ? { sampling } : {}), ...(roots ? { roots } : {}) };
+  }
+
+  suspended(): boolean {
+    return this.channel.suspended;
+  }
+
+  ask(request: { method: string; params?: Record<string, unknown> }, options: { key?: string; signal: AbortSignal }): Promise<unknown> {
+    const missing = missingCapability(request, this.clientCapabilities);
+    if (missing) {
+      // As a 2026-07-28 server answers: the request needs a capability its client did not declare.
+      const error = new MissingRequiredClientCapabilityError({ requiredCapabilities: missing });
+      this.channel.fail(error);
+      return Promise.reject(error);
+    }
+    return this.channel.ask(request as InputRequest, options);
+  }
+}
+
+/** The capability `request` needs that `declared` lacks, as the -32021 error names it; undefined when covered. */
+function missingCapability(request: { method: string; params?: Record<string, unknown> }, declared: ClientCapabilities | undefined): ClientCapabilities | undefined {
+  if (request.method === 'sampling/createMessage') return declared?.sampling ? undefined : { sampling: {} };
+  if (request.method === 'roots/list') return declared?.roots ? undefined : { roots: {} };
+  const elicitation = declared?.elicitation;
+  const url = request.params?.mode === 'url';
+  if (!elicitation) return { elicitation: url ? { url: {} } : { form: {} } };
+  const form = elicitation.form !== undefined || Object.keys(elicitation).length === 0;
+  if (url ? elicitation.url === undefined : !form) return { elicitation: url ? { url: {} } : { form: {} } };
+  return undefined;
+}

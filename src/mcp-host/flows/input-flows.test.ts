@@ -1,0 +1,84 @@
+// Input flows behind the SDK's real serving entry (createMcpHandler, requests built as a 2026-07-28
+// client sends them): questions asked together go out together, a missing answer is asked again with
+// a new state, and waiting work is bounded in number and in lifetime.
+import { describe, expect, it } from 'vitest';
+import { createMcpHandler, Server } from '@modelcontextprotocol/server';
+import { nullLogger } from '../../util/index.js';
+import { InputFlows } from './input-flows.js';
+
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+};
+const ask = (message: string) => ({ method: 'elicitation/create' as const, params: { mode: 'form' as const, message, requestedSchema: { type: 'object' as const, properties: {} } } });
+
+function serve(flows: InputFlows) {
+  const handler = createMcpHandler(
+    () => {
+      const server = new Server({ name: 'flows', version: '1.0.0' }, { capabilities: { tools: {} } });
+      server.setRequestHandler('tools/list', () => ({ tools: [] }));
+      server.setRequestHandler('tools/call', (_request, ctx) =>
+        flows.round(ctx, async (_flowCtx, channel) => {
+          const [a, b] = await Promise.all([channel.ask(ask('first?'), { key: 'a' }), channel.ask(ask('second?'), { key: 'b' })]);
+          return { content: [{ type: 'text' as const, text: JSON.stringify({ a, b }) }] };
+        }),
+      );
+      return server;
+    },
+    { legacy: 'reject', responseMode: 'json' },
+  );
+  let id = 0;
+  return async (params: Record<string, unknown>) => {
+    const res = await handler.fetch(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'work' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'work', arguments: {}, ...params, _meta: ENVELOPE } }),
+      }),
+    );
+    return (await res.json()) as { result?: { resultType?: string; inputRequests?: Record<string, unknown>; requestState?: string; content?: { text: string }[] }; error?: { code: number; message: string } };
+  };
+}
+
+const accept = (v: string) => ({ action: 'accept', content: { v } });
+
+describe('InputFlows', () => {
+  it('asks questions asked together in one result, asks a missing answer again with a new state, then completes', async () => {
+    const flows = new InputFlows({ logger: nullLogger });
+    const call = serve(flows);
+    const r1 = await call({});
+    expect(r1.result).toMatchObject({ resultType: 'input_required', inputRequests: { a: { method: 'elicitation/create' }, b: { method: 'elicitation/create' } } });
+    const r2 = await call({ inputResponses: { a: accept('1') }, requestState: r1.result!.requestState });
+    expect(Object.keys(r2.result!.inputRequests!)).toEqual(['b']);
+    expect(r2.result!.requestState).not.toBe(r1.result!.requestState);
+    // The first round's state is spent once the second was handed out.
+    expect((await call({ inputResponses: { b: accept('x') }, requestState: r1.result!.requestState })).error?.message).toMatch(/^Invalid requestState: it belongs to an earlier round/);
+    const r3 = await call({ inputResponses: { b: accept('2') }, requestState: r2.result!.requestState });
+    expect(JSON.parse(r3.result!.content![0]!.text)).toEqual({ a: accept('1'), b: accept('2') });
+    expect(flows.size).toBe(0);
+  });
+
+  it('gives up work whose client does not come back within its lifetime', async () => {
+    const flows = new InputFlows({ logger: nullLogger, ttlMs: 200 });
+    const call = serve(flows);
+    const r1 = await call({});
+    expect(flows.size).toBe(1);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(flows.size).toBe(0);
+    const late = await call({ inputResponses: { a: accept('1'), b: accept('2') }, requestState: r1.result!.requestState });
+    expect(late.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid requestState: the request it belongs to is no longer waiting here/) });
+  });
+
+  it('holds at most maxWaiting requests: past it the one waiting longest is given up', async () => {
+    const flows = new InputFlows({ logger: nullLogger, maxWaiting: 2 });
+    const call = serve(flows);
+    const [first, second, third] = [await call({}), await call({}), await call({})];
+    expect(flows.size).toBe(2);
+    const both = { inputResponses: { a: accept('1'), b: accept('2') } };
+    expect((await call({ ...both, requestState: first.result!.requestState })).error?.message).toMatch(/no longer waiting here/);
+    expect((await call({ ...both, requestState: second.result!.requestState })).result?.content).toBeDefined();
+    expect((await call({ ...both, requestState: third.result!.requestState })).result?.content).toBeDefined();
+    flows.close();
+  });
+});

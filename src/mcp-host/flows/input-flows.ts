@@ -1,0 +1,296 @@
+// Multi-round-trip serving (2026-07-28) of work that asks its client for input while it runs. The
+// work keeps running in this process between rounds: a question it asks ends the current round with
+// an input-required result (questions asked together go out together), and the client's retry,
+// carrying the answers and the sealed requestState, resumes it. Waiting work is bounded in number
+// and in how long it waits for the retry.
+import { randomUUID } from 'node:crypto';
+import { inputRequired, type InputRequest, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import { errorMessage, type Logger } from '../../util/index.js';
+import { DEFAULT_REQUEST_STATE_TTL_MS, randomRequestStateKey, refused, RequestStateSealer, type RequestStateKey } from './request-state.js';
+
+type Notification = Parameters<ServerContext['mcpReq']['notify']>[0];
+
+/** How the work asks its client: the answer is the client's bare result for the request. */
+export interface FlowChannel {
+  ask(request: InputRequest, options?: { key?: string; signal?: AbortSignal }): Promise<unknown>;
+  /** Ends the request with `error` now (e.g. it needs input the client cannot give); the work is cancelled. */
+  fail(error: Error): void;
+  /** The work is between rounds: its questions went out and it waits for the client's retry. */
+  readonly suspended: boolean;
+}
+
+export interface InputFlowsOptions {
+  logger: Logger;
+  /** The requestState HMAC key; default: random per process. */
+  key?: RequestStateKey;
+  /** How long work waits for the client's retry (and how long a requestState is valid). */
+  ttlMs?: number;
+  /** Work waiting for a retry at once; past it the one waiting longest is given up. */
+  maxWaiting?: number;
+}
+
+export const DEFAULT_MAX_WAITING = 1024;
+/** Questions the work asks together (a batch of an upstream's input requests) go out in one result. */
+const GATHER_MS = 5;
+/** Notifications kept while no round is attached (between rounds), oldest dropped first. */
+const MAX_BUFFERED = 256;
+
+interface Question {
+  key: string;
+  request: InputRequest;
+  resolve(answer: unknown): void;
+  reject(err: Error): void;
+}
+
+interface Payload {
+  flow: string;
+  round: number;
+}
+
+type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+class Flow<R> {
+  readonly id = randomUUID();
+  round = 0;
+  readonly controller = new AbortController();
+  readonly questions = new Map<string, Question>();
+  outcome: Outcome<R> | undefined;
+  private attached: ServerContext | undefined;
+  private lastMeta: ServerContext['mcpReq']['_meta'];
+  private readonly buffered: Notification[] = [];
+  private readonly waiters = new Set<() => void>();
+  private nextKey = 0;
+  expiry: NodeJS.Timeout | undefined;
+
+  /**
+   * @param offered answers the first request already carried (the revision's ephemeral form: a
+   *   request may come with inputResponses and no requestState); a question with one of these keys
+   *   is answered at once.
+   */
+  constructor(
+    private readonly logger: Logger,
+    private readonly offered: Record<string, unknown> = {},
+  ) {}
+
+  attach(ctx: ServerContext): void {
+    clearTimeout(this.expiry);
+    this.attached = ctx;
+    this.lastMeta = ctx.mcpReq._meta;
+    for (const n of this.buffered.splice(0)) this.send(ctx, n);
+  }
+
+  detach(): void {
+    this.attached = undefined;
+  }
+
+  get suspended(): boolean {
+    return this.attached === undefined && this.outcome === undefined && this.questions.size > 0;
+  }
+
+  /** The current round's request `_meta` (its progressToken). */
+  get meta(): ServerContext['mcpReq']['_meta'] {
+    return this.attached?.mcpReq._meta ?? this.lastMeta;
+  }
+
+  async notify(n: Notification): Promise<void> {
+    if (this.attached) {
+      if (n.method !== 'notifications/progress') return this.send(this.attached, n);
+      // Progress belongs to the round's own progressToken (each retry is a new request with its own).
+      const token = this.attached.mcpReq._meta?.progressToken;
+      if (token === undefined) return;
+      return this.send(this.attached, { ...n, params: { ...n.params, progressToken: token } } as Notification);
+    }
+    // Progress between rounds is stale by the next one; anything else waits for it.
+    if (n.method === 'notifications/progress') return;
+    this.buffered.push(n);
+    if (this.buffered.length > MAX_BUFFERED) this.buffered.shift();
+  }
+
+  ask(request: InputRequest, options: { key?: string; signal?: AbortSignal } = {}): Promise<unknown> {
+    if (this.controller.signal.aborted) return Promise.reject(new Error(reasonOf(this.controller.signal)));
+    if (options.key !== undefined && this.offered[options.key] !== undefined) {
+      const answer = this.offered[options.key];
+      delete this.offered[options.key];
+      return Promise.resolve(answer);
+    }
+    let key = options.key ?? `input_${++this.nextKey}`;
+    while (this.questions.has(key)) key = `${options.key ?? 'input'}_${++this.nextKey}`;
+    return new Promise((resolve, reject) => {
+      const question: Question = { key, request, resolve, reject };
+      this.questions.set(key, question);
+      options.signal?.addEventListener('abort', () => {
+        if (this.questions.get(key) === question) this.questions.delete(key);
+        reject(new Error(reasonOf(options.signal!)));
+      });
+      this.wake();
+    });
+  }
+
+  settle(outcome: Outcome<R>): void {
+    this.outcome = outcome;
+    this.wake();
+  }
+
+  /** Resolves when a question arrives or the work ends. */
+  changed(): Promise<void> {
+    return new Promise((resolve) => this.waiters.add(resolve));
+  }
+
+  abort(why: string): void {
+    clearTimeout(this.expiry);
+    this.controller.abort(new Error(why));
+    for (const q of this.questions.values()) q.reject(new Error(why));
+    this.questions.clear();
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const w of [...this.waiters]) w();
+    this.waiters.clear();
+  }
+
+  private send(ctx: ServerContext, n: Notification): Promise<void> {
+    return ctx.mcpReq.notify(n).catch((err: unknown) => this.logger.debug('notification not delivered', { error: errorMessage(err) }));
+  }
+}
+
+function reasonOf(signal: AbortSignal): string {
+  return signal.reason instanceof Error ? signal.reason.message : 'cancelled';
+}
+
+export class InputFlows {
+  private readonly waiting = new Map<string, Flow<unknown>>();
+  private readonly sealer: RequestStateSealer<Payload>;
+  private readonly ttlMs: number;
+  private readonly maxWaiting: number;
+  private closed = false;
+
+  constructor(private readonly options: InputFlowsOptions) {
+    this.ttlMs = options.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
+    this.maxWaiting = options.maxWaiting ?? DEFAULT_MAX_WAITING;
+    this.sealer = new RequestStateSealer<Payload>(options.key ?? randomRequestStateKey(), this.ttlMs);
+  }
+
+  /** Work waiting for its client's retry now. */
+  get size(): number {
+    return this.waiting.size;
+  }
+
+  /**
+   * One round of a request: a first request starts `work` (with a context whose signal, progress
+   * token and notifications follow the rounds); a retry carrying requestState hands its answers to
+   * the work it belongs to. Either way: the work's result, or an input-required result.
+   */
+  async round<R>(ctx: ServerContext, work: (flowCtx: ServerContext, channel: FlowChannel) => Promise<R>): Promise<R | InputRequiredResult> {
+    const state = ctx.mcpReq.requestState<unknown>();
+    let flow: Flow<R>;
+    if (typeof state === 'string') {
+      const payload = await this.sealer.open(state, ctx);
+      const found = this.waiting.get(payload.flow) as Flow<R> | undefined;
+      if (!found) throw refused(`the request it belongs to is no longer waiting here (it ended, waited more than ${Math.round(this.ttlMs / 1000)} s for this retry, or the server restarted)`);
+      if (payload.round !== found.round) throw refused('it belongs to an earlier round of this request');
+      flow = found;
+      this.answer(flow, ctx.mcpReq.inputResponses ?? {});
+    } else {
+      flow = this.start(ctx, work);
+    }
+    return this.serveRound(flow, ctx);
+  }
+
+  /** Gives up every waiting request (their work is cancelled, their questions fail). */
+  close(): void {
+    this.closed = true;
+    for (const flow of this.waiting.values()) flow.abort('the server is shutting down');
+    this.waiting.clear();
+  }
+
+  private start<R>(ctx: ServerContext, work: (flowCtx: ServerContext, channel: FlowChannel) => Promise<R>): Flow<R> {
+    const flow = new Flow<R>(this.options.logger, { ...ctx.mcpReq.inputResponses });
+    flow.attach(ctx);
+    // The work outlives this round: its signal is the flow's, its notifications and progress token the current round's.
+    const mcpReq = Object.create(ctx.mcpReq, {
+      signal: { value: flow.controller.signal },
+      notify: { value: (n: Notification) => flow.notify(n) },
+      _meta: { get: () => flow.meta },
+    }) as ServerContext['mcpReq'];
+    const flowCtx: ServerContext = { ...ctx, mcpReq };
+    const channel: FlowChannel = {
+      get suspended() {
+        return flow.suspended;
+      },
+      ask: (request, options) => flow.ask(request, options),
+      fail: (error) => {
+        if (flow.outcome) return;
+        flow.settle({ ok: false, error });
+        flow.abort(error.message);
+      },
+    };
+    void (async () => work(flowCtx, channel))().then(
+      (value) => flow.settle({ ok: true, value }),
+      (error: unknown) => flow.settle({ ok: false, error }),
+    );
+    return flow;
+  }
+
+  private answer(flow: Flow<unknown>, responses: Record<string, unknown>): void {
+    for (const [key, q] of flow.questions) {
+      if (responses[key] === undefined) continue;
+      flow.questions.delete(key);
+      q.resolve(responses[key]);
+    }
+  }
+
+  private async serveRound<R>(flow: Flow<R>, ctx: ServerContext): Promise<R | InputRequiredResult> {
+    flow.attach(ctx);
+    // The client gave up on this round (cancelled it, or its stream broke: it re-issues the request).
+    const onAbort = () => this.end(flow, 'the client cancelled the request');
+    ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      for (;;) {
+        if (flow.outcome) {
+          this.end(flow);
+          if (flow.outcome.ok) return flow.outcome.value;
+          throw flow.outcome.error;
+        }
+        if (ctx.mcpReq.signal.aborted) throw new Error('cancelled');
+        if (flow.questions.size > 0) {
+          await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
+          if (flow.outcome || flow.questions.size === 0) continue;
+          return await this.suspend(flow, ctx);
+        }
+        await flow.changed();
+      }
+    } finally {
+      ctx.mcpReq.signal.removeEventListener('abort', onAbort);
+      flow.detach();
+    }
+  }
+
+  /** Ends the round with the work's open questions; the work waits for the retry. */
+  private async suspend<R>(flow: Flow<R>, ctx: ServerContext): Promise<InputRequiredResult> {
+    if (this.closed) throw new Error('the server is shutting down');
+    flow.round += 1;
+    const inputRequests = Object.fromEntries([...flow.questions.values()].map((q) => [q.key, q.request]));
+    const requestState = await this.sealer.seal({ flow: flow.id, round: flow.round }, ctx);
+    if (!this.waiting.has(flow.id)) {
+      while (this.waiting.size >= this.maxWaiting) {
+        const oldest = this.waiting.keys().next().value!;
+        this.end(this.waiting.get(oldest)!, `more than ${this.maxWaiting} requests were waiting for their client's input; the one waiting longest was given up`);
+      }
+      this.waiting.set(flow.id, flow as Flow<unknown>);
+    }
+    clearTimeout(flow.expiry);
+    flow.expiry = setTimeout(() => this.end(flow, `the client did not retry the request within ${Math.round(this.ttlMs / 1000)} s`), this.ttlMs);
+    flow.expiry.unref();
+    return inputRequired({ inputRequests, requestState });
+  }
+
+  private end(flow: Flow<unknown>, abortWhy?: string): void {
+    clearTimeout(flow.expiry);
+    this.waiting.delete(flow.id);
+    if (abortWhy !== undefined && !flow.outcome) {
+      this.options.logger.debug('request waiting for input given up', { why: abortWhy });
+      flow.abort(abortWhy);
+    }
+  }
+}

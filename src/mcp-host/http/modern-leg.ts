@@ -1,0 +1,100 @@
+// The 2026-07-28 side of the HTTP endpoint: requests carrying the revision's per-request envelope go
+// to the SDK's serving entry (`createMcpHandler`, a fresh server from the product's factory per
+// request, `subscriptions/listen` streams); everything else stays with the sessionful 2025 host. The
+// host's auth, Host/Origin checks and body bound have run before either leg sees a request.
+import type http from 'node:http';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isJsonContentType, isLegacyRequest, type McpServerFactory, type ServerNotifier } from '@modelcontextprotocol/server';
+import { errorMessage, jsonRpcError, type Logger } from '../../util/index.js';
+import { mcpSpan, type Telemetry } from '../../util/telemetry/index.js';
+import { sendJson } from './http-io.js';
+
+export interface ModernLeg {
+  /** Publishes list changes and resource updates on open `subscriptions/listen` streams. */
+  readonly notify: ServerNotifier;
+  /** Whether this POST (already read and parsed) is 2026-07-28 traffic. */
+  claims(req: http.IncomingMessage, body: unknown): Promise<boolean>;
+  serve(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ModernLegOptions {
+  logger: Logger;
+  maxBodyBytes: number;
+}
+
+/** The modern leg over a product's per-request server factory (2026-07-28 only: 2025 traffic never reaches it). */
+export function createModernLeg(factory: McpServerFactory, options: ModernLegOptions): ModernLeg {
+  const onerror = (error: Error) => options.logger.debug('mcp 2026-07-28 request refused or failed', { error: errorMessage(error) });
+  const handler = createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes, onerror });
+  const node = toNodeHandler(handler, { onerror, maxRequestBodySize: options.maxBodyBytes });
+  return {
+    notify: handler.notify,
+    async claims(req, body) {
+      // The host has read the body already: the predicate classifies the parsed value, reading nothing.
+      const probe = new Request('http://localhost/', { method: 'POST', headers: webHeaders(req.headers) });
+      return !(await isLegacyRequest(probe, body, { maxRequestBodySize: options.maxBodyBytes }));
+    },
+    async serve(req, res, body) {
+      if (!isJsonContentType(req.headers['content-type'] ?? null)) {
+        return sendJson(res, 415, jsonRpcError(null, -32000, 'Unsupported Media Type: Content-Type must be application/json'));
+      }
+      const malformed = malformedRetry(body);
+      if (malformed) return sendJson(res, 400, malformed);
+      await node(req, res, body);
+    },
+    close: () => handler.close(),
+  };
+}
+
+/**
+ * A retry's `inputResponses` must be an object of result objects and its `requestState` a string;
+ * the SDK would read anything else as "no answer" and run the request as new, so it is refused here.
+ */
+function malformedRetry(body: unknown): ReturnType<typeof jsonRpcError> | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { id, params } = body as { id?: string | number; params?: Record<string, unknown> };
+  if (typeof params !== 'object' || params === null) return undefined;
+  const bad = (value: unknown) => typeof value !== 'object' || value === null || Array.isArray(value);
+  if ('inputResponses' in params) {
+    const responses = params.inputResponses;
+    if (bad(responses)) return jsonRpcError(id ?? null, -32602, 'Invalid params: inputResponses must be an object mapping the keys of inputRequests to their responses');
+    const wrong = Object.entries(responses as Record<string, unknown>).find(([, v]) => bad(v));
+    if (wrong) return jsonRpcError(id ?? null, -32602, `Invalid params: inputResponses.${wrong[0]} must be the result object of that input request`);
+  }
+  if ('requestState' in params && typeof params.requestState !== 'string') return jsonRpcError(id ?? null, -32602, 'Invalid params: requestState must be the string the server sent');
+  return undefined;
+}
+
+/**
+ * `leg.serve` inside a server span (2026-07-28 requests have no session transport to observe): its
+ * parent from `_meta.traceparent`, else the HTTP header; failed when the answer is an HTTP error.
+ */
+export async function serveObserved(leg: ModernLeg, req: http.IncomingMessage, res: http.ServerResponse, body: unknown, telemetry: Telemetry | undefined): Promise<void> {
+  const message = body as { method?: unknown; id?: string | number; params?: Record<string, unknown> } | null;
+  if (!telemetry?.active || typeof message?.method !== 'string') return leg.serve(req, res, body);
+  const meta = message.params?._meta as { traceparent?: unknown; tracestate?: unknown } | undefined;
+  const header = req.headers.traceparent;
+  const parent = typeof meta?.traceparent === 'string' ? meta : typeof header === 'string' ? { traceparent: header } : undefined;
+  const span = telemetry.start(
+    mcpSpan({ kind: 'server', method: message.method, params: message.params, requestId: message.id, protocolVersion: '2026-07-28', transport: 'tcp', ...(parent ? { parent } : {}) }),
+  );
+  try {
+    await span.within(() => leg.serve(req, res, body));
+    if (res.statusCode >= 400) span.fail(String(res.statusCode));
+  } catch (err) {
+    span.fail('internal_error');
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
+function webHeaders(headers: http.IncomingHttpHeaders): Headers {
+  const out = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) out.append(name, v);
+  }
+  return out;
+}
