@@ -19,7 +19,7 @@ class IdPool {
     }
     const id = this.pool.toString('hex', this.at, (this.at += bytes));
     // All zeros is the invalid id: draw again (as good as never happens).
-    return /^0+$/.test(id) ? this.hex(bytes) : id;
+    return id === '0'.repeat(bytes * 2) ? this.hex(bytes) : id;
   }
 }
 
