@@ -1,7 +1,7 @@
 // The OpenTelemetry tracer behind Telemetry: the official SDK exporting over OTLP/HTTP as the
 // standard OTEL_* variables say. Loaded by dynamic import only when export is configured, and it sets
 // no OpenTelemetry globals: its own context manager, tracer provider and propagator.
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, defaultTextMapGetter, defaultTextMapSetter, type Context, type Span } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, defaultTextMapGetter, defaultTextMapSetter, type Context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -16,7 +16,8 @@ import {
   type Sampler,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
-import type { OpenSpan, SpanSpec, TraceContext, Tracer } from './telemetry.js';
+import { HandedIds, OtelSpans } from './otel-spans.js';
+import type { SpanSpec, TraceContext, Tracer } from './telemetry.js';
 
 const KINDS = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL } as const;
 
@@ -61,31 +62,6 @@ function batchOptionsFromEnv(env: NodeJS.ProcessEnv): { scheduledDelayMillis?: n
   return out;
 }
 
-class OtelSpan implements OpenSpan {
-  constructor(
-    private readonly span: Span,
-    private readonly ctx: Context,
-    private readonly contexts: AsyncLocalStorageContextManager,
-  ) {}
-
-  set(key: string, value: string | number | boolean): void {
-    this.span.setAttribute(key, value);
-  }
-
-  fail(errorType: string): void {
-    this.span.setAttribute('error.type', errorType);
-    this.span.setStatus({ code: SpanStatusCode.ERROR });
-  }
-
-  within<T>(fn: () => T): T {
-    return this.contexts.with(this.ctx, fn);
-  }
-
-  end(): void {
-    this.span.end();
-  }
-}
-
 export interface OtelTracerOptions {
   env: NodeJS.ProcessEnv;
   serviceName: string;
@@ -101,12 +77,15 @@ export function createOtelTracer(options: OtelTracerOptions): Tracer {
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': options.serviceName, 'service.version': options.serviceVersion }))
     .merge(detectResources({ detectors: [envDetector] }));
+  const sampler = samplerFromEnv(options.env);
+  const ids = new HandedIds();
   const provider = new TracerProvider({
     resource,
-    sampler: samplerFromEnv(options.env),
+    sampler,
+    idGenerator: ids,
     spanProcessors: [new BatchSpanProcessor({ exporter: options.exporter ?? exporterFor(options.env), ...batchOptionsFromEnv(options.env) })],
   });
-  const tracer = provider.getTracer('switchboard', options.serviceVersion);
+  const spans = new OtelSpans(provider.getTracer('switchboard', options.serviceVersion), sampler, ids, contexts);
 
   const parentOf = (spec: SpanSpec): Context => {
     const carrier = spec.parent;
@@ -123,8 +102,7 @@ export function createOtelTracer(options: OtelTracerOptions): Tracer {
       const parent = parentOf(spec);
       const attributes: Record<string, string | number | boolean> = {};
       for (const [k, v] of Object.entries(spec.attributes)) if (v !== undefined) attributes[k] = v;
-      const span = tracer.startSpan(spec.name, { kind: KINDS[spec.kind], attributes }, parent);
-      return new OtelSpan(span, trace.setSpan(parent, span), contexts);
+      return spans.start(spec.name, KINDS[spec.kind], attributes, parent);
     },
     traceContext(): TraceContext | undefined {
       const carrier: Record<string, string> = {};
