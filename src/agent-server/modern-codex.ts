@@ -5,7 +5,7 @@
 // the answer resumes the turn; codex/event and progress go out on the current round's response stream.
 import { CLIENT_CAPABILITIES_META_KEY, Server, type McpServerFactory } from '@modelcontextprotocol/server';
 import { errorMessage, type Logger } from '../util/index.js';
-import type { InputFlows } from '../mcp-host/index.js';
+import { auditedServer, type InputFlows } from '../mcp-host/index.js';
 import type { CodexServerOptions } from './codex-server.js';
 import { codexTools } from './tool-definitions.js';
 import type { CodexAgent } from './tool-call.js';
@@ -41,6 +41,6 @@ export function codexServerFactory(agent: CodexAgent, options: CodexServerOption
       );
     });
     server.onerror = (err) => logger.debug('mcp 2026-07-28 request error', { error: errorMessage(err) });
-    return server;
+    return agent.audit ? auditedServer(server, agent.audit) : server;
   };
 }

@@ -85,6 +85,11 @@ export class GatewayPool {
     this.tasks = new GatewayTasks(deps.logger);
   }
 
+  /** Where one record per served HTTP request goes ([server_auth] audit), when configured. */
+  get audit(): AuditSink | undefined {
+    return this.deps.audit;
+  }
+
   get logger(): Logger {
     return this.deps.logger;
   }

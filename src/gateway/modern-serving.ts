@@ -2,7 +2,8 @@
 // (handlers on the shared pool, nothing started per request), and list changes of the pool published
 // to open `subscriptions/listen` streams.
 import type { McpRequestContext, McpServerFactory, Server } from '@modelcontextprotocol/server';
-import { createModernLeg, InputFlows, type ModernLeg, type RequestStateKey } from '../mcp-host/index.js';
+import { auditedServer, createModernLeg, InputFlows, type ModernLeg, type RequestStateKey } from '../mcp-host/index.js';
+import { auditDescriber } from './caller-view.js';
 import type { GatewayPool } from './gateway-pool.js';
 import { ModernGatewayClient } from './modern-client.js';
 
@@ -19,7 +20,8 @@ function isDiscovery(ctx: McpRequestContext | undefined): boolean {
 export function gatewayServerFactory(pool: GatewayPool, flows: InputFlows): McpServerFactory {
   return async (ctx): Promise<Server> => {
     const instructions = isDiscovery(ctx) ? await pool.instructions() : undefined;
-    return new ModernGatewayClient(pool, flows, instructions).server;
+    const server = new ModernGatewayClient(pool, flows, instructions).server;
+    return pool.audit ? auditedServer(server, pool.audit, auditDescriber(pool)) : server;
   };
 }
 

@@ -12,7 +12,7 @@ export { ResourceAuth, type ResourceAuthOptions } from './http/resource-auth.js'
 export { STATIC_CALLER, callerOf, type Caller } from './access/caller.js';
 export { AccessPolicy, UNRESTRICTED, qualified, type AccessRule, type CallerView } from './access/access-rules.js';
 export { CallerLimits, MemoryLimitStore, type CallerLimitStore, type CallerLimitSettings } from './access/caller-limits.js';
-export { AuditedTransport, auditFilePath, fileAuditSink, type AuditDescriber, type AuditRecord, type AuditSink } from './access/audit-trail.js';
+export { AuditedTransport, auditedServer, auditFilePath, fileAuditSink, type AuditDescriber, type AuditRecord, type AuditSink } from './access/audit-trail.js';
 export { readAuditTail, type AuditTailOptions } from './access/audit-reader.js';
 export { TaskServer, createdTaskResult } from './rpc/task-server.js';
 export { observedTransport, type ObservedTransportInfo } from './rpc/observed-transport.js';

@@ -254,6 +254,30 @@ deny = ["git__ask"]
     expect(help.stdout).toContain('--caller <subject>');
   }, 60_000);
 
+  it('a 2026-07-28 client (no session) gets its own view, and each of its requests is audited too', async () => {
+    const token = await fixture.mintAccessToken(BOT);
+    const modern = new Client({ name: 'auth-2026', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await modern.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    clients.push(modern);
+    expect(modern.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const names = (await modern.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('mcp__git__echo');
+    expect(names.filter((n) => !n.startsWith('mcp__git__') || n === 'mcp__git__ask')).toEqual([]);
+    expect((await modern.callTool({ name: 'mcp__git__echo', arguments: { text: 'modern-secret' } })).content).toEqual([{ type: 'text', text: 'git:modern-secret' }]);
+    await expect(modern.callTool({ name: 'mcp__pay__echo', arguments: { text: 'x' } })).rejects.toThrow('Unknown tool: mcp__pay__echo');
+    let records: Record<string, unknown>[] = [];
+    for (let i = 0; i < 100; i++) {
+      const tail = await runCliProcess(['audit', 'tail', '--caller', 'ci-bot', '--json', '-n', '200'], { home });
+      records = tail.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      if (records.some((r) => r.method === 'tools/call' && r.tool === 'mcp__pay__echo' && r.session === undefined)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const sessionless = records.filter((r) => r.session === undefined);
+    expect(sessionless.find((r) => r.method === 'tools/call' && r.tool === 'mcp__git__echo')).toMatchObject({ subject: 'ci-bot', outcome: 'ok' });
+    expect(sessionless.find((r) => r.method === 'tools/call' && r.tool === 'mcp__pay__echo')).toMatchObject({ outcome: 'error', error_code: -32602 });
+    expect(await readFile(path.join(home, 'log', 'audit.jsonl'), 'utf8')).not.toContain('modern-secret');
+  }, 60_000);
+
   it('refuses to combine an issuer with --insecure-no-auth (exit 2)', async () => {
     const r = await runCliProcess(['serve', '--http', '127.0.0.1:0', '--insecure-no-auth'], { home, cwd: path.join(home, 'work') });
     expect(r.code).toBe(2);

@@ -63,6 +63,16 @@ interface Pending {
   record: Omit<AuditRecord, 'outcome' | 'duration_ms'>;
 }
 
+/**
+ * A per-request server (2026-07-28: the SDK's serving entry connects each to a transport of its own)
+ * whose transport is audited like a session's.
+ */
+export function auditedServer<S extends { connect(transport: Transport): Promise<void> }>(server: S, sink: AuditSink, describe?: AuditDescriber): S {
+  const connect = server.connect.bind(server);
+  server.connect = (transport) => connect(new AuditedTransport(transport, sink, describe));
+  return server;
+}
+
 /** A decorator over a session's transport (the server is connected to it) that records every request once. */
 export class AuditedTransport implements Transport {
   onclose?: () => void;
