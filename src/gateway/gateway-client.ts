@@ -9,6 +9,17 @@ import type { Upstreams } from './upstreams.js';
 
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
+/** What the gateway offers clients of either era (a 2025 session adds `tasks`); a fresh object per server. */
+export function gatewayCapabilities() {
+  return {
+    tools: { listChanged: true },
+    resources: { subscribe: true, listChanged: true },
+    prompts: { listChanged: true },
+    completions: {},
+    logging: {},
+  };
+}
+
 export interface GatewayClient extends PoolClient {
   readonly server: Server;
   readonly pool: GatewayPool;

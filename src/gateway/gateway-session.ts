@@ -5,7 +5,7 @@ import type { Server, ClientCapabilities, InitializeRequest, InitializeResult, L
 import { TaskServer } from '../mcp-host/index.js';
 import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
-import type { GatewayClient } from './gateway-client.js';
+import { gatewayCapabilities, type GatewayClient } from './gateway-client.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';
 import { levelPasses, type GatewayPool } from './gateway-pool.js';
 import { ListChangedNotifier, type ListKind } from './list-changed.js';
@@ -40,14 +40,7 @@ export class GatewaySession implements GatewayClient {
     this.server = new TaskServer(
       { name: options.name, title: options.title, version: options.version },
       {
-        capabilities: {
-          tools: { listChanged: true },
-          resources: { subscribe: true, listChanged: true },
-          prompts: { listChanged: true },
-          completions: {},
-          logging: {},
-          tasks: GATEWAY_TASKS_CAPABILITY,
-        },
+        capabilities: { ...gatewayCapabilities(), tasks: GATEWAY_TASKS_CAPABILITY },
         supportedProtocolVersions: GATEWAY_PROTOCOL_VERSIONS,
       },
     );

@@ -16,7 +16,7 @@ import {
 import type { FlowChannel, InputFlows } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
-import { MODERN_PROTOCOL_VERSION, type GatewayClient } from './gateway-client.js';
+import { gatewayCapabilities, MODERN_PROTOCOL_VERSION, type GatewayClient } from './gateway-client.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';
 import { registerToolSearchHandlers } from './tool-search-handlers.js';
 import { levelPasses, type GatewayPool } from './gateway-pool.js';
@@ -38,13 +38,7 @@ export class ModernGatewayClient implements GatewayClient {
     this.server = new Server(
       { name: options.name, title: options.title, version: options.version },
       {
-        capabilities: {
-          tools: { listChanged: true },
-          resources: { subscribe: true, listChanged: true },
-          prompts: { listChanged: true },
-          completions: {},
-          logging: {},
-        },
+        capabilities: gatewayCapabilities(),
         supportedProtocolVersions: [MODERN_PROTOCOL_VERSION],
         ...(instructions ? { instructions } : {}),
       },

@@ -8,7 +8,6 @@ import {
   isJSONRPCResultResponse,
   type JSONRPCMessage,
   type JSONRPCRequest,
-  type MessageExtraInfo,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
@@ -16,6 +15,7 @@ import path from 'node:path';
 import { createLineFile, DEFAULT_LOG_ROTATION, type LogRotation } from '../../util/index.js';
 import { callerOf, type Caller } from './caller.js';
 import { requestKey } from '../rpc/request-guard.js';
+import { TransportDecorator } from '../rpc/transport-decorator.js';
 
 export interface AuditRecord {
   time: string;
@@ -74,28 +74,16 @@ export function auditedServer<S extends { connect(transport: Transport): Promise
 }
 
 /** A decorator over a session's transport (the server is connected to it) that records every request once. */
-export class AuditedTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+export class AuditedTransport extends TransportDecorator {
   private readonly pending = new Map<string, Pending>();
 
   constructor(
-    private readonly inner: Transport,
+    inner: Transport,
     private readonly sink: AuditSink,
     private readonly describe?: AuditDescriber,
-  ) {}
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
+  ) {
+    super(inner);
   }
-
-  get hasPerRequestStream(): boolean | undefined {
-    return this.inner.hasPerRequestStream;
-  }
-
-  setProtocolVersion = (version: string): void => this.inner.setProtocolVersion?.(version);
-  setSupportedProtocolVersions = (versions: string[]): void => this.inner.setSupportedProtocolVersions?.(versions);
 
   async start(): Promise<void> {
     this.inner.onclose = () => {
@@ -114,7 +102,7 @@ export class AuditedTransport implements Transport {
     await this.inner.start();
   }
 
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (isJSONRPCResultResponse(message) && message.id !== undefined) {
       const isError = (message.result as { isError?: unknown }).isError === true;
       this.finish(requestKey(message.id), isError ? 'tool_error' : 'ok');
@@ -124,9 +112,6 @@ export class AuditedTransport implements Transport {
     return this.inner.send(message, options);
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
-  }
 
   private begin(request: JSONRPCRequest, caller: Caller | undefined): void {
     const tool = subjectOf(request);

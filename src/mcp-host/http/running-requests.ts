@@ -10,13 +10,13 @@ import {
   isJSONRPCResultResponse,
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
-  type MessageExtraInfo,
   type RequestId,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { JSON_RPC_ERRORS, jsonRpcError } from '../../util/index.js';
 import { requestKey as keyOf } from '../rpc/request-guard.js';
+import { TransportDecorator } from '../rpc/transport-decorator.js';
 
 export const REQUEST_ID_IN_USE = 'Invalid Request: a request with this id is still running in this session; use a new id';
 
@@ -35,29 +35,17 @@ export const ABANDONED_REQUEST_GRACE_MS = 10_000;
  * POST carrying it is admitted, taken when the transport hands the request to the server, and freed
  * by the server's response or the client's `notifications/cancelled` (after which no response comes).
  */
-export class RunningRequests implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+export class RunningRequests extends TransportDecorator {
   private readonly claims = new Map<string, { by: Claimant; taken: boolean; id: RequestId }>();
   /** Requests whose stream closed unanswered, each cancelled when its timer fires. */
   private readonly abandoned = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(
-    private readonly inner: Transport,
+    inner: Transport,
     private readonly graceMs = ABANDONED_REQUEST_GRACE_MS,
-  ) {}
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
+  ) {
+    super(inner);
   }
-
-  get hasPerRequestStream(): boolean | undefined {
-    return this.inner.hasPerRequestStream;
-  }
-
-  setProtocolVersion = (version: string): void => this.inner.setProtocolVersion?.(version);
-  setSupportedProtocolVersions = (versions: string[]): void => this.inner.setSupportedProtocolVersions?.(versions);
 
   async start(): Promise<void> {
     this.inner.onclose = () => this.onclose?.();
@@ -122,14 +110,14 @@ export class RunningRequests implements Transport {
     this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: claim.id, reason } });
   }
 
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
       if (message.id !== undefined) this.forget(keyOf(message.id));
     }
     return this.inner.send(message, options);
   }
 
-  close(): Promise<void> {
+  override close(): Promise<void> {
     this.resumed();
     return this.inner.close();
   }

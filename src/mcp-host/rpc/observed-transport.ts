@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { mcpSpan, type OpenSpan, type Telemetry } from '../../util/telemetry/index.js';
 import { requestKey } from './request-guard.js';
+import { TransportDecorator } from './transport-decorator.js';
 
 export interface ObservedTransportInfo {
   transport: 'pipe' | 'tcp';
@@ -28,28 +29,16 @@ function headerParent(extra: MessageExtraInfo | undefined): { traceparent?: stri
   return tracestate ? { traceparent, tracestate } : { traceparent };
 }
 
-class ObservedTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+class ObservedTransport extends TransportDecorator {
   private readonly open = new Map<string, OpenSpan>();
 
   constructor(
-    private readonly inner: Transport,
+    inner: Transport,
     private readonly telemetry: Telemetry,
     private readonly info: ObservedTransportInfo,
-  ) {}
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
+  ) {
+    super(inner);
   }
-
-  get hasPerRequestStream(): boolean | undefined {
-    return this.inner.hasPerRequestStream;
-  }
-
-  setProtocolVersion = (version: string): void => this.inner.setProtocolVersion?.(version);
-  setSupportedProtocolVersions = (versions: string[]): void => this.inner.setSupportedProtocolVersions?.(versions);
 
   async start(): Promise<void> {
     this.inner.onclose = () => {
@@ -86,7 +75,7 @@ class ObservedTransport implements Transport {
     await this.inner.start();
   }
 
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
       const key = requestKey(message.id);
       const span = this.open.get(key);
@@ -104,9 +93,6 @@ class ObservedTransport implements Transport {
     return this.inner.send(message, options);
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
-  }
 }
 
 /** `inner` with a server span per request; `inner` itself when telemetry is off. */
