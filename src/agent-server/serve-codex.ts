@@ -141,8 +141,8 @@ export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOpt
  * close() stops accepting, ends every session and waiting call, then shuts threads down.
  */
 export async function serveCodexHttp(agent: CodexAgent, options: CodexServerOptions, http: HttpServeOptions, logger: Logger): Promise<HttpHost> {
-  const flows = new InputFlows({ logger });
-  const modern = createModernLeg(codexServerFactory(agent, options, logger, flows), { logger, maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes });
+  const flows = new InputFlows({ logger, ...(http.requestStateKey ? { key: http.requestStateKey } : {}) });
+  const modern = createModernLeg(codexServerFactory(agent, options, logger, flows), { logger, maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, retries: flows });
   const host = await startHttpHost({
     ...http,
     logger,

@@ -13,7 +13,7 @@ import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { createAgent, startMcpServers } from './exec-command.js';
 import { positiveInt } from './flag-values.js';
-import { openConfiguredStore, sharedSessions } from './store-compose.js';
+import { openConfiguredStore, sharedRequestStateKey, sharedSessions } from './store-compose.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
 import { composeServerAuth, type ServedAuth } from './server-auth-compose.js';
 
@@ -154,7 +154,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
       return served.exitCode;
     }
     const shared = sharedSessions(runtime.store, 'mcp-server');
-    const host = await mcp.serveCodexHttp(agent, options, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...(observed.ops ? { ops: observed.ops } : {}) }, logger);
+    const host = await mcp.serveCodexHttp(agent, options, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...sharedRequestStateKey(runtime.store), ...(observed.ops ? { ops: observed.ops } : {}) }, logger);
     return await serveUntilStopped(ctx, host, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can run the agent as you' : null);
   } finally {
     stop.dispose();

@@ -7,7 +7,7 @@ import type { Config } from '../config/index.js';
 import type * as GatewayModule from '../gateway/index.js';
 import { isSwitchboardError, teeLogger, VERSION } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
-import { openConfiguredStore, sharedSessions } from './store-compose.js';
+import { openConfiguredStore, sharedRequestStateKey, sharedSessions } from './store-compose.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { createMcpManager } from './mcp-compose.js';
@@ -130,7 +130,7 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
     if (!http) return await mcp.serveGatewayStdio(options, deps, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise, ...(observed.ops ? { ops: observed.ops } : {}) });
     // Sessions only over HTTP: a replica behind a load balancer serves sessions other replicas opened.
     const shared = sharedSessions(store, 'serve');
-    const host = await mcp.serveGatewayHttp(options, deps, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...(observed.ops ? { ops: observed.ops } : {}) });
+    const host = await mcp.serveGatewayHttp(options, deps, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...sharedRequestStateKey(store), ...(observed.ops ? { ops: observed.ops } : {}) });
     return await serveUntilStopped(ctx, host, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can use your MCP servers through this gateway' : null);
   } finally {
     stop.dispose();

@@ -1,7 +1,7 @@
 // The store a command keeps shared state in, opened once from `[store]`: files under
 // $SWITCHBOARD_HOME, or PostgreSQL (connected and migrated now; unreachable: exit 1 naming the variable).
 import type { Config } from '../config/index.js';
-import type { SharedSessionRecord, SharedSessions } from '../mcp-host/index.js';
+import type { RequestStateKey, SharedSessionRecord, SharedSessions } from '../mcp-host/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { errorMessage } from '../util/index.js';
 import type { CliContext } from './context.js';
@@ -30,4 +30,16 @@ export function sharedSessions(store: Store, scope: string): SharedSessions | un
     expire: (idleMs) => sessions.expire(idleMs),
     events: (id) => sessions.events(id) as unknown as ReturnType<SharedSessions['events']>,
   };
+}
+
+/**
+ * The request-state key every replica on the store shares (so a retry opens on any of them), as the
+ * modern legs take it; undefined with the file store (a random key per process, as before).
+ */
+export function sharedRequestStateKey(store: Store): { requestStateKey: RequestStateKey } | Record<string, never> {
+  const secret = store.sharedSecret('request-state');
+  if (!secret) return {};
+  // Asked now (the store just answered); a failure surfaces when the first state is sealed or opened.
+  secret.catch(() => {});
+  return { requestStateKey: { key: async () => new Uint8Array(await secret) } };
 }

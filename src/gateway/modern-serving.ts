@@ -27,7 +27,7 @@ export function gatewayServerFactory(pool: GatewayPool, flows: InputFlows): McpS
 
 export function gatewayModernLeg(pool: GatewayPool, options: { maxBodyBytes: number; requestStateKey?: RequestStateKey }): GatewayModern {
   const flows = new InputFlows({ logger: pool.logger, ...(options.requestStateKey ? { key: options.requestStateKey } : {}) });
-  const leg = createModernLeg(gatewayServerFactory(pool, flows), { logger: pool.logger, maxBodyBytes: options.maxBodyBytes });
+  const leg = createModernLeg(gatewayServerFactory(pool, flows), { logger: pool.logger, maxBodyBytes: options.maxBodyBytes, retries: flows });
   const unwatch = pool.watch({
     listChanged(kind) {
       if (kind === 'tools') leg.notify.toolsChanged();

@@ -71,7 +71,7 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
 export async function serveGatewayHttp(options: GatewayOptions, deps: GatewayDeps, http: HttpServeOptions, logger: Logger = deps.logger): Promise<HttpHost> {
   const pool = new GatewayPool(options, deps);
   http.ops?.setSource(opsSource(pool, deps.storeReachable));
-  const modern = gatewayModernLeg(pool, { maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes });
+  const modern = gatewayModernLeg(pool, { maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, ...(http.requestStateKey ? { requestStateKey: http.requestStateKey } : {}) });
   let host: HttpHost;
   try {
     host = await startHttpHost({

@@ -45,6 +45,8 @@ interface Question {
 interface Payload {
   flow: string;
   round: number;
+  /** The replica whose process holds the waiting work (its internal origin), when it said so. */
+  holder?: string;
 }
 
 type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
@@ -164,11 +166,27 @@ export class InputFlows {
   private readonly ttlMs: number;
   private readonly maxWaiting: number;
   private closed = false;
+  /** This process's internal origin, once listening: sealed into state so another replica can forward the retry here. */
+  private self: string | undefined;
 
   constructor(private readonly options: InputFlowsOptions) {
     this.ttlMs = options.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
     this.maxWaiting = options.maxWaiting ?? DEFAULT_MAX_WAITING;
     this.sealer = new RequestStateSealer<Payload>(options.key ?? randomRequestStateKey(), this.ttlMs);
+  }
+
+  /** Where this process is reached by other replicas (e.g. `http://127.0.0.1:8123`). */
+  listeningAt(origin: string): void {
+    this.self = origin;
+  }
+
+  /**
+   * The replica holding the work a retry's requestState belongs to, when it is not this one; undefined
+   * for state held here, state naming no holder, or state that does not open (the round refuses it).
+   */
+  async holderElsewhere(state: string, method: string): Promise<string | undefined> {
+    const payload = await this.sealer.open(state, { mcpReq: { method } } as ServerContext).catch(() => undefined);
+    return payload?.holder !== undefined && payload.holder !== this.self ? payload.holder : undefined;
   }
 
   /** Work waiting for its client's retry now. */
@@ -271,7 +289,7 @@ export class InputFlows {
     if (this.closed) throw new Error('the server is shutting down');
     flow.round += 1;
     const inputRequests = Object.fromEntries([...flow.questions.values()].map((q) => [q.key, q.request]));
-    const requestState = await this.sealer.seal({ flow: flow.id, round: flow.round }, ctx);
+    const requestState = await this.sealer.seal({ flow: flow.id, round: flow.round, ...(this.self ? { holder: this.self } : {}) }, ctx);
     if (!this.waiting.has(flow.id)) {
       while (this.waiting.size >= this.maxWaiting) {
         const oldest = this.waiting.keys().next().value!;

@@ -4,6 +4,7 @@ import type { JSONRPCErrorResponse, JSONRPCMessage, Transport } from '@modelcont
 import type { ListenAddress, Logger } from '../../util/index.js';
 import type { Ops } from '../ops/index.js';
 import type { ModernLeg } from './modern-leg.js';
+import type { RequestStateKey } from '../flows/request-state.js';
 import type { ResourceAuth } from './resource-auth.js';
 import type { SharedSessions } from './shared-sessions.js';
 
@@ -60,6 +61,11 @@ export interface HttpHostOptions {
   logger: Logger;
   /** Serves 2026-07-28 requests (the rest go to the sessions); without it the endpoint is 2025-only. */
   modern?: ModernLeg;
+  /**
+   * The key sealing 2026-07-28 requestState for the product's modern leg: one key shared by every
+   * replica (the store's) lets any of them open another's state. Default: random per process.
+   */
+  requestStateKey?: RequestStateKey;
   /** Health, readiness, metrics and the status page beside the endpoint; its telemetry observes every request. */
   ops?: Ops;
   /** Connect an MCP server to a new session's transport (a decorator over the SDK's). */

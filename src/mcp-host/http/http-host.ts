@@ -11,6 +11,7 @@ import { isInitializeRequest, type AuthInfo, type JSONRPCMessage } from '@modelc
 import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl } from '../../util/index.js';
 import { HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpSessionHandle } from './http-host-types.js';
 import { serveObserved } from './modern-leg.js';
+import { internalOrigin } from './retry-forward.js';
 import { observedTransport } from '../rpc/observed-transport.js';
 import { checkAuthConfig } from './http-security.js';
 import { readJsonBody, sendJson } from './http-io.js';
@@ -267,6 +268,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     });
   });
   const port = (server.address() as AddressInfo).port;
+  options.modern?.listeningAt(internalOrigin(options.listen.host, port));
 
   const sweep = setInterval(
     () => {

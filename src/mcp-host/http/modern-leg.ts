@@ -8,6 +8,7 @@ import { createMcpHandler, isJsonContentType, isLegacyRequest, type McpServerFac
 import { errorMessage, jsonRpcError, type Logger } from '../../util/index.js';
 import { mcpSpan, type Telemetry } from '../../util/telemetry/index.js';
 import { sendJson } from './http-io.js';
+import { forwardRetry, type RetryHolders } from './retry-forward.js';
 
 export interface ModernLeg {
   /** Publishes list changes and resource updates on open `subscriptions/listen` streams. */
@@ -15,12 +16,16 @@ export interface ModernLeg {
   /** Whether this POST (already read and parsed) is 2026-07-28 traffic. */
   claims(req: http.IncomingMessage, body: unknown): Promise<boolean>;
   serve(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void>;
+  /** The host listens at `origin` (reachable by other replicas): retries held here name it. */
+  listeningAt(origin: string): void;
   close(): Promise<void>;
 }
 
 export interface ModernLegOptions {
   logger: Logger;
   maxBodyBytes: number;
+  /** The product's waiting work: a retry whose work another replica holds is forwarded there. */
+  retries?: RetryHolders;
 }
 
 /** The modern leg over a product's per-request server factory (2026-07-28 only: 2025 traffic never reaches it). */
@@ -41,8 +46,10 @@ export function createModernLeg(factory: McpServerFactory, options: ModernLegOpt
       }
       const malformed = malformedRetry(body);
       if (malformed) return sendJson(res, 400, malformed);
+      if (options.retries && (await forwardRetry(options.retries, req, res, body, options.logger))) return;
       await node(req, res, body);
     },
+    listeningAt: (origin) => options.retries?.listeningAt(origin),
     close: () => handler.close(),
   };
 }

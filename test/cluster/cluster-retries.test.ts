@@ -1,0 +1,96 @@
+// 2026-07-28 retries on a real cluster: an input-required request's waiting work stays in the replica
+// that minted its requestState; a retry landing on another replica (directly, or through nginx's round
+// robin) is forwarded to the holder and completes, and a retry whose holder died gets the clear
+// "no longer waiting" error.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nginxBinary, startCluster, type Cluster, type Replica } from '../../scripts/cluster/cluster.mjs';
+import { needsPostgres, postgresSkipReason } from '../support/postgres.js';
+
+const skip = postgresSkipReason() !== null || (nginxBinary() === null && process.env.CI !== 'true');
+const title = nginxBinary() === null ? 'retries on a cluster [skipped: needs nginx (apt-get install nginx)]' : needsPostgres('retries on a cluster');
+
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+};
+const TOOL = 'mcp__demo__ask';
+
+interface Answer {
+  upstream: string | null;
+  result?: { resultType?: string; requestState?: string; inputRequests?: Record<string, unknown>; content?: { text: string }[] };
+  error?: { code: number; message: string };
+}
+
+let cluster: Cluster;
+let id = 0;
+
+beforeAll(async () => {
+  if (!skip) cluster = await startCluster({ replicas: 2, agents: 1 });
+}, 120_000);
+afterAll(async () => {
+  await cluster?.stop();
+}, 60_000);
+
+/** One raw 2026-07-28 tools/call of the demo upstream's `ask` (form elicitation), a retry when `retry` is given. */
+async function ask(url: string, retry?: { state: string; key: string; answer: string }): Promise<Answer> {
+  const params = {
+    name: TOOL,
+    arguments: { message: 'which colour?' },
+    ...(retry ? { requestState: retry.state, inputResponses: { [retry.key]: { action: 'accept', content: { answer: retry.answer } } } } : {}),
+    _meta: ENVELOPE,
+  };
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${cluster.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': TOOL,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params }),
+  });
+  const body = await res.text();
+  const json = res.headers.get('content-type')?.includes('text/event-stream') ? body.split('\n').filter((l) => l.startsWith('data: ')).at(-1)!.slice(6) : body;
+  return { upstream: res.headers.get('x-upstream'), ...(JSON.parse(json) as Omit<Answer, 'upstream'>) };
+}
+
+function pending(first: Answer): { state: string; key: string } {
+  expect(first.error).toBeUndefined();
+  expect(first.result).toMatchObject({ resultType: 'input_required', requestState: expect.any(String) });
+  return { state: first.result!.requestState!, key: Object.keys(first.result!.inputRequests!)[0]! };
+}
+
+describe.skipIf(skip)(title, () => {
+  it('a retry sent to replica B continues the request replica A holds', async () => {
+    const [a, b] = cluster.gateways as [Replica, Replica];
+    const first = pending(await ask(a.url));
+    const done = await ask(b.url, { ...first, answer: 'blue' });
+    expect(done.error).toBeUndefined();
+    expect(done.result!.content![0]!.text).toBe(JSON.stringify({ action: 'accept', content: { answer: 'blue' } }));
+  }, 60_000);
+
+  it('through nginx (round robin, no stickiness) the retry lands on the other replica and completes', async () => {
+    const first = await ask(cluster.gatewayUrl!);
+    const retried = await ask(cluster.gatewayUrl!, { ...pending(first), answer: 'green' });
+    expect(retried.error).toBeUndefined();
+    expect(retried.result!.content![0]!.text).toBe(JSON.stringify({ action: 'accept', content: { answer: 'green' } }));
+    // Round robin over two replicas: the retry was answered by the other one.
+    expect(first.upstream).not.toBeNull();
+    expect(retried.upstream).not.toBe(first.upstream);
+  }, 60_000);
+
+  it('a retry whose holder died gets the clear "no longer waiting" error on the replica it lands on', async () => {
+    const [a, b] = cluster.gateways as [Replica, Replica];
+    const first = pending(await ask(a.url));
+    await a.kill('SIGKILL');
+    try {
+      const orphan = await ask(b.url, { ...first, answer: 'red' });
+      expect(orphan.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid requestState: the request it belongs to is no longer waiting here/) });
+    } finally {
+      await a.start();
+    }
+  }, 60_000);
+});
