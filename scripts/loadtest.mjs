@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // `npm run loadtest [-- --replicas 3 --seconds 30 --clients 12 --json FILE]`: drives a cluster
 // (scripts/cluster) through nginx with 2025 sessions (gateway calls, agent turns on the echo model)
-// and 2026-07-28 stateless calls where served, kills one replica of each server mid-run, prints the
+// and 2026-07-28 clients (gateway calls, and input_required calls whose retry lands on any replica), kills one replica of each server mid-run, prints the
 // figures; then the same load against a single replica (no kill) for comparison.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { startCluster } from './cluster/cluster.mjs';
-import { runLoad } from './loadtest/run.mjs';
+import { MODERN_UPSTREAM_TOML, runLoad } from './loadtest/run.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -22,7 +22,7 @@ const seconds = Number(flags.seconds);
 const clients = Number(flags.clients);
 
 async function run(n, kill) {
-  const cluster = await startCluster({ replicas: n });
+  const cluster = await startCluster({ replicas: n, gatewayToml: MODERN_UPSTREAM_TOML });
   try {
     return await runLoad(cluster, { seconds, clients, kill });
   } finally {
@@ -38,6 +38,7 @@ function report(title, r) {
     `  failed                   ${r.failed}: in flight on the killed replica ${r.failedInFlightOnKilled}, busy thread while the killed turn's lease ran out ${r.failedBusyAfterKill}, other ${r.failedOther}`,
     ...(r.otherErrors.length ? [`  other errors             ${r.otherErrors.join(' | ')}`] : []),
     `  latency                  p50 ${r.p50} ms, p99 ${r.p99} ms`,
+    `  2026 retries             ${r.retries2026} input_required calls retried, ${r.retries2026Elsewhere} completed on another replica than the one holding them`,
     `  turns resumed elsewhere  ${r.turnsResumedElsewhere} of ${r.turnsInterrupted} interrupted`,
     `  replica CPU              ${r.cpuSeconds.toFixed(1)} s (${r.requestsPerCpuSecond.toFixed(0)} requests per CPU second)`,
     `  peak RSS, all replicas   ${mib(r.peakRssBytes)}`,

@@ -1,6 +1,7 @@
 // The load test's clients, on plain fetch so every answer's X-Upstream (the replica nginx used) is
 // seen: 2025 sessions calling the gateway's echo tool or running agent turns (codex, then codex-reply)
-// on the echo model, and 2026-07-28 stateless gateway calls where the server offers that revision.
+// on the echo model, and 2026-07-28 clients (no session): gateway calls, and calls whose tool asks the client, answered
+// by a retry that may land on another replica.
 
 /** One recorded request: when, how long, which replica, and how it ended. */
 export function makeRecorder() {
@@ -99,9 +100,14 @@ export class Session2025 {
   }
 }
 
-/** A 2026-07-28 request: no session; the revision, client info and capabilities ride in `_meta`. */
-export async function call2026(url, token, name, args, row) {
-  const meta = { protocolVersion: '2026-07-28', clientInfo: { name: 'loadtest', version: '1' }, clientCapabilities: {} };
+/** The 2026-07-28 per-request envelope: the revision, client info and capabilities ride in `_meta`. */
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'loadtest', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+};
+
+async function post2026(url, token, method, name, params, row) {
   const res = await fetch(url, {
     method: 'POST',
     headers: {
@@ -109,30 +115,52 @@ export async function call2026(url, token, name, args, row) {
       accept: 'application/json, text/event-stream',
       authorization: `Bearer ${token}`,
       'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: { 'io.modelcontextprotocol/': meta, ...meta } } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: ENVELOPE } }),
     signal: AbortSignal.timeout(60_000),
   });
-  row.upstream = res.headers.get('x-upstream') ?? '';
+  if (row) row.upstream = res.headers.get('x-upstream') ?? '';
   if (res.status >= 400) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
   const msg = await answerOf(res, 1);
   if (msg.error) throw new Error(`JSON-RPC ${msg.error.code}: ${msg.error.message}`);
   return msg.result;
 }
 
+/** A 2026-07-28 tools/call: no session. */
+export async function call2026(url, token, name, args, row) {
+  const result = await post2026(url, token, 'tools/call', name, { name, arguments: args }, row);
+  if (result?.resultType === 'input_required') throw new Error('unexpected input_required result');
+  if (result?.isError) throw new Error(`tool error: ${result.content?.[0]?.text ?? ''}`);
+  return result;
+}
+
+/**
+ * A 2026-07-28 call of the modern upstream's `deploy` tool, which asks its client to confirm: the first
+ * round ends input_required, the retry carries the answer and the sealed requestState. Behind round
+ * robin the retry usually lands on another replica than the one holding the waiting request.
+ */
+export async function ask2026(url, token, name, env, row) {
+  const first = await post2026(url, token, 'tools/call', name, { name, arguments: { env } }, row);
+  if (first?.resultType !== 'input_required' || typeof first.requestState !== 'string') throw new Error(`expected an input_required result, got ${JSON.stringify(first).slice(0, 200)}`);
+  return first;
+}
+
+export async function retry2026(url, token, name, env, first, row) {
+  const key = Object.keys(first.inputRequests ?? {})[0];
+  const params = { name, arguments: { env }, requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } };
+  const result = await post2026(url, token, 'tools/call', name, params, row);
+  const text = result?.content?.[0]?.text ?? '';
+  if (text !== `deployed to ${env}`) throw new Error(`the retry did not complete: ${JSON.stringify(result).slice(0, 200)}`);
+  return result;
+}
+
 /** Whether the endpoint serves 2026-07-28 (`server/discover` without a session). */
 export async function serves2026(url, token) {
   try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, 'mcp-protocol-version': '2026-07-28' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} }),
-    });
-    if (res.status !== 200) return false;
-    const msg = await answerOf(res, 1);
-    return Array.isArray(msg.result?.supportedVersions) && msg.result.supportedVersions.includes('2026-07-28');
+    const result = await post2026(url, token, 'server/discover', undefined, {});
+    return Array.isArray(result?.supportedVersions) && result.supportedVersions.includes('2026-07-28');
   } catch {
     return false;
   }

@@ -3,7 +3,8 @@
 // where they were in flight, latency, turns resumed elsewhere, CPU, memory and database transactions.
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { call2026, makeRecorder, serves2026, Session2025 } from './clients.mjs';
+import path from 'node:path';
+import { ask2026, call2026, makeRecorder, retry2026, serves2026, Session2025 } from './clients.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -43,6 +44,18 @@ async function echoToolName(session) {
   return name;
 }
 
+/** The gateway tool whose calls ask their client (a 2026-07-28 upstream's input_required, see MODERN_UPSTREAM_TOML). */
+const ASK_TOOL = 'mcp__modern__deploy';
+const MODERN_UPSTREAM = path.resolve(import.meta.dirname, '../../test/fixtures/mcp/stdio-v2-server.mjs');
+/** Gateway config the load test's cluster needs besides its demo upstream (startCluster's gatewayToml). */
+export const MODERN_UPSTREAM_TOML = [
+  '[mcp_servers.modern]',
+  `command = ${JSON.stringify(process.execPath)}`,
+  `args = [${JSON.stringify(MODERN_UPSTREAM)}]`,
+  'env = { FIXTURE_SERVE = "modern-only", FIXTURE_INPUT_REQUIRED = "1" }',
+  '',
+].join('\n');
+
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
 
 export async function runLoad(cluster, { seconds, clients, kill }) {
@@ -55,6 +68,8 @@ export async function runLoad(cluster, { seconds, clients, kill }) {
   const probe = new Session2025(cluster.gatewayUrl, cluster.token);
   await probe.initialize();
   const echoTool = await echoToolName(probe);
+  const retries = { total: 0, elsewhere: 0 };
+  let askQueue = Promise.resolve();
   const victims = kill ? [cluster.agents[1], cluster.gateways[1]].filter(Boolean) : [];
   const killedAddrs = victims.map((r) => `127.0.0.1:${r.port}`);
   let killedAt = null;
@@ -71,7 +86,28 @@ export async function runLoad(cluster, { seconds, clients, kill }) {
   };
   const gateway2026Client = async () => {
     let i = 0;
-    while (Date.now() < deadline) await rec.time('gateway-2026 tools/call', (row) => call2026(cluster.gatewayUrl, cluster.token, echoTool, { text: `s${i++}` }, row));
+    while (Date.now() < deadline) {
+      await rec.time('gateway-2026 tools/call', (row) => call2026(cluster.gatewayUrl, cluster.token, echoTool, { text: `s${i++}` }, row));
+      if (i % 4 !== 0) continue;
+      // Every fourth call asks its client: an input_required round, then the retry nginx sends wherever.
+      // One ask at a time across the clients: the gateway refuses an upstream's question while calls of
+      // several of its clients run on that upstream (it cannot tell whose it is), so concurrent asks
+      // would measure that refusal, not the retries.
+      const turn = askQueue.then(async () => {
+        let first = null;
+        const asked = await rec.time('gateway-2026 input_required', async (row) => {
+          first = await ask2026(cluster.gatewayUrl, cluster.token, ASK_TOOL, `e${i}`, row);
+        });
+        if (!asked.ok) return;
+        const retried = await rec.time('gateway-2026 retry', (row) => retry2026(cluster.gatewayUrl, cluster.token, ASK_TOOL, `e${i}`, first, row));
+        retries.total += 1;
+        if (retried.ok && retried.upstream !== asked.upstream) retries.elsewhere += 1;
+        // The waiting request was in flight on the replica that held it: a retry it died under failed with it.
+        if (!retried.ok && /no longer waiting/.test(retried.error)) retried.held = { on: asked.upstream, since: asked.start };
+      });
+      askQueue = turn;
+      await turn;
+    }
   };
   const agentClient = async () => {
     const s = new Session2025(cluster.agentUrl, cluster.token);
@@ -120,7 +156,12 @@ export async function runLoad(cluster, { seconds, clients, kill }) {
 
   const rows = rec.rows;
   const failed = rows.filter((r) => !r.ok);
-  const onKilled = failed.filter((r) => deadAt !== null && r.start <= deadAt && killedAddrs.some((a) => r.upstream.includes(a) || r.upstream === ''));
+  const onKilled = failed.filter(
+    (r) =>
+      deadAt !== null &&
+      ((r.start <= deadAt && killedAddrs.some((a) => r.upstream.includes(a) || r.upstream === '')) ||
+        (r.held !== undefined && r.held.since <= deadAt && killedAddrs.some((a) => r.held.on.includes(a)))),
+  );
   const other = failed.filter((r) => !onKilled.includes(r) && !/still running/.test(r.error));
   const busy = failed.filter((r) => !onKilled.includes(r) && /still running/.test(r.error));
   const ms = rows.filter((r) => r.ok).map((r) => r.ms).sort((a, b) => a - b);
@@ -151,6 +192,8 @@ export async function runLoad(cluster, { seconds, clients, kill }) {
     p50: pct(ms, 50),
     p99: pct(ms, 99),
     requestsPerSecond: rows.length / seconds,
+    retries2026: retries.total,
+    retries2026Elsewhere: retries.elsewhere,
     turnsInterrupted: resumed.interrupted,
     turnsResumedElsewhere: resumed.continued,
     cpuSeconds: cpu,
