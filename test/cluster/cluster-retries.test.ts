@@ -1,7 +1,7 @@
 // 2026-07-28 retries on a real cluster: an input-required request's waiting work stays in the replica
 // that minted its requestState; a retry landing on another replica (directly, or through nginx's round
-// robin) is forwarded to the holder and completes, and a retry whose holder died gets the clear
-// "no longer waiting" error.
+// robin) is forwarded to the holder and completes, a forwarded retry is never forwarded again, and a
+// retry whose holder died gets the clear "no longer waiting" error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nginxBinary, startCluster, type Cluster, type Replica } from '../../scripts/cluster/cluster.mjs';
 import { needsPostgres, postgresSkipReason } from '../support/postgres.js';
@@ -33,7 +33,7 @@ afterAll(async () => {
 }, 60_000);
 
 /** One raw 2026-07-28 tools/call of the demo upstream's `ask` (form elicitation), a retry when `retry` is given. */
-async function ask(url: string, retry?: { state: string; key: string; answer: string }): Promise<Answer> {
+async function ask(url: string, retry?: { state: string; key: string; answer: string }, extraHeaders: Record<string, string> = {}): Promise<Answer> {
   const params = {
     name: TOOL,
     arguments: { message: 'which colour?' },
@@ -49,6 +49,7 @@ async function ask(url: string, retry?: { state: string; key: string; answer: st
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': 'tools/call',
       'mcp-name': TOOL,
+      ...extraHeaders,
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params }),
   });
@@ -67,6 +68,9 @@ describe.skipIf(skip)(title, () => {
   it('a retry sent to replica B continues the request replica A holds', async () => {
     const [a, b] = cluster.gateways as [Replica, Replica];
     const first = pending(await ask(a.url));
+    // A retry already forwarded once is served where it lands (no loops): B holds nothing for it.
+    const looped = await ask(b.url, { ...first, answer: 'blue' }, { 'x-switchboard-forwarded-retry': '1' });
+    expect(looped.error).toMatchObject({ code: -32602, message: expect.stringMatching(/no longer waiting here/) });
     const done = await ask(b.url, { ...first, answer: 'blue' });
     expect(done.error).toBeUndefined();
     expect(done.result!.content![0]!.text).toBe(JSON.stringify({ action: 'accept', content: { answer: 'blue' } }));
