@@ -3,12 +3,10 @@
 // an input-required result (questions asked together go out together), and the client's retry,
 // carrying the answers and the sealed requestState, resumes it. Waiting work is bounded in number
 // and in how long it waits for the retry.
-import { randomUUID } from 'node:crypto';
 import { inputRequired, type InputRequest, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
-import { errorMessage, type Logger } from '../../util/index.js';
+import type { Logger } from '../../util/index.js';
+import { Flow, type Notification } from './flow.js';
 import { DEFAULT_REQUEST_STATE_TTL_MS, randomRequestStateKey, refused, RequestStateSealer, type RequestStateKey } from './request-state.js';
-
-type Notification = Parameters<ServerContext['mcpReq']['notify']>[0];
 
 /** How the work asks its client: the answer is the client's bare result for the request. */
 export interface FlowChannel {
@@ -32,132 +30,12 @@ export interface InputFlowsOptions {
 export const DEFAULT_MAX_WAITING = 1024;
 /** Questions the work asks together (a batch of an upstream's input requests) go out in one result. */
 const GATHER_MS = 5;
-/** Notifications kept while no round is attached (between rounds), oldest dropped first. */
-const MAX_BUFFERED = 256;
-
-interface Question {
-  key: string;
-  request: InputRequest;
-  resolve(answer: unknown): void;
-  reject(err: Error): void;
-}
 
 interface Payload {
   flow: string;
   round: number;
   /** The replica whose process holds the waiting work (its internal origin), when it said so. */
   holder?: string;
-}
-
-type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
-
-class Flow<R> {
-  readonly id = randomUUID();
-  round = 0;
-  readonly controller = new AbortController();
-  readonly questions = new Map<string, Question>();
-  outcome: Outcome<R> | undefined;
-  private attached: ServerContext | undefined;
-  private lastMeta: ServerContext['mcpReq']['_meta'];
-  private readonly buffered: Notification[] = [];
-  private readonly waiters = new Set<() => void>();
-  private nextKey = 0;
-  expiry: NodeJS.Timeout | undefined;
-
-  /**
-   * @param offered answers the first request already carried (the revision's ephemeral form: a
-   *   request may come with inputResponses and no requestState); a question with one of these keys
-   *   is answered at once.
-   */
-  constructor(
-    private readonly logger: Logger,
-    private readonly offered: Record<string, unknown> = {},
-  ) {}
-
-  attach(ctx: ServerContext): void {
-    clearTimeout(this.expiry);
-    this.attached = ctx;
-    this.lastMeta = ctx.mcpReq._meta;
-    for (const n of this.buffered.splice(0)) this.send(ctx, n);
-  }
-
-  detach(): void {
-    this.attached = undefined;
-  }
-
-  get suspended(): boolean {
-    return this.attached === undefined && this.outcome === undefined && this.questions.size > 0;
-  }
-
-  /** The current round's request `_meta` (its progressToken). */
-  get meta(): ServerContext['mcpReq']['_meta'] {
-    return this.attached?.mcpReq._meta ?? this.lastMeta;
-  }
-
-  async notify(n: Notification): Promise<void> {
-    if (this.attached) {
-      if (n.method !== 'notifications/progress') return this.send(this.attached, n);
-      // Progress belongs to the round's own progressToken (each retry is a new request with its own).
-      const token = this.attached.mcpReq._meta?.progressToken;
-      if (token === undefined) return;
-      return this.send(this.attached, { ...n, params: { ...n.params, progressToken: token } } as Notification);
-    }
-    // Progress between rounds is stale by the next one; anything else waits for it.
-    if (n.method === 'notifications/progress') return;
-    this.buffered.push(n);
-    if (this.buffered.length > MAX_BUFFERED) this.buffered.shift();
-  }
-
-  ask(request: InputRequest, options: { key?: string; signal?: AbortSignal } = {}): Promise<unknown> {
-    if (this.controller.signal.aborted) return Promise.reject(new Error(reasonOf(this.controller.signal)));
-    if (options.key !== undefined && this.offered[options.key] !== undefined) {
-      const answer = this.offered[options.key];
-      delete this.offered[options.key];
-      return Promise.resolve(answer);
-    }
-    let key = options.key ?? `input_${++this.nextKey}`;
-    while (this.questions.has(key)) key = `${options.key ?? 'input'}_${++this.nextKey}`;
-    return new Promise((resolve, reject) => {
-      const question: Question = { key, request, resolve, reject };
-      this.questions.set(key, question);
-      options.signal?.addEventListener('abort', () => {
-        if (this.questions.get(key) === question) this.questions.delete(key);
-        reject(new Error(reasonOf(options.signal!)));
-      });
-      this.wake();
-    });
-  }
-
-  settle(outcome: Outcome<R>): void {
-    this.outcome = outcome;
-    this.wake();
-  }
-
-  /** Resolves when a question arrives or the work ends. */
-  changed(): Promise<void> {
-    return new Promise((resolve) => this.waiters.add(resolve));
-  }
-
-  abort(why: string): void {
-    clearTimeout(this.expiry);
-    this.controller.abort(new Error(why));
-    for (const q of this.questions.values()) q.reject(new Error(why));
-    this.questions.clear();
-    this.wake();
-  }
-
-  private wake(): void {
-    for (const w of [...this.waiters]) w();
-    this.waiters.clear();
-  }
-
-  private send(ctx: ServerContext, n: Notification): Promise<void> {
-    return ctx.mcpReq.notify(n).catch((err: unknown) => this.logger.debug('notification not delivered', { error: errorMessage(err) }));
-  }
-}
-
-function reasonOf(signal: AbortSignal): string {
-  return signal.reason instanceof Error ? signal.reason.message : 'cancelled';
 }
 
 export class InputFlows {
