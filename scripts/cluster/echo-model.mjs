@@ -1,6 +1,8 @@
 // A stand-in model for the cluster and the load test: the Responses API on loopback, answering every
 // turn with "echo: <the last user text>". Markers in that text steer it: "[sleep N]" answers after N ms,
-// "[hang]" never answers (the turn runs until its replica dies or it is interrupted). Counts requests.
+// "[hang]" never answers (the turn runs until its replica dies or it is interrupted), "[shell]" first
+// calls the shell tool (`touch echo-model-shell`, which asks for approval under "untrusted") and
+// echoes once its output is back. Counts requests.
 import http from 'node:http';
 
 const sse = (res, event) => res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
@@ -14,6 +16,12 @@ function lastUserText(body) {
     return parts.map((p) => p.text ?? '').join('');
   }
   return '';
+}
+
+/** The turn's last input is a tool's output: the model has called a tool and now answers. */
+function afterToolCall(body) {
+  const input = Array.isArray(body.input) ? body.input : [];
+  return input.at(-1)?.type === 'function_call_output';
 }
 
 /** @returns {Promise<{ url: string; stats: { requests: number; hanging: number }; close(): Promise<void> }>} */
@@ -45,6 +53,13 @@ export async function startEchoModel() {
       if (text.includes('[hang]')) {
         stats.hanging += 1;
         res.on('close', () => (stats.hanging -= 1));
+        return;
+      }
+      if (text.includes('[shell]') && !afterToolCall(body)) {
+        const call = { type: 'function_call', id: `fc_${id}`, call_id: `call_${id}`, name: 'shell', arguments: JSON.stringify({ command: ['touch', 'echo-model-shell'] }) };
+        sse(res, { type: 'response.output_item.done', item: call });
+        sse(res, { type: 'response.completed', response: { id, usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 } } });
+        res.end();
         return;
       }
       const delay = Number(/\[sleep (\d+)\]/.exec(text)?.[1] ?? 0);

@@ -1,7 +1,8 @@
-// 2026-07-28 retries on a real cluster: an input-required request's waiting work stays in the replica
-// that minted its requestState; a retry landing on another replica (directly, or through nginx's round
-// robin) is forwarded to the holder and completes, a forwarded retry is never forwarded again, and a
-// retry whose holder died gets the clear "no longer waiting" error.
+// 2026-07-28 retries on a real cluster: an input-required request's waiting work (a gateway upstream's
+// elicitation, an agent turn's approval) stays in the replica that minted its requestState; a retry
+// landing on another replica (directly, or through nginx's round robin) is forwarded to the holder
+// and completes, a forwarded retry is never forwarded again, and a retry whose holder died gets the
+// clear "no longer waiting" error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nginxBinary, startCluster, type Cluster, type Replica } from '../../scripts/cluster/cluster.mjs';
 import { needsPostgres, postgresSkipReason } from '../support/postgres.js';
@@ -26,13 +27,31 @@ let cluster: Cluster;
 let id = 0;
 
 beforeAll(async () => {
-  if (!skip) cluster = await startCluster({ replicas: 2, agents: 1 });
+  if (!skip) cluster = await startCluster({ replicas: 2 });
 }, 120_000);
 afterAll(async () => {
   await cluster?.stop();
 }, 60_000);
 
 /** One raw 2026-07-28 tools/call of the demo upstream's `ask` (form elicitation), a retry when `retry` is given. */
+async function post(url: string, name: string, params: Record<string, unknown>): Promise<Answer> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${cluster.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name, ...params, _meta: ENVELOPE } }),
+  });
+  const body = await res.text();
+  const json = res.headers.get('content-type')?.includes('text/event-stream') ? body.split('\n').filter((l) => l.startsWith('data: ')).at(-1)!.slice(6) : body;
+  return { upstream: res.headers.get('x-upstream'), ...(JSON.parse(json) as Omit<Answer, 'upstream'>) };
+}
+
 async function ask(url: string, retry?: { state: string; key: string; answer: string }, extraHeaders: Record<string, string> = {}): Promise<Answer> {
   const params = {
     name: TOOL,
@@ -96,5 +115,19 @@ describe.skipIf(skip)(title, () => {
     } finally {
       await a.start();
     }
+  }, 60_000);
+
+  it('an agent turn waiting for an approval on A continues when the approval reaches B', async () => {
+    const [a, b] = cluster.agents as [Replica, Replica];
+    const args = { prompt: 'make a file [shell]', 'approval-policy': 'untrusted' };
+    const first = pending(await post(a.url, 'codex', { arguments: args }));
+    const done = await post(b.url, 'codex', {
+      arguments: args,
+      requestState: first.state,
+      inputResponses: { [first.key]: { action: 'accept', content: { decision: 'denied' } } },
+    });
+    expect(done.error).toBeUndefined();
+    expect(done.result).not.toMatchObject({ resultType: 'input_required' });
+    expect(done.result!.content![0]!.text).toBe('echo: make a file [shell]');
   }, 60_000);
 });
