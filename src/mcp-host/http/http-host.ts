@@ -17,6 +17,7 @@ import { readJsonBody, sendJson } from './http-io.js';
 import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore, STANDALONE_STREAM_ID, streamStartId } from './memory-event-store.js';
 import { RunningRequests } from './running-requests.js';
 import { SessionTable } from './session-table.js';
+import { streamSseAtOnce } from './sse-at-once.js';
 import { replayInitialize, SHARED_TOUCH_EVERY_MS, withLocalFallback } from './shared-sessions.js';
 
 export { closingAlso, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpServeOptions, type HttpSessionHandle } from './http-host-types.js';
@@ -49,6 +50,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const budget = new EventBudget(options.eventBudgetBytes);
   const log = options.logger;
   let opening = 0;
+  let sdkChangeTold = false;
   options.ops?.setClients(() =>
     sessions.ids().map((id) => {
       const s = sessions.get(id)!;
@@ -116,6 +118,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         void shared?.delete(closed).catch((err: unknown) => log.warn('could not delete a shared session', { session: closed, error: errorMessage(err) }));
       },
     });
+    if (!streamSseAtOnce(transport) && !sdkChangeTold) {
+      sdkChangeTold = true;
+      log.warn('the MCP SDK changed: SSE responses wait a timer tick before they start (src/mcp-host/http/sse-at-once.ts)');
+    }
     const running = new RunningRequests(transport);
     const observed = options.ops ? observedTransport(running, options.ops.telemetry, { transport: 'tcp', protocolVersion: () => handle.protocolVersion?.() }) : running;
     const handle: HttpSessionHandle = await options.openSession(observed);

@@ -1,0 +1,22 @@
+// Starts a session transport's SSE responses at once. The SDK's Node adapter (@hono/node-server)
+// holds back a response that is not marked chunked for a timer tick (>= 1 ms) hoping to learn its
+// length; an SSE answer that came back sooner waited for that tick on every call (issue 14).
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+
+interface WebTransport {
+  handleRequest(request: Request, options?: unknown): Promise<Response>;
+}
+
+/** Marks the transport's SSE responses `Transfer-Encoding: chunked`; false when the SDK no longer has the inner transport this reaches for. */
+export function streamSseAtOnce(transport: NodeStreamableHTTPServerTransport): boolean {
+  // Private in the SDK's types: the Node adapter offers no hook between the Web transport and hono.
+  const web = (transport as unknown as { _webStandardTransport?: WebTransport })._webStandardTransport;
+  if (typeof web?.handleRequest !== 'function') return false;
+  const handle = web.handleRequest.bind(web);
+  web.handleRequest = async (request, options) => {
+    const response = await handle(request, options);
+    if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) response.headers.set('transfer-encoding', 'chunked');
+    return response;
+  };
+  return true;
+}
