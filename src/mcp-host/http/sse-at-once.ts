@@ -1,10 +1,24 @@
-// Starts a session transport's SSE responses at once. The SDK's Node adapter (@hono/node-server)
+// Session transports whose SSE responses start at once. The SDK's Node adapter (@hono/node-server)
 // holds back a response that is not marked chunked for a timer tick (>= 1 ms) hoping to learn its
 // length; an SSE answer that came back sooner waited for that tick on every call (issue 14).
-import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { NodeStreamableHTTPServerTransport, type StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/node';
+
+export type { NodeStreamableHTTPServerTransport };
 
 interface WebTransport {
   handleRequest(request: Request, options?: unknown): Promise<Response>;
+}
+
+let sdkChangeTold = false;
+
+/** A Node session transport with {@link streamSseAtOnce}; `warn` hears once per process if the SDK no longer allows it. */
+export function sseTransport(options: StreamableHTTPServerTransportOptions, warn: (message: string) => void): NodeStreamableHTTPServerTransport {
+  const transport = new NodeStreamableHTTPServerTransport(options);
+  if (!streamSseAtOnce(transport) && !sdkChangeTold) {
+    sdkChangeTold = true;
+    warn('the MCP SDK changed: SSE responses wait a timer tick before they start (src/mcp-host/http/sse-at-once.ts)');
+  }
+  return transport;
 }
 
 /** Marks the transport's SSE responses `Transfer-Encoding: chunked`; false when the SDK no longer has the inner transport this reaches for. */
