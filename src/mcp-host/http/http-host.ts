@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type AuthInfo, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl } from '../../util/index.js';
 import { HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpSessionHandle } from './http-host-types.js';
@@ -18,6 +17,7 @@ import { readJsonBody, sendJson } from './http-io.js';
 import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore, STANDALONE_STREAM_ID, streamStartId } from './memory-event-store.js';
 import { RunningRequests } from './running-requests.js';
 import { SessionTable } from './session-table.js';
+import { sseTransport, type NodeStreamableHTTPServerTransport } from './sse-at-once.js';
 import { replayInitialize, SHARED_TOUCH_EVERY_MS, withLocalFallback } from './shared-sessions.js';
 
 export { closingAlso, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpServeOptions, type HttpSessionHandle } from './http-host-types.js';
@@ -101,7 +101,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   /** A transport for session `id` and the product's server on it; `opened` runs when the transport initializes. */
   const newSession = async (id: string, owner: string | undefined, opened: (session: Session) => Promise<void> | void) => {
     const events = eventsFor(id);
-    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = sseTransport({
       sessionIdGenerator: () => id,
       eventStore: events,
       ...(options.retryIntervalMs !== undefined ? { retryInterval: options.retryIntervalMs } : {}),
@@ -116,7 +116,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         void closeSession(closed, 'deleted by the client');
         void shared?.delete(closed).catch((err: unknown) => log.warn('could not delete a shared session', { session: closed, error: errorMessage(err) }));
       },
-    });
+    }, (message) => log.warn(message));
     const running = new RunningRequests(transport);
     const observed = options.ops ? observedTransport(running, options.ops.telemetry, { transport: 'tcp', protocolVersion: () => handle.protocolVersion?.() }) : running;
     const handle: HttpSessionHandle = await options.openSession(observed);
