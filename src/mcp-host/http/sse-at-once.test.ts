@@ -67,4 +67,26 @@ describe('streamSseAtOnce', () => {
     expect(shape(patched.pingText)).toBe(shape(plain.pingText));
     expect(patched.pingText).toMatch(/^id: .+\ndata: \n\n/m); // the priming event resumption starts from
   });
+
+  it('hands the Node adapter SSE responses already marked chunked (what lets it skip its timer tick); unpatched ones are not', async () => {
+    const webResponse = async (patched: boolean) => {
+      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => 'sid', eventStore: new MemoryEventStore(100, 1 << 20) });
+      if (patched) expect(streamSseAtOnce(transport)).toBe(true);
+      const server = new Server({ name: 'sse', version: '1.0.0' }, { capabilities: {} });
+      await server.connect(transport);
+      closers.push(() => server.close());
+      const web = (transport as unknown as { _webStandardTransport: { handleRequest(r: Request): Promise<Response> } })._webStandardTransport;
+      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+      const res = await web.handleRequest(
+        new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) }),
+      );
+      await res.text();
+      return res;
+    };
+    const plain = await webResponse(false);
+    const patched = await webResponse(true);
+    expect(plain.headers.get('content-type')).toBe('text/event-stream');
+    expect(plain.headers.get('transfer-encoding')).toBeNull();
+    expect(patched.headers.get('transfer-encoding')).toBe('chunked');
+  });
 });
