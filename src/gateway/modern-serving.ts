@@ -1,10 +1,12 @@
 // The gateway's 2026-07-28 serving: the per-request server factory the HTTP host's modern leg calls
 // (handlers on the shared pool, nothing started per request), and list changes of the pool published
-// to open `subscriptions/listen` streams.
-import type { McpRequestContext, McpServerFactory, Server } from '@modelcontextprotocol/server';
+// to open `subscriptions/listen` streams (whose resource subscriptions hold the upstream's).
+import type { McpRequestContext, McpServerFactory, Server, ServerNotifier } from '@modelcontextprotocol/server';
+import { errorMessage, type Logger } from '../util/index.js';
 import { auditedServer, createModernLeg, InputFlows, type ModernLeg, type RequestStateKey } from '../mcp-host/index.js';
 import { auditDescriber } from './caller-view.js';
 import type { GatewayPool } from './gateway-pool.js';
+import { subscribeForListen } from './listen-subscriptions.js';
 import { ModernGatewayClient } from './modern-client.js';
 
 export interface GatewayModern {
@@ -27,20 +29,41 @@ export function gatewayServerFactory(pool: GatewayPool, flows: InputFlows): McpS
 
 export function gatewayModernLeg(pool: GatewayPool, options: { maxBodyBytes: number; requestStateKey?: RequestStateKey }): GatewayModern {
   const flows = new InputFlows({ logger: pool.logger, ...(options.requestStateKey ? { key: options.requestStateKey } : {}) });
-  const leg = createModernLeg(gatewayServerFactory(pool, flows), { logger: pool.logger, maxBodyBytes: options.maxBodyBytes, retries: flows });
-  const unwatch = pool.watch({
-    listChanged(kind) {
-      if (kind === 'tools') leg.notify.toolsChanged();
-      else if (kind === 'prompts') leg.notify.promptsChanged();
-      else leg.notify.resourcesChanged();
-    },
-    resourceUpdated: (uri) => leg.notify.resourceUpdated(uri),
+  const leg = createModernLeg(gatewayServerFactory(pool, flows), {
+    logger: pool.logger,
+    maxBodyBytes: options.maxBodyBytes,
+    retries: flows,
+    onListen: (uris, auth, ended) => subscribeForListen(pool, uris, auth, ended),
   });
+  const unwatch = watchChanges(pool, leg.notify);
   return {
     leg,
     async close() {
       unwatch();
       flows.close();
     },
+  };
+}
+
+/** The pool's list changes and resource updates, told to `notify` (listen streams filter what they take) until the returned function is called. */
+export function watchChanges(pool: GatewayPool, notify: ServerNotifier): () => void {
+  return pool.watch({
+    listChanged(kind) {
+      if (kind === 'tools') notify.toolsChanged();
+      else if (kind === 'prompts') notify.promptsChanged();
+      else notify.resourcesChanged();
+    },
+    resourceUpdated: (uri) => notify.resourceUpdated(uri),
+  });
+}
+
+/** A pinned server's own notifications as a notifier (over stdio the SDK routes them onto the listen streams). */
+export function serverNotifier(server: Server, logger: Logger): ServerNotifier {
+  const sent = (p: Promise<void>) => void p.catch((err: unknown) => logger.debug('gateway: a change notification was not sent', { error: errorMessage(err) }));
+  return {
+    toolsChanged: () => sent(server.sendToolListChanged()),
+    promptsChanged: () => sent(server.sendPromptListChanged()),
+    resourcesChanged: () => sent(server.sendResourceListChanged()),
+    resourceUpdated: (uri) => sent(server.sendResourceUpdated({ uri })),
   };
 }

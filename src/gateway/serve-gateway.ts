@@ -4,12 +4,13 @@
 import type { Readable, Writable } from 'node:stream';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { errorMessage, type Logger } from '../util/index.js';
-import { AuditedTransport, closingAlso, HTTP_DEFAULTS, InputFlows, observedTransport, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions, type Ops, type OpsSource } from '../mcp-host/index.js';
+import { AuditedTransport, closingAlso, HTTP_DEFAULTS, InputFlows, listenTap, observedTransport, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions, type Ops, type OpsSource } from '../mcp-host/index.js';
 import { auditDescriber } from './caller-view.js';
 import { GatewayPool, type GatewayDeps, type GatewayOptions } from './gateway-pool.js';
 import { GatewaySession } from './gateway-session.js';
 import { ModernGatewayClient } from './modern-client.js';
-import { gatewayModernLeg } from './modern-serving.js';
+import { subscribeForListen } from './listen-subscriptions.js';
+import { gatewayModernLeg, serverNotifier, watchChanges } from './modern-serving.js';
 
 const DRAIN_TIMEOUT_MS = 5_000;
 /** SSE `retry:` announced on resumable HTTP streams, unless the caller sets another. */
@@ -37,6 +38,8 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
   io.ops?.setSource(opsSource(pool, deps.storeReachable));
   const flows = new InputFlows({ logger: deps.logger });
   const sessions: GatewaySession[] = [];
+  const unwatch: (() => void)[] = [];
+  const observed = deps.telemetry ? observedTransport(transport, deps.telemetry, { transport: 'pipe' }) : transport;
   try {
     const connection = serveStdio(
       async (ctx) => {
@@ -45,9 +48,11 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
           sessions.push(session);
           return session.server;
         }
-        return new ModernGatewayClient(pool, flows, await pool.instructions()).server;
+        const { server } = new ModernGatewayClient(pool, flows, await pool.instructions());
+        unwatch.push(watchChanges(pool, serverNotifier(server, deps.logger)));
+        return server;
       },
-      { transport: deps.telemetry ? observedTransport(transport, deps.telemetry, { transport: 'pipe' }) : transport, onerror: (err) => deps.logger.debug('gateway stdio connection error', { error: errorMessage(err) }) },
+      { transport: listenTap(observed, (uris, auth, ended) => subscribeForListen(pool, uris, auth, ended)), onerror: (err) => deps.logger.debug('gateway stdio connection error', { error: errorMessage(err) }) },
     );
     deps.logger.info('gateway serving on stdio', { mode: options.mode.kind });
     await Promise.race([transport.ended, io.stop?.then(() => transport.close())]);
@@ -55,6 +60,7 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
     await connection.close().catch(() => {});
     await Promise.all(sessions.map((s) => s.close()));
   } finally {
+    for (const stop of unwatch) stop();
     flows.close();
     await pool.close();
   }

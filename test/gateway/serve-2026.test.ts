@@ -4,8 +4,9 @@
 // upstream's elicitation reaches the 2026 client as an input-required result and its retry resumes
 // the waiting upstream call; a 2026 upstream's input-required result reaches the 2025 clients as
 // elicitation/create; a tampered requestState is refused with a clear error; the servers'
-// instructions are passed on; list changes reach the 2026 client's subscriptions/listen stream. Over
-// stdio, the client's first message decides its era.
+// instructions are passed on; list changes reach the 2026 client's subscriptions/listen stream, and its
+// resource subscriptions hold the upstream's while it is open. Over
+// stdio, the client's first message decides its era, and a 2026 client's listen stream works as over HTTP.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,6 +143,24 @@ describe('switchboard serve --http: 2026-07-28 and 2025 clients on one endpoint'
     }
   }, 60_000);
 
+  it("subscribes the upstream for a listen stream's resource subscriptions while the stream is open; its updates reach the stream", async () => {
+    const uri = 'gw://solo/static';
+    const seen = async () => (JSON.parse(textOf((await v2.callTool({ name: 'mcp__solo__seen', arguments: {} }, CALL)) as never)) as { subscribed: string[] }).subscribed;
+    expect(await seen()).toEqual([]);
+    const updates: string[] = [];
+    modern.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
+    const sub = await modern.listen({ resourceSubscriptions: [uri, 'gw://nowhere/at-all'] });
+    try {
+      await expect.poll(seen, { timeout: 20_000 }).toEqual([uri]);
+      await v2.callTool({ name: 'mcp__solo__touch', arguments: { uri } }, CALL);
+      await expect.poll(() => updates, { timeout: 20_000 }).toEqual([uri]);
+    } finally {
+      await sub.close();
+    }
+    // The stream closed: nobody else subscribes, so the upstream subscription ends with it.
+    await expect.poll(seen, { timeout: 20_000 }).toEqual([]);
+  }, 60_000);
+
   it('refuses a tampered requestState with a clear error, and accepts the real one', async () => {
     const first = await post2026(serve.url, 1, 'tools/call', 'mcp__solo__ask', { name: 'mcp__solo__ask', arguments: { message: 'raw' } });
     expect(first.result).toMatchObject({ resultType: 'input_required', requestState: expect.any(String) });
@@ -186,6 +205,26 @@ describe('switchboard serve (stdio): the first message decides the era', () => {
       }
     } finally {
       await removeTree(own);
+    }
+  }, 60_000);
+
+  it("a 2026-07-28 client's listen stream hears resource updates; the upstream is subscribed while it is open", async () => {
+    const uri = 'gw://solo/static';
+    const client = new Client({ name: 'listener', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
+    const updates: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: { PATH: process.env.PATH!, HOME: home, SWITCHBOARD_HOME: home }, cwd: home, stderr: 'pipe' }));
+    const seen = async () => (JSON.parse(textOf((await client.callTool({ name: 'mcp__solo__seen', arguments: {} }, CALL)) as never)) as { subscribed: string[] }).subscribed;
+    try {
+      expect(client.getProtocolEra()).toBe('modern');
+      const sub = await client.listen({ resourceSubscriptions: [uri] });
+      await expect.poll(seen, { timeout: 20_000 }).toEqual([uri]);
+      await client.callTool({ name: 'mcp__solo__touch', arguments: { uri } }, CALL);
+      await expect.poll(() => updates, { timeout: 20_000 }).toEqual([uri]);
+      await sub.close();
+      await expect.poll(seen, { timeout: 20_000 }).toEqual([]);
+    } finally {
+      await client.close();
     }
   }, 60_000);
 

@@ -4,11 +4,12 @@
 // host's auth, Host/Origin checks and body bound have run before either leg sees a request.
 import type http from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, isJsonContentType, isLegacyRequest, type McpServerFactory, type ServerNotifier } from '@modelcontextprotocol/server';
+import { createMcpHandler, isJsonContentType, isLegacyRequest, type AuthInfo, type McpServerFactory, type ServerNotifier } from '@modelcontextprotocol/server';
 import { errorMessage, jsonRpcError, type Logger } from '../../util/index.js';
 import { mcpSpan, type Telemetry } from '../../util/telemetry/index.js';
 import { sendJson } from './http-io.js';
 import { forwardRetry, type RetryHolders } from './retry-forward.js';
+import { listenedResources, type OnListen } from '../rpc/listen-tap.js';
 
 export interface ModernLeg {
   /** Publishes list changes and resource updates on open `subscriptions/listen` streams. */
@@ -26,6 +27,11 @@ export interface ModernLegOptions {
   maxBodyBytes: number;
   /** The product's waiting work: a retry whose work another replica holds is forwarded there. */
   retries?: RetryHolders;
+  /**
+   * A `subscriptions/listen` stream asking for updates of these resources opened (the SDK filters what
+   * reaches it; the product makes the updates happen, e.g. by subscribing upstream); `ended` aborts when it closes.
+   */
+  onListen?: OnListen;
 }
 
 /** The modern leg over a product's per-request server factory (2026-07-28 only: 2025 traffic never reaches it). */
@@ -47,6 +53,12 @@ export function createModernLeg(factory: McpServerFactory, options: ModernLegOpt
       const malformed = malformedRetry(body);
       if (malformed) return sendJson(res, 400, malformed);
       if (options.retries && (await forwardRetry(options.retries, req, res, body, options.logger))) return;
+      const uris = options.onListen ? listenedResources(body) : undefined;
+      if (uris) {
+        const ended = new AbortController();
+        res.once('close', () => ended.abort());
+        options.onListen!(uris, (req as http.IncomingMessage & { auth?: AuthInfo }).auth, ended.signal);
+      }
       await node(req, res, body);
     },
     listeningAt: (origin) => options.retries?.listeningAt(origin),
