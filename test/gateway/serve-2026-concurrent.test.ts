@@ -4,7 +4,8 @@
 // SDK v2 client in 2025 mode and an SDK v1 client (each asked with elicitation/create or
 // sampling/createMessage over its session), and two SDK v2 clients in 2026-07-28 mode (each asked
 // through an input-required result of the gateway's). Every client holds its answer until all of
-// them have been asked, so all the calls wait on the upstream together.
+// them have been asked, so all the calls wait on the upstream together. A client that cannot answer
+// (no elicitation) has only its own call refused meanwhile.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +60,9 @@ describe('switchboard serve --http: input requests of one 2026-07-28 upstream, s
   let b: Client;
   let c: ClientV1;
   let d: Client;
+  /** Clients without elicitation or sampling: a 2025-mode one and a 2026-07-28 one. */
+  let mute2025: Client;
+  let mute2026: Client;
 
   const reset = () => {
     asked = { a: [], b: [], c: [], d: [] };
@@ -96,7 +100,11 @@ describe('switchboard serve --http: input requests of one 2026-07-28 upstream, s
     }
     c.setRequestHandler(ElicitRequestSchema, async (req) => elicit('c', req.params.message));
     c.setRequestHandler(CreateMessageRequestSchema, async (req) => sample('c', promptOf(req.params as never)));
+    mute2025 = new Client({ name: 'mute-2025', version: '1.0.0' }, { capabilities: {} });
+    mute2026 = new Client({ name: 'mute-2026', version: '1.0.0' }, { capabilities: {}, ...modern });
     await Promise.all([
+      mute2025.connect(new StreamableHTTPClientTransport(new URL(serve.url))),
+      mute2026.connect(new StreamableHTTPClientTransport(new URL(serve.url))),
       a.connect(new StreamableHTTPClientTransport(new URL(serve.url))),
       b.connect(new StreamableHTTPClientTransport(new URL(serve.url))),
       c.connect(new HttpV1(new URL(serve.url))),
@@ -104,7 +112,7 @@ describe('switchboard serve --http: input requests of one 2026-07-28 upstream, s
     ]);
   }, 60_000);
   afterAll(async () => {
-    await Promise.all([a, b, c, d].map((client) => client?.close().catch(() => {})));
+    await Promise.all([a, b, c, d, mute2025, mute2026].map((client) => client?.close().catch(() => {})));
     await serve?.stop();
     if (home) await removeTree(home);
   });
@@ -135,6 +143,23 @@ describe('switchboard serve --http: input requests of one 2026-07-28 upstream, s
     // Each client was asked exactly its own question: nobody saw another client's.
     expect(asked).toEqual({ a: ['Deploy to a?'], b: ['Deploy to b?'], c: ['Deploy to c?'], d: ['Deploy to d?'] });
     expect(results).toEqual({ a: 'deployed to a', b: 'deploy cancelled', c: 'deploy cancelled', d: 'deployed to d' });
+  }, 60_000);
+
+  it('refuses, for a client without elicitation, only its own call, while the others are asked', async () => {
+    reset();
+    const outcome = (p: Promise<unknown>) => p.then((r) => ({ isError: (r as { isError?: boolean }).isError === true, text: textOf(r) }), (e: unknown) => ({ isError: true, text: String(e) }));
+    const name = 'mcp__modern__deploy';
+    const [results, refused2025, refused2026] = await Promise.all([
+      callAll('deploy', (who) => ({ env: `${who}3` })),
+      outcome(mute2025.callTool({ name, arguments: { env: 'mute-2025' } }, CALL)),
+      outcome(mute2026.callTool({ name, arguments: { env: 'mute-2026' } }, CALL)),
+    ]);
+    expect(asked).toEqual({ a: ['Deploy to a3?'], b: ['Deploy to b3?'], c: ['Deploy to c3?'], d: ['Deploy to d3?'] });
+    expect(results).toEqual({ a: 'deployed to a3', b: 'deploy cancelled', c: 'deploy cancelled', d: 'deployed to d3' });
+    // The refusal the gateway answers on the 2025 client's behalf; the 2026 client's own capabilities
+    // reach the upstream, which refuses its request (-32021) rather than ask it.
+    expect(refused2025).toMatchObject({ isError: true, text: expect.stringMatching(/the client does not support elicitation/) });
+    expect(refused2026).toMatchObject({ isError: true, text: expect.stringMatching(/'confirm' \(elicitation\/create\): the request's client capabilities do not declare the required capability/) });
   }, 60_000);
 
   it("asks each client its own call's sampling request, and each call's result is its own client's answer", async () => {
