@@ -66,7 +66,12 @@ export async function callGatewayTool(
   const plain = () =>
     up.relay.within(route.server, client, ctx, async (call) => {
       try {
-        return await up.manager.callServerTool(route.server, route.name, args, { signal, onProgress: (p) => call.progress(p), meta: forwardedMeta(ctx, session, client, route.server) });
+        return await up.manager.callServerTool(route.server, route.name, args, {
+          signal,
+          onProgress: (p) => call.progress(p),
+          meta: forwardedMeta(ctx, session, client, route.server),
+          inputs: up.relay.inputsFor(call),
+        });
       } catch (err) {
         return toolCallFailure(err);
       }
@@ -101,7 +106,7 @@ export function registerGatewayHandlers(session: GatewayClient): void {
     const up = session.upstreams();
     const target = await relayed(() => up.routes.route(uri, signal));
     if (target === undefined || !mayUse(viewOf(access, ctx), { server: target, name: uri })) throw resourceNotFound(uri);
-    return up.relay.within(target, client, ctx, () => relayed(() => up.manager.readResource(target, uri, { signal })));
+    return up.relay.within(target, client, ctx, (call) => relayed(() => up.manager.readResource(target, uri, { signal, inputs: up.relay.inputsFor(call) })));
   }));
 
   server.setRequestHandler('resources/subscribe', async (request, ctx) => {
@@ -130,7 +135,9 @@ export function registerGatewayHandlers(session: GatewayClient): void {
     const up = session.upstreams();
     const route = await relayed(() => up.catalog.resolvePrompt(request.params.name, signal));
     if (!mayUse(viewOf(access, ctx), route)) throw invalidParams(`Unknown prompt: ${request.params.name}`);
-    return up.relay.within(route.server, client, ctx, () => relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal })));
+    return up.relay.within(route.server, client, ctx, (call) =>
+      relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal, inputs: up.relay.inputsFor(call) })),
+    );
   }));
 
   server.setRequestHandler('completion/complete', async (request, ctx) => {

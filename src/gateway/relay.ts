@@ -1,7 +1,9 @@
 // Traffic an upstream server starts (elicitation, sampling, roots, log messages) travels to the client
 // whose request is running on that server, across every client sharing the gateway's one pool of
-// upstreams: over HTTP it rides that request's SSE stream. With several requests running on one
-// server, the newest wins. Progress and cancellation are tied per request by token and signal.
+// upstreams: over HTTP it rides that request's SSE stream. A 2026-07-28 server's questions are tied
+// to their call (its input-required result), so each goes to that call's client however many run;
+// a 2025 server's requests and log messages are not, so they go to the newest request on that server.
+// Progress and cancellation are tied per request by token and signal.
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -12,7 +14,7 @@ import {
   type Root,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { HandlerContext, McpClientHandlers } from '../mcp-client/index.js';
+import type { HandlerContext, InputHandlers, McpClientHandlers } from '../mcp-client/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import { SERVER_META_KEY } from './resource-routes.js';
 import { refusalFor, type RelayedMethod } from './upstream-capabilities.js';
@@ -128,12 +130,27 @@ export class Relay {
     for (const [id, c] of this.urlElicitations) if (c === client) this.urlElicitations.delete(id);
   }
 
-  /** The upstream-facing handlers for one server. */
+  /**
+   * Who answers the input requests of `call` (a 2026-07-28 server's input-required results name the
+   * call they belong to): always that call's own client, however many others run on the server.
+   */
+  inputsFor(call: DownstreamRequest): InputHandlers {
+    return {
+      elicitation: (params, hctx) => this.ask(call, 'elicitation/create', params, hctx) as Promise<ElicitResult>,
+      sampling: (params, hctx) => this.ask(call, 'sampling/createMessage', params, hctx) as SamplingAnswer,
+      listRoots: (hctx) => this.rootsOf(call, hctx),
+    };
+  }
+
+  /** The upstream-facing handlers for one server: its requests tied to no call (a 2025 server's). */
   handlersFor(upstream: string): Pick<McpClientHandlers, 'elicitation' | 'sampling' | 'listRoots' | 'onLog' | 'onElicitationComplete'> {
     return {
       elicitation: (params, hctx) => this.request(upstream, 'elicitation/create', params, hctx) as Promise<ElicitResult>,
       sampling: (params, hctx) => this.request(upstream, 'sampling/createMessage', params, hctx) as SamplingAnswer,
-      listRoots: (hctx) => this.roots(upstream, hctx),
+      listRoots: (hctx) => {
+        const target = this.target(upstream);
+        return !target || target === 'ambiguous' ? Promise.resolve(this.options.roots) : this.rootsOf(target, hctx);
+      },
       onLog: (params) => {
         const logger = this.options.attributeLogs ? (params.logger ? `${upstream}/${params.logger}` : upstream) : params.logger;
         const notification: Notification = { method: 'notifications/message', params: { ...params, ...(logger !== undefined ? { logger } : {}) } };
@@ -166,9 +183,10 @@ export class Relay {
   }
 
   /**
-   * The request whose client what `upstream` starts belongs to. Nothing links a server's request or
-   * log message to the call that caused it, so while calls of several clients run on that server it
-   * is `ambiguous`: better refused than shown to a client it may not concern.
+   * The request whose client what `upstream` starts outside a call's input-required result belongs to.
+   * Nothing links a 2025 server's request or a log message to the call that caused it, so while calls
+   * of several clients run on that server it is `ambiguous`: better refused than shown to a client it
+   * may not concern.
    */
   private target(upstream: string): DownstreamRequest | 'ambiguous' | undefined {
     const all = this.active.get(upstream);
@@ -188,10 +206,7 @@ export class Relay {
     else client.notify(notification);
   }
 
-  /**
-   * A server-to-client request, passed on to the client whose request runs on that server, or
-   * refused on its behalf; the upstream cancelling it cancels it downstream too.
-   */
+  /** A server-to-client request tied to no call, passed on to the client whose request runs on that server. */
   private async request(upstream: string, method: RelayedMethod, params: unknown, hctx: HandlerContext): Promise<unknown> {
     const target = this.target(upstream);
     if (!target) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `no client request is running on MCP server '${upstream}' to pass ${method} on to`);
@@ -201,6 +216,14 @@ export class Relay {
         `calls of several clients are running on MCP server '${upstream}', and nothing says which one this ${method} belongs to; the gateway refuses it rather than ask the wrong client`,
       );
     }
+    return this.ask(target, method, params, hctx);
+  }
+
+  /**
+   * `method` passed on to the client of `target`, or refused on its behalf; the upstream cancelling
+   * it cancels it downstream too.
+   */
+  private async ask(target: DownstreamRequest, method: RelayedMethod, params: unknown, hctx: HandlerContext): Promise<unknown> {
     const p = params as Record<string, unknown>;
     // A 2026-07-28 client's request itself fails when it lacks the capability (it judges that itself).
     if (target.client.ask) return target.client.ask({ method, params: p }, { key: hctx.inputKey, signal: hctx.signal });
@@ -210,9 +233,9 @@ export class Relay {
     return target.ctx.mcpReq.send({ method, params: p }, { signal: hctx.signal, timeout: NO_TIMEOUT_MS });
   }
 
-  private async roots(upstream: string, hctx: HandlerContext): Promise<Root[]> {
-    const target = this.target(upstream);
-    if (!target || target === 'ambiguous' || target.client.clientCapabilities?.roots === undefined) return this.options.roots;
+  /** The roots of `target`'s client; the gateway's own for a client without roots. */
+  private async rootsOf(target: DownstreamRequest, hctx: HandlerContext): Promise<Root[]> {
+    if (target.client.clientCapabilities?.roots === undefined) return this.options.roots;
     if (target.client.ask) return ((await target.client.ask({ method: 'roots/list' }, { key: hctx.inputKey, signal: hctx.signal })) as ListRootsResult).roots;
     const answer = (await target.ctx.mcpReq.send({ method: 'roots/list' }, { signal: hctx.signal, timeout: NO_TIMEOUT_MS })) as ListRootsResult;
     return answer.roots;

@@ -1,6 +1,6 @@
 // One connection generation: a transport built from the recipe, an initialized SDK Client on it, and
 // the reason it ended. Recovery replaces a Connection wholesale; it is never repaired in place.
-import type { Client, FetchLike, PriorDiscovery, Transport } from '@modelcontextprotocol/client';
+import type { FetchLike, PriorDiscovery, Transport } from '@modelcontextprotocol/client';
 import { SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { errorMessage, sleep } from '../util/index.js';
 import type { HttpObservations } from './classify-error.js';
@@ -12,6 +12,7 @@ import type { TransportRecipe } from './recipe.js';
 import { STDIO_PROBE_TIMEOUT_MS } from './defaults.js';
 import { carryCreatedTasks } from './tasks.js';
 import { deliverResponsesAfterNotifications } from './response-order.js';
+import type { SdkClient } from './input-rounds.js';
 import type { SdkClientSetup } from './sdk-client.js';
 import { createSdkClient } from './sdk-client.js';
 import type { ReadyInfo } from './types.js';
@@ -42,7 +43,7 @@ export class Connection {
 
   private constructor(
     readonly generation: number,
-    readonly client: Client,
+    readonly client: SdkClient,
     readonly transport: Transport,
     private readonly observations: HttpObservations | undefined,
     private readonly tail: () => string[],

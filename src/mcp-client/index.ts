@@ -6,6 +6,8 @@ export type { CallToolOptions } from './mcp-client.js';
 export type { ListCacheHint } from './pagination.js';
 export type {
   HandlerContext,
+  InputHandlers,
+  InputRequestOptions,
   McpClientDeps,
   McpClientHandlers,
   McpClientOptions,

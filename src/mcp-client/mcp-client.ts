@@ -11,6 +11,7 @@ import type { Connection, ConnectionSetup } from './connection.js';
 import { ConnectionKeeper } from './connection-keeper.js';
 import { DeadlineWheel } from './deadline-wheel.js';
 import { DEFAULT_CLIENT_INFO } from './defaults.js';
+import { runInputRounds } from './input-rounds.js';
 import { McpClientError } from './errors.js';
 import { createLocalLauncher } from './launchers/index.js';
 import type { AttemptOptions, OperationSpec } from './operation.js';
@@ -18,13 +19,13 @@ import { runOperation } from './operation.js';
 import { collectPages, listModernTools, type ListCacheHint } from './pagination.js';
 import { announceAfterDrop } from './listen-stream.js';
 import { currentAccessToken, recipeFromConfig } from './recipe.js';
-import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
+import type { InputRequestOptions, McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
 import { SwitchboardOAuthProvider } from './oauth/index.js';
 import { McpServerApi } from './server-api.js';
 import { awaitTask, createdTask } from './tasks.js';
 
 /** Per-call options of `McpClient.callTool`. */
-export interface CallToolOptions extends RequestOptions {
+export interface CallToolOptions extends InputRequestOptions {
   onProgress?: OperationSpec['onProgress'];
   /** Request `_meta` sent with the call. */
   meta?: Record<string, unknown>;
@@ -147,7 +148,11 @@ export class McpClient extends McpServerApi {
       // Built inside the request's span, whose trace context `_meta` carries on.
       const meta = metaWithTrace(options.meta, this.telemetry);
       const params = { name, ...(args ? { arguments: args } : {}), ...(meta ? { _meta: meta } : {}) };
-      const result = await c.client.callTool(params, toolDefinition ? { ...a, toolDefinition } : a);
+      const { inputs } = options;
+      const result =
+        inputs && c.client.getProtocolEra() === 'modern'
+          ? await runInputRounds(c.client, 'tools/call', params, a, inputs, (p, o) => c.client.callTool(p as typeof params, toolDefinition ? { ...o, toolDefinition } : o))
+          : await c.client.callTool(params, toolDefinition ? { ...a, toolDefinition } : a);
       // A task is polled inside the same attempt, so the call's deadline and signal bound it too.
       const task = createdTask(result);
       return task ? awaitTask(c.client, task, a) : result;

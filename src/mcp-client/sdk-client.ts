@@ -1,14 +1,15 @@
 // Creates the SDK Client for one connection: the capabilities we advertise and the handlers for
 // everything the server may send us (elicitation, sampling, roots, logging, change notifications).
 // A 2026-07-28 server's input-required results reach the same handlers: the SDK fulfils each
-// embedded request through them and re-issues the call, up to MAX_INPUT_ROUNDS rounds.
-import { Client } from '@modelcontextprotocol/client';
+// embedded request through them and re-issues the call, up to MAX_INPUT_ROUNDS rounds; a call that
+// brings its own answerers (input-rounds.ts) has its embedded requests answered by those instead.
 import type { ClientCapabilities, ElicitResult, Implementation, LoggingMessageNotification, Root } from '@modelcontextprotocol/client';
 import type { Logger } from '../util/index.js';
 import { MAX_INPUT_ROUNDS, MAX_TOOL_LIST_PAGES } from './defaults.js';
+import { SdkClient } from './input-rounds.js';
 import { TaskStatusParams } from './task-requests.js';
 import { TASKS_EXTENSION } from './tasks.js';
-import type { McpClientHandlers } from './types.js';
+import type { InputHandlers, McpClientHandlers } from './types.js';
 
 export interface SdkClientSetup {
   serverName: string;
@@ -39,10 +40,10 @@ export function clientCapabilities(
   };
 }
 
-export function createSdkClient(setup: SdkClientSetup): Client {
+export function createSdkClient(setup: SdkClientSetup): SdkClient {
   const { handlers, serverName, logger } = setup;
   const capabilities = clientCapabilities(setup);
-  const client = new Client(setup.clientInfo, {
+  const client = new SdkClient(setup.clientInfo, {
     capabilities,
     versionNegotiation: { mode: setup.versionNegotiation, ...(setup.probeTimeoutMs !== undefined ? { probe: { timeoutMs: setup.probeTimeoutMs } } : {}) },
     inputRequired: { autoFulfill: true, maxRounds: MAX_INPUT_ROUNDS },
@@ -59,12 +60,15 @@ export function createSdkClient(setup: SdkClientSetup): Client {
     requestId: requestId(ctx.mcpReq.id),
     ...(client.getProtocolEra() === 'modern' ? { inputKey: String(ctx.mcpReq.id) } : {}),
   });
+  // Who answers: the calling request's own answerer when it brought one, else the connection's.
+  const answerer = <K extends keyof InputHandlers>(ctx: { mcpReq: { signal: AbortSignal } }, kind: K): InputHandlers[K] => client.inputsOf(ctx.mcpReq.signal)?.[kind] ?? handlers[kind];
 
   // The SDK refuses a handler for a capability not advertised.
   if (capabilities.elicitation) {
     client.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
-      if (!handlers.elicitation) return { action: 'decline' };
-      return handlers.elicitation(request.params, context(ctx));
+      const elicitation = answerer(ctx, 'elicitation');
+      if (!elicitation) return { action: 'decline' };
+      return elicitation(request.params, context(ctx));
     });
   }
   if (capabilities.elicitation?.url) {
@@ -75,14 +79,17 @@ export function createSdkClient(setup: SdkClientSetup): Client {
   }
   const sampling = handlers.sampling;
   if (sampling) {
-    client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, context(ctx)));
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => (answerer(ctx, 'sampling') ?? sampling)(request.params, context(ctx)));
   }
   const { listRoots } = handlers;
   const roots = setup.roots;
   if (listRoots) {
-    client.setRequestHandler('roots/list', async (_request, ctx) => ({ roots: await listRoots(context(ctx)) }));
+    client.setRequestHandler('roots/list', async (_request, ctx) => ({ roots: await (answerer(ctx, 'listRoots') ?? listRoots)(context(ctx)) }));
   } else if (roots) {
-    client.setRequestHandler('roots/list', () => ({ roots }));
+    client.setRequestHandler('roots/list', async (_request, ctx) => {
+      const own = answerer(ctx, 'listRoots');
+      return { roots: own ? await own(context(ctx)) : roots };
+    });
   }
 
   client.setNotificationHandler('notifications/message', (n) => {

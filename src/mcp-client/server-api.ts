@@ -19,7 +19,8 @@ import { McpClientError } from './errors.js';
 import type { AttemptOptions, OperationSpec } from './operation.js';
 import { checkItemLimit, collectPages } from './pagination.js';
 import { PassThroughResult, type TaskMethod } from './task-requests.js';
-import type { RequestOptions } from './types.js';
+import { runInputRounds, type InputLeg } from './input-rounds.js';
+import type { InputRequestOptions, RequestOptions } from './types.js';
 
 export abstract class McpServerApi {
   /** Run one operation through the wrapper (McpClient owns connections and recovery). */
@@ -55,9 +56,11 @@ export abstract class McpServerApi {
     );
   }
 
-  async readResource(uri: string, options: RequestOptions = {}): Promise<ReadResourceResult> {
+  async readResource(uri: string, options: InputRequestOptions = {}): Promise<ReadResourceResult> {
     this.require('resources', 'resources/read');
-    return this.run('resources/read', options, (c, a) => c.client.request({ method: 'resources/read', params: { uri } }, a));
+    return this.run('resources/read', options, (c, a) =>
+      withInputs(c, 'resources/read', { uri }, a, options, (params, o) => c.client.request({ method: 'resources/read', params: params as { uri: string } }, o)),
+    );
   }
 
   async subscribe(uri: string, options: RequestOptions = {}): Promise<void> {
@@ -92,9 +95,11 @@ export abstract class McpServerApi {
     );
   }
 
-  async getPrompt(name: string, args: Record<string, string> = {}, options: RequestOptions = {}): Promise<GetPromptResult> {
+  async getPrompt(name: string, args: Record<string, string> = {}, options: InputRequestOptions = {}): Promise<GetPromptResult> {
     this.require('prompts', 'prompts/get');
-    return this.run('prompts/get', options, (c, a) => c.client.request({ method: 'prompts/get', params: { name, arguments: args } }, a));
+    return this.run('prompts/get', options, (c, a) =>
+      withInputs(c, 'prompts/get', { name, arguments: args }, a, options, (params, o) => c.client.request({ method: 'prompts/get', params: params as { name: string } }, o)),
+    );
   }
 
   async complete(params: CompleteRequest['params'], options: RequestOptions = {}): Promise<CompleteResult> {
@@ -142,6 +147,13 @@ export abstract class McpServerApi {
     // Before connect the operation itself reports "not initialized"; only a known absence is refused here.
     if (caps && !caps[capability]) throw unsupported(capability, method);
   }
+}
+
+/** The request, its input-required rounds answered by the caller's own answerers when it brought them (2026-07-28). */
+function withInputs<R>(c: Connection, method: string, params: Record<string, unknown>, a: AttemptOptions, options: InputRequestOptions, leg: InputLeg<R>): Promise<R> {
+  const { inputs } = options;
+  if (inputs && isModern(c)) return runInputRounds(c.client, method, params, a, inputs, leg);
+  return leg(params, a) as Promise<R>;
 }
 
 function isModern(c: Connection): boolean {

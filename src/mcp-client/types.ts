@@ -59,6 +59,13 @@ export interface McpClientHandlers {
   onStateChange?: (state: McpClientState) => void;
 }
 
+/**
+ * What answers the input requests of one request (a 2026-07-28 server's input-required results), in
+ * place of the connection's handlers: a gateway passes the calling client's, so each question goes to
+ * the client whose call asked it however many calls share the connection.
+ */
+export type InputHandlers = Pick<McpClientHandlers, 'elicitation' | 'sampling' | 'listRoots'>;
+
 /** Reported after the client reopened a session the server had forgotten. */
 export interface SessionRecoveredEvent {
   serverName: string;
@@ -134,6 +141,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the tool timeout for this request. */
   timeoutMs?: number;
+}
+
+/** A request a 2026-07-28 server may answer with input-required results (tools/call, prompts/get, resources/read). */
+export interface InputRequestOptions extends RequestOptions {
+  /** This request's own answerers (see {@link InputHandlers}); without them, the connection's handlers answer. */
+  inputs?: InputHandlers;
 }
 
 /** What the server said at initialize, and which connection generation is in use. */

@@ -8,13 +8,13 @@ import type { CatalogEntry, ServerTools } from './catalog.js';
 import { CatalogState } from './catalog-state.js';
 import { ElicitationRouter } from './elicitation-router.js';
 import { ManagedServer } from './managed-server.js';
-import type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, StartupSummary, WaitMode } from './manager-types.js';
+import type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, ReadOptions, StartupSummary, WaitMode } from './manager-types.js';
 import { startupStatus, statusOf, type ServerStatus } from './server-status.js';
 import { toolDisabledError } from './tool-filter.js';
 import { TrustedServers } from './tool-metadata.js';
 import { DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
 
-export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, ServerStatus, StartupSummary, WaitMode };
+export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, ReadOptions, ServerStatus, StartupSummary, WaitMode };
 
 /**
  * Many MCP servers as one catalog (Codex's connection manager). Servers start in parallel without
@@ -165,7 +165,7 @@ export class McpConnectionManager {
     }
     const release = this.router.enter(serverName, options.onElicitation);
     try {
-      return await client.callTool(tool, args, { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress, meta: options.meta });
+      return await client.callTool(tool, args, { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress, meta: options.meta, inputs: options.inputs });
     } finally {
       release();
     }
@@ -210,9 +210,9 @@ export class McpConnectionManager {
     return (await this.clientFor(serverName, options)).listResourceTemplates({ signal: options.signal });
   }
 
-  async readResource(serverName: string, uri: string, options: { signal?: AbortSignal } = {}): Promise<ReadResourceResult> {
+  async readResource(serverName: string, uri: string, options: ReadOptions = {}): Promise<ReadResourceResult> {
     const client = await this.clientFor(serverName, options);
-    return client.readResource(uri, { signal: options.signal });
+    return client.readResource(uri, { signal: options.signal, inputs: options.inputs });
   }
 
   /** Prompts of every ready server under qualified names (`<server>__<prompt>`). */
@@ -220,9 +220,9 @@ export class McpConnectionManager {
     return listAllPrompts(this.aggregateDeps(), this.maxNameBytes, options.signal);
   }
 
-  async getPrompt(serverName: string, prompt: string, args: Record<string, string> | undefined, options: { signal?: AbortSignal } = {}): Promise<GetPromptResult> {
+  async getPrompt(serverName: string, prompt: string, args: Record<string, string> | undefined, options: ReadOptions = {}): Promise<GetPromptResult> {
     const client = await this.clientFor(serverName, options);
-    return client.getPrompt(prompt, args, { signal: options.signal });
+    return client.getPrompt(prompt, args, { signal: options.signal, inputs: options.inputs });
   }
 
   async close(): Promise<void> {

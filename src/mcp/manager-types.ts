@@ -1,6 +1,6 @@
 // The connection manager's public shapes: options, dependencies, events, call options, summaries.
 import type { McpServerConfig } from '../config/index.js';
-import type { McpClientHandlers } from '../mcp-client/index.js';
+import type { InputHandlers, McpClientHandlers } from '../mcp-client/index.js';
 import type { EventMsgOf } from '../protocol/index.js';
 import type { Logger } from '../util/index.js';
 import type { CallElicitationHandler } from './elicitation-router.js';
@@ -46,7 +46,16 @@ export interface CallOptions {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Answers elicitations the server raises while this call runs. */
   onElicitation?: CallElicitationHandler;
+  /** Answers this call's input requests (a 2026-07-28 server's input-required results) instead of the handlers. */
+  inputs?: InputHandlers;
   meta?: Record<string, unknown>;
+}
+
+/** Options of a resources/read or prompts/get through the manager. */
+export interface ReadOptions {
+  signal?: AbortSignal;
+  /** As {@link CallOptions.inputs}. */
+  inputs?: InputHandlers;
 }
 
 

@@ -54,7 +54,7 @@ describe('one pool of upstreams for several clients', () => {
     await waitFor(() => b.session.activeRequests === 1, "B's call in flight", 20_000);
     const bNotes = b.notes.length;
     const aNotes = gw.notes.length;
-    // Nothing links the server's elicitation to A's call rather than B's: refused, never shown to B.
+    // Nothing links a 2025 server's elicitation to A's call rather than B's: refused, never shown to B.
     const refused = await gw.client.callTool({ name: 'mcp__solo__ask', arguments: { message: 'for A' } }, CALL);
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/calls of several clients are running on MCP server 'solo'.*refuses it rather than ask the wrong client/);

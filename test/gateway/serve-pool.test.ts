@@ -69,8 +69,9 @@ describe('switchboard serve --http: one upstream process for many clients', () =
     expect(await upstreamPids()).toEqual(before);
   }, 120_000);
 
-  // The protocol carries no link from an upstream's request to the call that caused it: while calls
-  // of two clients run on one server, its elicitation is refused rather than shown to the wrong one.
+  // A 2025 server's request carries no link to the call that caused it: while calls of two clients
+  // run on one such server, its elicitation is refused rather than shown to the wrong one (a
+  // 2026-07-28 server's questions are routed by call: serve-2026-concurrent.test.ts).
   it("refuses an upstream's elicitation while another client's call runs on that server, and asks the caller once it runs alone", async () => {
     const asked: string[] = [];
     const answering = (who: string) => (client: Client) =>
