@@ -69,7 +69,6 @@ export async function runLoad(cluster, { seconds, clients, kill }) {
   await probe.initialize();
   const echoTool = await echoToolName(probe);
   const retries = { total: 0, elsewhere: 0 };
-  let askQueue = Promise.resolve();
   const victims = kill ? [cluster.agents[1], cluster.gateways[1]].filter(Boolean) : [];
   const killedAddrs = victims.map((r) => `127.0.0.1:${r.port}`);
   let killedAt = null;
@@ -90,23 +89,17 @@ export async function runLoad(cluster, { seconds, clients, kill }) {
       await rec.time('gateway-2026 tools/call', (row) => call2026(cluster.gatewayUrl, cluster.token, echoTool, { text: `s${i++}` }, row));
       if (i % 4 !== 0) continue;
       // Every fourth call asks its client: an input_required round, then the retry nginx sends wherever.
-      // One ask at a time across the clients: the gateway refuses an upstream's question while calls of
-      // several of its clients run on that upstream (it cannot tell whose it is), so concurrent asks
-      // would measure that refusal, not the retries.
-      const turn = askQueue.then(async () => {
-        let first = null;
-        const asked = await rec.time('gateway-2026 input_required', async (row) => {
-          first = await ask2026(cluster.gatewayUrl, cluster.token, ASK_TOOL, `e${i}`, row);
-        });
-        if (!asked.ok) return;
-        const retried = await rec.time('gateway-2026 retry', (row) => retry2026(cluster.gatewayUrl, cluster.token, ASK_TOOL, `e${i}`, first, row));
-        retries.total += 1;
-        if (retried.ok && retried.upstream !== asked.upstream) retries.elsewhere += 1;
-        // The waiting request was in flight on the replica that held it: a retry it died under failed with it.
-        if (!retried.ok && /no longer waiting/.test(retried.error)) retried.held = { on: asked.upstream, since: asked.start };
+      // The clients ask at the same time: each question of the 2026-07-28 upstream goes to its own caller.
+      let first = null;
+      const asked = await rec.time('gateway-2026 input_required', async (row) => {
+        first = await ask2026(cluster.gatewayUrl, cluster.token, ASK_TOOL, `e${i}`, row);
       });
-      askQueue = turn;
-      await turn;
+      if (!asked.ok) continue;
+      const retried = await rec.time('gateway-2026 retry', (row) => retry2026(cluster.gatewayUrl, cluster.token, ASK_TOOL, `e${i}`, first, row));
+      retries.total += 1;
+      if (retried.ok && retried.upstream !== asked.upstream) retries.elsewhere += 1;
+      // The waiting request was in flight on the replica that held it: a retry it died under failed with it.
+      if (!retried.ok && /no longer waiting/.test(retried.error)) retried.held = { on: asked.upstream, since: asked.start };
     }
   };
   const agentClient = async () => {
