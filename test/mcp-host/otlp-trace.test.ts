@@ -20,6 +20,7 @@ import { waitFor } from '../support/wait.js';
 const TOKEN = 'otlp-trace-test-token-abcdefgh';
 const TRACED_UPSTREAM = fileURLToPath(new URL('../fixtures/traced-upstream.mjs', import.meta.url));
 const SECRET_ARGUMENT = 'do-not-export-this-value';
+const ENVELOPE_2026 = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
 
 describe('tracing a gateway call over OTLP', () => {
   let receiver: OtlpReceiver;
@@ -90,6 +91,38 @@ describe('tracing a gateway call over OTLP', () => {
     expect(manager.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'echo', 'switchboard.mcp.server': 'up', 'network.transport': 'pipe' });
     expect(upstream.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'echo' });
     // Names, methods and outcomes only: the argument travels in no span.
+    expect(JSON.stringify(receiver.spans)).not.toContain(SECRET_ARGUMENT);
+  });
+
+  it('observes a 2026-07-28 request like a session\'s: a tools/call answered with a JSON-RPC error (on HTTP 200) is an error span and an error in /metrics', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const post = (id: number, name: string, headers: Record<string, string>, meta: Record<string, string> = {}) =>
+      fetch(serve.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { text: SECRET_ARGUMENT }, _meta: { ...ENVELOPE_2026, ...meta } } }),
+      });
+    // The trace context from the HTTP header, then from `_meta` (which outranks the header).
+    const failed = await post(1, 'mcp__up__missing', { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    expect(failed.status).toBe(200);
+    expect(JSON.stringify(await failed.json())).toContain('"code":-32602');
+    const ok = await post(2, 'mcp__up__echo', { traceparent: `00-${traceId}-00f067aa0ba902b7-01` }, { traceparent: `00-${traceId}-b7ad6b7169203331-01` });
+    expect(await ok.text()).toContain(SECRET_ARGUMENT);
+
+    const served = (name: string) => receiver.spans.find((s) => s.service === 'switchboard' && s.kind === 2 && s.name === `tools/call ${name}` && s.attributes['mcp.protocol.version'] === '2026-07-28');
+    const found = await waitFor(() => {
+      const missing = served('mcp__up__missing');
+      const echo = served('mcp__up__echo');
+      return missing && echo && { missing, echo };
+    }, `the 2026 calls' server spans; received: ${receiver.spans.map((s) => `${s.service}/${s.kind}/${s.name}`).join(', ')}`);
+    expect(found.missing).toMatchObject({ traceId, parentSpanId: '00f067aa0ba902b7' });
+    expect(found.missing.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'mcp__up__missing', 'network.transport': 'tcp', 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
+    expect(found.echo).toMatchObject({ traceId, parentSpanId: 'b7ad6b7169203331' });
+    expect(found.echo.attributes['error.type']).toBeUndefined();
+
+    const metrics = await (await fetch(new URL('/metrics', serve.url), { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
+    const lines = metrics.split('\n');
+    expect(lines).toContain('mcp_server_operation_duration_seconds_count{method="tools/call",outcome="error"} 1');
     expect(JSON.stringify(receiver.spans)).not.toContain(SECRET_ARGUMENT);
   });
 
