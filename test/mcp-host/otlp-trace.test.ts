@@ -14,13 +14,13 @@ import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
 import { runCliProcess } from '../support/cli.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
+import { post2026 } from '../support/raw-2026.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 
 const TOKEN = 'otlp-trace-test-token-abcdefgh';
 const TRACED_UPSTREAM = fileURLToPath(new URL('../fixtures/traced-upstream.mjs', import.meta.url));
 const SECRET_ARGUMENT = 'do-not-export-this-value';
-const ENVELOPE_2026 = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
 
 describe('tracing a gateway call over OTLP', () => {
   let receiver: OtlpReceiver;
@@ -96,18 +96,14 @@ describe('tracing a gateway call over OTLP', () => {
 
   it('observes a 2026-07-28 request like a session\'s: a tools/call answered with a JSON-RPC error (on HTTP 200) is an error span and an error in /metrics', async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const post = (id: number, name: string, headers: Record<string, string>, meta: Record<string, string> = {}) =>
-      fetch(serve.url, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, ...headers },
-        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { text: SECRET_ARGUMENT }, _meta: { ...ENVELOPE_2026, ...meta } } }),
-      });
+    const call = (id: number, name: string, headers: Record<string, string>, meta: Record<string, string> = {}) =>
+      post2026(serve.url, { id, method: 'tools/call', name, params: { name, arguments: { text: SECRET_ARGUMENT } }, token: TOKEN, headers, meta });
     // The trace context from the HTTP header, then from `_meta` (which outranks the header).
-    const failed = await post(1, 'mcp__up__missing', { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
-    expect(failed.status).toBe(200);
-    expect(JSON.stringify(await failed.json())).toContain('"code":-32602');
-    const ok = await post(2, 'mcp__up__echo', { traceparent: `00-${traceId}-00f067aa0ba902b7-01` }, { traceparent: `00-${traceId}-b7ad6b7169203331-01` });
-    expect(await ok.text()).toContain(SECRET_ARGUMENT);
+    const failed = await call(1, 'mcp__up__missing', { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    expect(failed.response.status).toBe(200);
+    expect(failed.answer.error?.code).toBe(-32602);
+    const ok = await call(2, 'mcp__up__echo', { traceparent: `00-${traceId}-00f067aa0ba902b7-01` }, { traceparent: `00-${traceId}-b7ad6b7169203331-01` });
+    expect(JSON.stringify(ok.answer.result)).toContain(SECRET_ARGUMENT);
 
     const served = (name: string) => receiver.spans.find((s) => s.service === 'switchboard' && s.kind === 2 && s.name === `tools/call ${name}` && s.attributes['mcp.protocol.version'] === '2026-07-28');
     const found = await waitFor(() => {
