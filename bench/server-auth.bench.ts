@@ -4,10 +4,10 @@
 // round trip over HTTP with an OAuth token against one with the static token.
 import type http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { Server } from '@modelcontextprotocol/server';
-import { ResourceAuth, startHttpHost } from '../src/mcp-host/index.js';
+import { ResourceAuth } from '../src/mcp-host/index.js';
 import { nullLogger } from '../src/util/index.js';
 import { startOAuthFixture } from '../test/fixtures/oauth-fixture.js';
+import { startEmptyHost } from '../test/support/empty-host.js';
 import { RawHttpSession } from '../test/support/raw-http-session.js';
 import { median, row, type BenchContext, type BenchRow } from './bench-types.js';
 
@@ -45,17 +45,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const newUs = median(await timeEach(NEW_TOKENS, (i) => auth.authenticate(reqWith(fresh[i]!), res, '/mcp')));
 
     ctx.log('ping over HTTP');
-    const host = await startHttpHost({
-      listen: { host: '127.0.0.1', port: 0 },
-      token: STATIC,
-      auth,
-      logger: nullLogger,
-      async openSession(transport) {
-        const server = new Server({ name: 'bench', version: '0' }, { capabilities: {} });
-        await server.connect(transport);
-        return { close: () => server.close() };
-      },
-    });
+    const host = await startEmptyHost({ name: 'bench', token: STATIC, auth });
     const pingMs = async (bearer: string) => {
       const s = new RawHttpSession(host.url, bearer);
       await s.initialize();

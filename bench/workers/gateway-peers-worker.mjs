@@ -9,14 +9,10 @@
 //          ending them (DELETE) and exiting — the bench samples the gateway's processes meanwhile.
 import { createInterface } from 'node:readline';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { percentile } from './worker-support.mjs';
 
 const [mode, argJson] = process.argv.slice(2);
 const args = JSON.parse(argJson ?? '{}');
-
-function percentile(values, p) {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
 
 function withTimeout(promise, ms, what) {
   let timer;

@@ -9,15 +9,12 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { BIN, connectClient, NODE, percentile, REPO, TINY } from './worker-support.mjs';
 
 const [wire, argJson] = process.argv.slice(2);
 const { n } = JSON.parse(argJson ?? '{"n": 2000}');
-const REPO = path.resolve(import.meta.dirname, '..', '..');
-const NODE = process.execPath;
-const BIN = path.join(REPO, 'bin', 'switchboard.js');
-const TINY = path.join(REPO, 'bench', 'fixtures', 'tiny-server.mjs');
 const TINY_HTTP = path.join(REPO, 'bench', 'fixtures', 'tiny-http-server.mjs');
 
 /** A child that prints a URL on stdout; resolves with it. */
@@ -41,16 +38,7 @@ async function stop(child) {
   await exited;
 }
 
-function percentile(values, p) {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
-
-async function client(transport) {
-  const c = new Client({ name: 'bench-gateway', version: '1.0.0' });
-  await c.connect(transport);
-  return c;
-}
+const client = (transport) => connectClient('bench-gateway', transport);
 
 async function measure(ours, oursTool, base) {
   const call = (c, name, text) => c.callTool({ name, arguments: { text } });

@@ -7,10 +7,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { parseMcpServerConfig } from '../../dist/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager } from '../../dist/mcp/index.js';
 import { nullLogger } from '../../dist/util/index.js';
+import { NODE, percentile } from './worker-support.mjs';
 
 const [what, argJson] = process.argv.slice(2);
 const args = JSON.parse(argJson ?? '{}');
-const NODE = process.execPath;
 
 function configs(spec, n) {
   return Array.from({ length: n }, (_, i) => parseMcpServerConfig(`s${i}`, { command: NODE, args: spec.args, ...(spec.env ? { env: spec.env } : {}) }).config);
@@ -48,11 +48,6 @@ async function managerCold(spec, n) {
   const ms = performance.now() - started;
   await m.close();
   return { ms, tools: tools.length };
-}
-
-function percentile(values, p) {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 }
 
 async function cold({ spec, runs }) {

@@ -16,26 +16,14 @@ import http from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { BIN, connectClient, NODE, percentile, TINY } from './worker-support.mjs';
 
 const [mode, argJson] = process.argv.slice(2);
 const args = JSON.parse(argJson ?? '{}');
-const REPO = path.resolve(import.meta.dirname, '..', '..');
-const NODE = process.execPath;
-const BIN = path.join(REPO, 'bin', 'switchboard.js');
-const TINY = path.join(REPO, 'bench', 'fixtures', 'tiny-server.mjs');
 
-function percentile(values, p) {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
-
-async function client(transport) {
-  const c = new Client({ name: 'bench-observability', version: '1.0.0' });
-  await c.connect(transport);
-  return c;
-}
+const client = (transport) => connectClient('bench-observability', transport);
 
 /** p50/p99 of `n` calls on each side, in alternating blocks of 100 after a warm-up. */
 async function alternate(sides, n) {

@@ -1,6 +1,6 @@
 // What the gateway's request handlers need of the client they serve: a 2025 session (one SDK server
 // per connection) or one 2026-07-28 request (a fresh SDK server per request), both on the shared pool.
-import type { InputRequiredResult, LoggingLevel, Server, ServerContext } from '@modelcontextprotocol/server';
+import type { InputRequiredResult, LoggingLevel, ProtocolEra, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { Logger } from '../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
 import type { GatewayPool, PoolClient } from './gateway-pool.js';
@@ -28,10 +28,12 @@ export interface GatewayClient extends PoolClient {
   readonly mode: GatewayMode;
   upstreams(): Upstreams;
   setLoggingLevel(level: LoggingLevel): void;
-  /** tools/list in a stable order (2026-07-28 asks for it; a 2025 session keeps the catalog's). */
-  readonly stableToolOrder: boolean;
-  /** Task-augmented calls are passed through (a 2025 session, which outlives its tasks; 2026-07-28 clients are not offered tasks). */
-  readonly holdsTasks: boolean;
+  /**
+   * `legacy`: a 2025 session (tools/list in the catalog's order; task-augmented calls passed through,
+   * as the session outlives its tasks). `modern`: a 2026-07-28 request (tools/list in a stable order,
+   * as the revision asks; no tasks, which these clients are not offered).
+   */
+  readonly era: ProtocolEra;
   /**
    * Runs a request that may need the client's input on the way: at once for a 2025 session (the
    * relay asks it with server-to-client requests); over several rounds for a 2026-07-28 client.

@@ -85,11 +85,11 @@ export function registerGatewayHandlers(session: GatewayClient): void {
 
   server.setRequestHandler('tools/list', async (_request, ctx) => {
     const tools = visibleTools(viewOf(access, ctx), session.upstreams(), session.mode, await session.catalog.listTools(ctx.mcpReq.signal));
-    return { tools: session.stableToolOrder ? sortedTools(tools, session.mode.kind === 'aggregate') : tools };
+    return { tools: session.era === 'modern' ? sortedTools(tools, session.mode.kind === 'aggregate') : tools };
   });
 
   server.setRequestHandler('tools/call', (request, outer) =>
-    session.rounds(outer, (ctx, client) => callGatewayTool(session, client, request.params.name, request.params.arguments, ctx, request.params.task && session.holdsTasks ? request : undefined)),
+    session.rounds(outer, (ctx, client) => callGatewayTool(session, client, request.params.name, request.params.arguments, ctx, request.params.task && session.era === 'legacy' ? request : undefined)),
   );
 
   server.setRequestHandler('resources/list', async (_request, ctx) => ({

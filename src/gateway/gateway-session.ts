@@ -27,8 +27,7 @@ interface SdkServerInternals {
 }
 
 export class GatewaySession implements GatewayClient {
-  readonly stableToolOrder = false;
-  readonly holdsTasks = true;
+  readonly era = 'legacy';
   readonly server: Server;
   private closed = false;
   private readonly notifier: ListChangedNotifier;

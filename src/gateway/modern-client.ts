@@ -25,8 +25,7 @@ import type { Upstreams } from './upstreams.js';
 
 export class ModernGatewayClient implements GatewayClient {
   readonly server: Server;
-  readonly stableToolOrder = true;
-  readonly holdsTasks = false;
+  readonly era = 'modern';
   readonly loggingLevel = undefined;
 
   constructor(

@@ -166,7 +166,7 @@ export function registerToolSearchHandlers(session: GatewayClient, options: Gate
     return session.rounds(outer, (ctx, client) => {
       if (name === CALL_TOOL) return call(args, ctx, client);
       // The pinned servers' tools, and any tool called by its exact name.
-      return callGatewayTool(session, client, name, args, ctx, request.params.task && session.holdsTasks ? request : undefined);
+      return callGatewayTool(session, client, name, args, ctx, request.params.task && session.era === 'legacy' ? request : undefined);
     });
   });
 }

@@ -172,13 +172,19 @@ describe('limits', () => {
     expect(await res.json()).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
   });
 
-  it('bounds concurrent turns across sessions with an error result naming the limit', async () => {
+  /** Two sessions on a server that runs one turn at a time, whose model will hang on the next turn. */
+  const twoSessionsOneTurn = async () => {
     const h = await serve({ maxTurns: 1 });
     model.enqueue({ kind: 'responses', events: [rsp.created()], hang: true });
     const a = new RawHttpSession(h.url, TOKEN);
     const b = new RawHttpSession(h.url, TOKEN);
     await a.initialize();
     await b.initialize();
+    return { a, b };
+  };
+
+  it('bounds concurrent turns across sessions with an error result naming the limit', async () => {
+    const { a, b } = await twoSessionsOneTurn();
     const running = a.post({ jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'codex', arguments: { prompt: 'long' } } });
     await model.waitForHang();
     const refused = await b.request('tools/call', { name: 'codex', arguments: { prompt: 'second' } });
@@ -193,12 +199,7 @@ describe('limits', () => {
   });
 
   it('interrupts the turn of a client that disconnected mid-call and did not resume within the grace (10 s)', async () => {
-    const h = await serve({ maxTurns: 1 });
-    model.enqueue({ kind: 'responses', events: [rsp.created()], hang: true });
-    const a = new RawHttpSession(h.url, TOKEN);
-    const b = new RawHttpSession(h.url, TOKEN);
-    await a.initialize();
-    await b.initialize();
+    const { a, b } = await twoSessionsOneTurn();
     const gone = new AbortController();
     const running = await a.post({ jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'codex', arguments: { prompt: 'long' } } }, { signal: gone.signal });
     expect(running.status).toBe(200);

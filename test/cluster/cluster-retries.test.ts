@@ -6,15 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nginxBinary, startCluster, type Cluster, type Replica } from '../../scripts/cluster/cluster.mjs';
 import { needsPostgres, postgresSkipReason } from '../support/postgres.js';
+import { post2026 } from '../support/raw-2026.js';
 
 const skip = postgresSkipReason() !== null || (nginxBinary() === null && process.env.CI !== 'true');
 const title = nginxBinary() === null ? 'retries on a cluster [skipped: needs nginx (apt-get install nginx)]' : needsPostgres('retries on a cluster');
 
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-};
 const TOOL = 'mcp__demo__ask';
 
 interface Answer {
@@ -33,48 +29,19 @@ afterAll(async () => {
   await cluster?.stop();
 }, 60_000);
 
-/** One raw 2026-07-28 tools/call of the demo upstream's `ask` (form elicitation), a retry when `retry` is given. */
-async function post(url: string, name: string, params: Record<string, unknown>): Promise<Answer> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${cluster.token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name, ...params, _meta: ENVELOPE } }),
-  });
-  const body = await res.text();
-  const json = res.headers.get('content-type')?.includes('text/event-stream') ? body.split('\n').filter((l) => l.startsWith('data: ')).at(-1)!.slice(6) : body;
-  return { upstream: res.headers.get('x-upstream'), ...(JSON.parse(json) as Omit<Answer, 'upstream'>) };
+/** One raw 2026-07-28 tools/call; the replica that answered (nginx's `x-upstream`) beside the answer. */
+async function post(url: string, name: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Answer> {
+  const { response, answer } = await post2026<Omit<Answer, 'upstream'>>(url, { id: ++id, method: 'tools/call', name, params: { name, ...params }, token: cluster.token, headers });
+  return { upstream: response.headers.get('x-upstream'), ...answer };
 }
 
+/** The demo upstream's `ask` (form elicitation), a retry when `retry` is given. */
 async function ask(url: string, retry?: { state: string; key: string; answer: string }, extraHeaders: Record<string, string> = {}): Promise<Answer> {
   const params = {
-    name: TOOL,
     arguments: { message: 'which colour?' },
     ...(retry ? { requestState: retry.state, inputResponses: { [retry.key]: { action: 'accept', content: { answer: retry.answer } } } } : {}),
-    _meta: ENVELOPE,
   };
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${cluster.token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': TOOL,
-      ...extraHeaders,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params }),
-  });
-  const body = await res.text();
-  const json = res.headers.get('content-type')?.includes('text/event-stream') ? body.split('\n').filter((l) => l.startsWith('data: ')).at(-1)!.slice(6) : body;
-  return { upstream: res.headers.get('x-upstream'), ...(JSON.parse(json) as Omit<Answer, 'upstream'>) };
+  return post(url, TOOL, params, extraHeaders);
 }
 
 function pending(first: Answer): { state: string; key: string } {

@@ -8,7 +8,7 @@ import type { AskForApproval, SandboxPolicy } from '../../src/protocol/index.js'
 import { BwrapSandbox, createApplyPatchTool, createShellTool } from '../../src/core/index.js';
 import { isSwitchboardError } from '../../src/util/index.js';
 import { RecordingContext, type Answer } from '../support/recording-context.js';
-import { readTree, removeAll, tempDir } from '../support/temp.js';
+import { readTree, removeAll, workAndOutside } from '../support/temp.js';
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
@@ -22,12 +22,7 @@ const workspaceWrite: SandboxPolicy = {
 };
 
 async function setup(approvalPolicy: AskForApproval, answer?: Answer, sandboxPolicy: SandboxPolicy = workspaceWrite) {
-  const root = await tempDir();
-  dirs.push(root);
-  const cwd = path.join(root, 'work');
-  const outside = path.join(root, 'outside');
-  await mkdir(cwd);
-  await mkdir(outside);
+  const { root, cwd, outside } = await workAndOutside(dirs);
   await writeFile(path.join(cwd, 'inside.txt'), 'old\n');
   await writeFile(path.join(outside, 'notes.txt'), 'old\n');
   const ctx = new RecordingContext({ cwd, approvalPolicy, sandboxPolicy, answer });

@@ -14,7 +14,7 @@ import type { AskForApproval, SandboxPolicy } from '../../src/protocol/index.js'
 import { BwrapSandbox, createShellTool, type Sandbox } from '../../src/core/index.js';
 import { RecordingContext, type Answer } from '../support/recording-context.js';
 import { needsBwrap, noBwrap } from '../support/host-tools.js';
-import { removeAll, tempDir } from '../support/temp.js';
+import { removeAll, workAndOutside } from '../support/temp.js';
 
 const bwrap = new BwrapSandbox();
 
@@ -40,12 +40,7 @@ const workspaceWrite = (over: Partial<Extract<SandboxPolicy, { type: 'workspace-
 });
 
 async function workspace() {
-  const root = await tempDir();
-  dirs.push(root);
-  const cwd = path.join(root, 'work');
-  const outside = path.join(root, 'outside');
-  await mkdir(cwd);
-  await mkdir(outside);
+  const { root, cwd, outside } = await workAndOutside(dirs);
   await writeFile(path.join(cwd, 'existing.txt'), 'readable\n');
   return { root, cwd, outside };
 }

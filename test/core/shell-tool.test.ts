@@ -12,7 +12,7 @@ import { BwrapSandbox, createShellTool } from '../../src/core/index.js';
 import { isSwitchboardError } from '../../src/util/index.js';
 import { RecordingContext, type Answer } from '../support/recording-context.js';
 import { needsBwrap, noBwrap } from '../support/host-tools.js';
-import { removeAll, tempDir } from '../support/temp.js';
+import { removeAll, workAndOutside } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 
 const dirs: string[] = [];
@@ -32,12 +32,7 @@ const SAFE = ['bash', '-lc', 'ls && cat existing.txt | wc -l'];
 const unsafe = (outside: string) => ['bash', '-c', `echo made > ${outside}/made.txt`];
 
 async function setup(approvalPolicy: AskForApproval, answer?: Answer, signal?: AbortSignal) {
-  const root = await tempDir();
-  dirs.push(root);
-  const cwd = path.join(root, 'work');
-  const outside = path.join(root, 'outside');
-  await mkdir(cwd);
-  await mkdir(outside);
+  const { cwd, outside } = await workAndOutside(dirs);
   await writeFile(path.join(cwd, 'existing.txt'), 'one\ntwo\n');
   const ctx = new RecordingContext({ cwd, approvalPolicy, sandboxPolicy: policy, answer, signal });
   return { cwd, outside, ctx, made: path.join(outside, 'made.txt') };

@@ -153,9 +153,8 @@ class StdioTarget implements FuzzTarget {
   }
 }
 
-/** Spawns the server and does the initialize handshake. */
-export async function startStdioTarget(spec: StdioTargetSpec): Promise<FuzzTarget> {
-  const target = new StdioTarget(spec);
+/** `target` started; closed (whatever it had begun) when starting fails. */
+export async function started<T extends { start(): Promise<void>; close(): Promise<void> }>(target: T): Promise<T> {
   try {
     await target.start();
   } catch (err) {
@@ -163,4 +162,9 @@ export async function startStdioTarget(spec: StdioTargetSpec): Promise<FuzzTarge
     throw err;
   }
   return target;
+}
+
+/** Spawns the server and does the initialize handshake. */
+export function startStdioTarget(spec: StdioTargetSpec): Promise<FuzzTarget> {
+  return started(new StdioTarget(spec));
 }

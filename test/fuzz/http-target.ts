@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import type { BatchReport, FuzzTarget } from './fuzz-target.js';
+import { started, type BatchReport, type FuzzTarget } from './fuzz-target.js';
 import { expectationOf, probeRequest, type HttpProbe } from './http-probes.js';
 import { invalidReply, withReplyId, REPLY_ID_PREFIX, type Frame } from './jsonrpc-frames.js';
 
@@ -278,13 +278,6 @@ async function pool(work: (() => Promise<void>)[], concurrency: number): Promise
 }
 
 /** Starts the CLI, initializes a session; the home (config, token) is removed on close. */
-export async function startHttpTarget(spec: HttpTargetSpec): Promise<HttpTarget> {
-  const target = new HttpTarget(spec);
-  try {
-    await target.start();
-  } catch (err) {
-    await target.close();
-    throw err;
-  }
-  return target;
+export function startHttpTarget(spec: HttpTargetSpec): Promise<HttpTarget> {
+  return started(new HttpTarget(spec));
 }

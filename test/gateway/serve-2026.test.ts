@@ -17,29 +17,17 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { descendants } from '../support/process-tree.js';
+import { post2026 as postRaw2026 } from '../support/raw-2026.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { textOf, UPSTREAM_FIXTURE } from './gateway-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
 
 const MODERN_FIXTURE = path.resolve(import.meta.dirname, '../fixtures/mcp/stdio-v2-server.mjs');
 const CALL = { timeout: 60_000 };
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-};
 
-/** One raw 2026-07-28 request (headers and `_meta` envelope as the revision asks); the JSON-RPC answer. */
-async function post2026(url: string, id: number, method: string, name: string, params: Record<string, unknown>): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: ENVELOPE } }),
-  });
-  const body = await res.text();
-  // A JSON body, or an SSE stream whose last data line is the response.
-  const json = res.headers.get('content-type')?.includes('text/event-stream') ? body.split('\n').filter((l) => l.startsWith('data: ')).at(-1)!.slice(6) : body;
-  return JSON.parse(json) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+/** One raw 2026-07-28 request; the JSON-RPC answer. */
+async function post2026(url: string, id: number, method: string, name: string, params: Record<string, unknown>) {
+  return (await postRaw2026(url, { id, method, name, params })).answer;
 }
 
 describe('switchboard serve --http: 2026-07-28 and 2025 clients on one endpoint', () => {

@@ -14,6 +14,7 @@ import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
 import { runCliProcess } from '../support/cli.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
+import { post2026 } from '../support/raw-2026.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 
@@ -90,6 +91,34 @@ describe('tracing a gateway call over OTLP', () => {
     expect(manager.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'echo', 'switchboard.mcp.server': 'up', 'network.transport': 'pipe' });
     expect(upstream.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'echo' });
     // Names, methods and outcomes only: the argument travels in no span.
+    expect(JSON.stringify(receiver.spans)).not.toContain(SECRET_ARGUMENT);
+  });
+
+  it('observes a 2026-07-28 request like a session\'s: a tools/call answered with a JSON-RPC error (on HTTP 200) is an error span and an error in /metrics', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const call = (id: number, name: string, headers: Record<string, string>, meta: Record<string, string> = {}) =>
+      post2026(serve.url, { id, method: 'tools/call', name, params: { name, arguments: { text: SECRET_ARGUMENT } }, token: TOKEN, headers, meta });
+    // The trace context from the HTTP header, then from `_meta` (which outranks the header).
+    const failed = await call(1, 'mcp__up__missing', { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    expect(failed.response.status).toBe(200);
+    expect(failed.answer.error?.code).toBe(-32602);
+    const ok = await call(2, 'mcp__up__echo', { traceparent: `00-${traceId}-00f067aa0ba902b7-01` }, { traceparent: `00-${traceId}-b7ad6b7169203331-01` });
+    expect(JSON.stringify(ok.answer.result)).toContain(SECRET_ARGUMENT);
+
+    const served = (name: string) => receiver.spans.find((s) => s.service === 'switchboard' && s.kind === 2 && s.name === `tools/call ${name}` && s.attributes['mcp.protocol.version'] === '2026-07-28');
+    const found = await waitFor(() => {
+      const missing = served('mcp__up__missing');
+      const echo = served('mcp__up__echo');
+      return missing && echo && { missing, echo };
+    }, `the 2026 calls' server spans; received: ${receiver.spans.map((s) => `${s.service}/${s.kind}/${s.name}`).join(', ')}`);
+    expect(found.missing).toMatchObject({ traceId, parentSpanId: '00f067aa0ba902b7' });
+    expect(found.missing.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'mcp__up__missing', 'network.transport': 'tcp', 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
+    expect(found.echo).toMatchObject({ traceId, parentSpanId: 'b7ad6b7169203331' });
+    expect(found.echo.attributes['error.type']).toBeUndefined();
+
+    const metrics = await (await fetch(new URL('/metrics', serve.url), { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
+    const lines = metrics.split('\n');
+    expect(lines).toContain('mcp_server_operation_duration_seconds_count{method="tools/call",outcome="error"} 1');
     expect(JSON.stringify(receiver.spans)).not.toContain(SECRET_ARGUMENT);
   });
 

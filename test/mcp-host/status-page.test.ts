@@ -1,7 +1,7 @@
-// The status page in a real headless browser (Debian's chromium through puppeteer-core; nothing
-// downloads a browser): the token is asked once (by keyboard) and kept for the tab, a failed
-// upstream's error text shows, and the page follows an upstream's crash and its recovery within 2 s.
-// A screenshot is saved under test-artifacts/.
+// The status page in real headless browsers (Debian's chromium, and its firefox-esr over WebDriver
+// BiDi, through puppeteer-core; nothing downloads a browser): the token is asked once (by keyboard)
+// and kept for the tab, a failed upstream's error text shows, and the page follows an upstream's crash
+// and its recovery within 2 s. Screenshots of each browser are saved under test-artifacts/.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,7 +15,32 @@ import { requireBuild } from '../support/mcp-server-harness.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+interface TestBrowser {
+  name: string;
+  /** The Debian package that installs it, for the error when it is missing. */
+  apt: string;
+  executablePath: string;
+  /** The screenshots' file name stem. */
+  shots: string;
+  launch(executablePath: string): Promise<Browser>;
+}
+
+const BROWSERS: TestBrowser[] = [
+  {
+    name: 'Chromium',
+    apt: 'chromium',
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    shots: 'status-page',
+    launch: (executablePath) => puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] }),
+  },
+  {
+    name: 'Firefox',
+    apt: 'firefox-esr',
+    executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
+    shots: 'status-page-firefox',
+    launch: (executablePath) => puppeteer.launch({ browser: 'firefox', executablePath, headless: true }),
+  },
+];
 const TOKEN = 'status-page-test-token-abcdefgh';
 const BROKEN_TEXT = 'cannot reach the docs index (exit on purpose)';
 const ARTIFACTS = path.join(REPO, 'test-artifacts');
@@ -27,7 +52,7 @@ interface UpstreamState {
   error?: string;
 }
 
-describe('the status page in headless Chromium', () => {
+describe.each(BROWSERS)('the status page in headless $name', (testBrowser) => {
   let home: string;
   let pidFile: string;
   let serve: ServeProcess;
@@ -50,7 +75,8 @@ describe('the status page in headless Chromium', () => {
 
   beforeAll(async () => {
     requireBuild();
-    if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+    const { executablePath, apt, name } = testBrowser;
+    if (!existsSync(executablePath)) throw new Error(`no ${name} at ${executablePath}: apt-get install ${apt} (or set ${name.toUpperCase()}_PATH)`);
     home = await tempDir('sb-status-page-');
     const work = path.join(home, 'work');
     await mkdir(work);
@@ -73,7 +99,7 @@ describe('the status page in headless Chromium', () => {
     );
     serve = await spawnServe(['--http', '127.0.0.1:0'], { env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, SWITCHBOARD_MCP_TOKEN: TOKEN }, cwd: work });
     origin = new URL(serve.url).origin;
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    browser = await testBrowser.launch(executablePath);
     page = await browser.newPage();
     await page.setViewport({ width: 1366, height: 820 });
   });
@@ -120,7 +146,7 @@ describe('the status page in headless Chromium', () => {
     expect(await page.evaluate(shown('#token-form'))).toBe(false);
 
     await mkdir(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, 'status-page.png'), fullPage: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, `${testBrowser.shots}.png`), fullPage: true });
   });
 
   it('shows a crash and the recovery, each within 2 s', async () => {
@@ -143,6 +169,6 @@ describe('the status page in headless Chromium', () => {
     expect(cells[0]).toBe('ready');
     expect(cells[4]).toBe('1');
     expect(cells[5]).toMatch(/^earlier: MCP server `files` stopped after being ready/);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'status-page-recovered.png'), fullPage: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, `${testBrowser.shots}-recovered.png`), fullPage: true });
   });
 });

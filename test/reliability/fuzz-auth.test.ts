@@ -5,11 +5,11 @@
 // and the endpoint keeps answering the valid token afterwards.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Server } from '@modelcontextprotocol/server';
 import { generateKeyPair, SignJWT, type JWTPayload } from 'jose';
-import { ResourceAuth, startHttpHost, type HttpHost } from '../../src/mcp-host/index.js';
+import { ResourceAuth, type HttpHost } from '../../src/mcp-host/index.js';
 import { nullLogger } from '../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
+import { startEmptyHost } from '../support/empty-host.js';
 
 export const AUTH_FUZZ = { seed: 9_728, headers: 4_000, mutations: 5_000, forgeries: 1_000 } as const;
 
@@ -24,17 +24,7 @@ const statuses = new Map<number, number>();
 beforeAll(async () => {
   fixture = await startOAuthFixture({ jwt: { audience: AUDIENCE } });
   const auth = new ResourceAuth({ issuer: fixture.issuer, audience: AUDIENCE, requiredScopes: ['mcp'], staticToken: null, logger: nullLogger });
-  host = await startHttpHost({
-    listen: { host: '127.0.0.1', port: 0 },
-    token: null,
-    auth,
-    logger: nullLogger,
-    async openSession(transport) {
-      const server = new Server({ name: 'fuzz', version: '0' }, { capabilities: {} });
-      await server.connect(transport);
-      return { close: () => server.close() };
-    },
-  });
+  host = await startEmptyHost({ name: 'fuzz', token: null, auth });
   valid = await fixture.mintAccessToken({ sub: 'fuzzer', scope: 'mcp' });
 }, 30_000);
 afterAll(async () => {

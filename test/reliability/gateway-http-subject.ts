@@ -3,16 +3,13 @@
 // upstreams. Every client must see the same startup outcomes and status lines; calls take turns
 // across the clients; closing checks that every client is still served, then stops the gateway
 // (SIGTERM) and checks nothing is left below it.
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { stringify } from 'smol-toml';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { descendants } from '../support/process-tree.js';
-import { removeTree, tempDir } from '../support/temp.js';
+import { removeTree } from '../support/temp.js';
 import { spawnServe } from '../gateway/serve-process.js';
-import { GatewayWatch, leftBehind } from './gateway-watch.js';
+import { gatewayHome, GatewayWatch, leftBehind } from './gateway-watch.js';
 import type { FaultSubject } from './subjects.js';
 
 export const GATEWAY_CLIENTS = 4;
@@ -23,14 +20,7 @@ export const gatewayHttpSubject: FaultSubject = {
   name: `gateway ×${GATEWAY_CLIENTS}`,
   async start(tables, options = {}) {
     requireBuild();
-    const home = options.home ?? (await tempDir('sb-rel-gwh-'));
-    const logFile = path.join(home, 'log', 'switchboard.log');
-    const delay = options.restartDelayMs ?? 60_000;
-    await writeFile(
-      path.join(home, 'config.toml'),
-      stringify({ mcp_restart_initial_delay_ms: delay, mcp_restart_max_delay_ms: Math.max(delay, 1_000), mcp_servers: tables }),
-    );
-    const env = { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, SWITCHBOARD_LOG_LEVEL: 'debug' };
+    const { home, logFile, env } = await gatewayHome(tables, options, 'sb-rel-gwh-');
     const serve = await spawnServe(['--http', '127.0.0.1:0', '--insecure-no-auth'], { env, cwd: home });
     const servers = Object.keys(tables);
     const watches: GatewayWatch[] = [];

@@ -1,18 +1,15 @@
 // The gateway as a fault-matrix subject: the built CLI `switchboard serve` over stdio in a temp home
 // whose config.toml holds the row's tables, spoken to by an SDK v2 client (read through GatewayWatch).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client, deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-import { stringify } from 'smol-toml';
 import { errorMessage } from '../../src/util/index.js';
 import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { waitForExit } from '../support/fixture-processes.js';
 import { descendants } from '../support/process-tree.js';
 import type { FaultSubject } from './subjects.js';
-import { removeTree, tempDir } from '../support/temp.js';
-import { GatewayWatch, leftBehind } from './gateway-watch.js';
+import { removeTree } from '../support/temp.js';
+import { gatewayHome, GatewayWatch, leftBehind } from './gateway-watch.js';
 
 /** How long the gateway may take to close its servers and exit once its stdin ends. */
 const EXIT_GRACE_MS = 20_000;
@@ -69,15 +66,7 @@ export const gatewaySubject: FaultSubject = {
   name: 'gateway',
   async start(tables, options = {}) {
     requireBuild();
-    const home = options.home ?? (await tempDir('sb-rel-gw-'));
-    const logFile = path.join(home, 'log', 'switchboard.log');
-    const delay = options.restartDelayMs ?? 60_000;
-    await writeFile(
-      path.join(home, 'config.toml'),
-      stringify({ mcp_restart_initial_delay_ms: delay, mcp_restart_max_delay_ms: Math.max(delay, 1_000), mcp_servers: tables }),
-    );
-    // No secrets: only what the CLI needs to find its home and its programs.
-    const env = { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, SWITCHBOARD_LOG_LEVEL: 'debug' };
+    const { home, logFile, env } = await gatewayHome(tables, options, 'sb-rel-gw-');
     const child = spawn(process.execPath, [BIN, 'serve'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d.slice(0, 100_000)));

@@ -1,13 +1,30 @@
 // What one client of a gateway under test sees, as the fault matrix reads it: a server is ready when
 // its tools (mcp__<server>__*) are in tools/list (listed again on every list_changed); a failure is
 // the gateway's status line for it. Shared by the stdio subject (one client) and the HTTP subject
-// (several clients on one gateway). Also: reaping what ran below a gateway once it has exited.
-import { readFile } from 'node:fs/promises';
+// (several clients on one gateway). Also: the home a gateway subject runs in, and reaping what ran
+// below a gateway once it has exited.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
+import { stringify } from 'smol-toml';
 import type { ProcessInfo } from '../support/process-tree.js';
+import { tempDir } from '../support/temp.js';
 import { Changes } from '../support/wait.js';
 import { errorMessage } from '../../src/util/index.js';
-import type { CallOutcome, StartupOutcome } from './subjects.js';
+import type { CallOutcome, StartupOutcome, SubjectOptions } from './subjects.js';
+
+/**
+ * The gateway's home for a row (the given one, or a new temp folder): config.toml with the row's
+ * tables and restart delays, the log file it writes, and the environment the CLI runs in (no secrets:
+ * only what it needs to find its home and its programs).
+ */
+export async function gatewayHome(tables: Record<string, Record<string, unknown>>, options: SubjectOptions, prefix: string) {
+  const home = options.home ?? (await tempDir(prefix));
+  const delay = options.restartDelayMs ?? 60_000;
+  await writeFile(path.join(home, 'config.toml'), stringify({ mcp_restart_initial_delay_ms: delay, mcp_restart_max_delay_ms: Math.max(delay, 1_000), mcp_servers: tables }));
+  const env = { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, SWITCHBOARD_LOG_LEVEL: 'debug' };
+  return { home, logFile: path.join(home, 'log', 'switchboard.log'), env };
+}
 
 export class GatewayWatch {
   readonly outcomes = new Map<string, StartupOutcome[]>();

@@ -1,5 +1,5 @@
 // Temporary folders (and $SWITCHBOARD_HOMEs) that tests create and always remove.
-import { mkdtemp, readdir, readFile, rm, cp } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, cp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -19,6 +19,17 @@ export async function removeTree(dir: string): Promise<void> {
 export async function tempHome(prefix = 'sb-home-'): Promise<{ home: string; cleanup: () => Promise<void> }> {
   const home = await tempDir(prefix);
   return { home, cleanup: () => removeTree(home) };
+}
+
+/** A temporary root (added to `dirs`, for removeAll) with `work/`, the tool's cwd, and `outside/`, a folder beside it. */
+export async function workAndOutside(dirs: string[]): Promise<{ root: string; cwd: string; outside: string }> {
+  const root = await tempDir();
+  dirs.push(root);
+  const cwd = path.join(root, 'work');
+  const outside = path.join(root, 'outside');
+  await mkdir(cwd);
+  await mkdir(outside);
+  return { root, cwd, outside };
 }
 
 export async function removeAll(dirs: string[]): Promise<void> {

@@ -9,7 +9,6 @@ import type { AddressInfo } from 'node:net';
 import { isInitializeRequest, type AuthInfo, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl } from '../../util/index.js';
 import { HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpSessionHandle } from './http-host-types.js';
-import { serveObserved } from './modern-leg.js';
 import { internalOrigin } from './retry-forward.js';
 import { observedTransport } from '../rpc/observed-transport.js';
 import { checkAuthConfig } from './http-security.js';
@@ -50,6 +49,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const budget = new EventBudget(options.eventBudgetBytes);
   const log = options.logger;
   let opening = 0;
+  if (options.ops) options.modern?.observedBy(options.ops.telemetry);
   options.ops?.setClients(() =>
     sessions.ids().map((id) => {
       const s = sessions.get(id)!;
@@ -212,7 +212,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       (req as http.IncomingMessage & { auth?: AuthInfo }).auth = options.auth!.authInfo(caller);
     }
     // 2026-07-28 requests carry no session: after auth and limits (the SDK hands req.auth to the handlers).
-    if (req.method === 'POST' && sessionId === undefined && options.modern && (await options.modern.claims(req, body))) return serveObserved(options.modern, req, res, body, options.ops?.telemetry);
+    if (req.method === 'POST' && sessionId === undefined && options.modern && (await options.modern.claims(req, body))) return options.modern.serve(req, res, body);
     if (sessionId === undefined) {
       const init = messages.find((m) => isInitializeRequest(m));
       if (req.method === 'POST' && init) return openNew(req, res, body, messages, init, caller?.key);

@@ -6,10 +6,14 @@ import type http from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isJsonContentType, isLegacyRequest, type AuthInfo, type McpServerFactory, type ServerNotifier } from '@modelcontextprotocol/server';
 import { errorMessage, jsonRpcError, type Logger } from '../../util/index.js';
-import { mcpSpan, type Telemetry } from '../../util/telemetry/index.js';
+import type { Telemetry } from '../../util/telemetry/index.js';
 import { sendJson } from './http-io.js';
 import { forwardRetry, type RetryHolders } from './retry-forward.js';
 import { listenedResources, type OnListen } from '../rpc/listen-tap.js';
+import { observedServer } from '../rpc/observed-transport.js';
+
+/** The revision this leg serves (the SDK's entry refuses others). */
+const MODERN_REVISION = '2026-07-28';
 
 export interface ModernLeg {
   /** Publishes list changes and resource updates on open `subscriptions/listen` streams. */
@@ -19,6 +23,8 @@ export interface ModernLeg {
   serve(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void>;
   /** The host listens at `origin` (reachable by other replicas): retries held here name it. */
   listeningAt(origin: string): void;
+  /** The host's telemetry: every request a per-request server answers gets a server span, as a session's do. */
+  observedBy(telemetry: Telemetry): void;
   close(): Promise<void>;
 }
 
@@ -37,7 +43,12 @@ export interface ModernLegOptions {
 /** The modern leg over a product's per-request server factory (2026-07-28 only: 2025 traffic never reaches it). */
 export function createModernLeg(factory: McpServerFactory, options: ModernLegOptions): ModernLeg {
   const onerror = (error: Error) => options.logger.debug('mcp 2026-07-28 request refused or failed', { error: errorMessage(error) });
-  const handler = createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes, onerror });
+  let telemetry: Telemetry | undefined;
+  const observed: McpServerFactory = async (ctx) => {
+    const server = await factory(ctx);
+    return telemetry ? observedServer(server, telemetry, { transport: 'tcp', protocolVersion: () => MODERN_REVISION }) : server;
+  };
+  const handler = createMcpHandler(observed, { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes, onerror });
   const node = toNodeHandler(handler, { onerror, maxRequestBodySize: options.maxBodyBytes });
   return {
     notify: handler.notify,
@@ -62,6 +73,9 @@ export function createModernLeg(factory: McpServerFactory, options: ModernLegOpt
       await node(req, res, body);
     },
     listeningAt: (origin) => options.retries?.listeningAt(origin),
+    observedBy(t) {
+      telemetry = t;
+    },
     close: () => handler.close(),
   };
 }
@@ -83,30 +97,6 @@ function malformedRetry(body: unknown): ReturnType<typeof jsonRpcError> | undefi
   }
   if ('requestState' in params && typeof params.requestState !== 'string') return jsonRpcError(id ?? null, -32602, 'Invalid params: requestState must be the string the server sent');
   return undefined;
-}
-
-/**
- * `leg.serve` inside a server span (2026-07-28 requests have no session transport to observe): its
- * parent from `_meta.traceparent`, else the HTTP header; failed when the answer is an HTTP error.
- */
-export async function serveObserved(leg: ModernLeg, req: http.IncomingMessage, res: http.ServerResponse, body: unknown, telemetry: Telemetry | undefined): Promise<void> {
-  const message = body as { method?: unknown; id?: string | number; params?: Record<string, unknown> } | null;
-  if (!telemetry?.active || typeof message?.method !== 'string') return leg.serve(req, res, body);
-  const meta = message.params?._meta as { traceparent?: unknown; tracestate?: unknown } | undefined;
-  const header = req.headers.traceparent;
-  const parent = typeof meta?.traceparent === 'string' ? meta : typeof header === 'string' ? { traceparent: header } : undefined;
-  const span = telemetry.start(
-    mcpSpan({ kind: 'server', method: message.method, params: message.params, requestId: message.id, protocolVersion: '2026-07-28', transport: 'tcp', ...(parent ? { parent } : {}) }),
-  );
-  try {
-    await span.within(() => leg.serve(req, res, body));
-    if (res.statusCode >= 400) span.fail(String(res.statusCode));
-  } catch (err) {
-    span.fail('internal_error');
-    throw err;
-  } finally {
-    span.end();
-  }
 }
 
 function webHeaders(headers: http.IncomingHttpHeaders): Headers {

@@ -95,6 +95,17 @@ class ObservedTransport extends TransportDecorator {
 
 }
 
+/**
+ * A per-request server (2026-07-28: the SDK's serving entry connects each to a transport of its own)
+ * whose transport is observed like a session's; `server` untouched when telemetry is off.
+ */
+export function observedServer<S extends { connect(transport: Transport): Promise<void> }>(server: S, telemetry: Telemetry, info: ObservedTransportInfo): S {
+  if (!telemetry.active) return server;
+  const connect = server.connect.bind(server);
+  server.connect = (transport) => connect(new ObservedTransport(transport, telemetry, info));
+  return server;
+}
+
 /** `inner` with a server span per request; `inner` itself when telemetry is off. */
 export function observedTransport(inner: Transport, telemetry: Telemetry, info: ObservedTransportInfo): Transport {
   return telemetry.active ? new ObservedTransport(inner, telemetry, info) : inner;
