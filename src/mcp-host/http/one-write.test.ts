@@ -12,10 +12,15 @@ afterEach(async () => {
 });
 
 /** A session transport as http-host builds it (event store, retry interval) behind a real HTTP server; counts the socket writes of each POST. */
-async function serve(slowMs: number): Promise<{ url: string; writes: number[] }> {
-  const transport = sseTransport({ sessionIdGenerator: () => 'sid', eventStore: new MemoryEventStore(100, 1 << 20), retryInterval: 1000 }, (m) => {
-    throw new Error(m);
-  });
+async function serve(slowMs: number, holdMs = PRIMING_HOLD_MS): Promise<{ url: string; writes: number[] }> {
+  const options = { sessionIdGenerator: () => 'sid', eventStore: new MemoryEventStore(100, 1 << 20), retryInterval: 1000 };
+  const transport = sseTransport(
+    options,
+    (m) => {
+      throw new Error(m);
+    },
+    holdMs,
+  );
   const server = new Server({ name: 'one-write', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler('tools/call', async () => {
     await new Promise((r) => setTimeout(r, slowMs));
@@ -69,7 +74,8 @@ const call = { id: 2, method: 'tools/call', params: { name: 'x', arguments: {} }
 
 describe('sendTogether', () => {
   it('sends a quick SSE answer with its head and priming event in one socket write, the priming event first', async () => {
-    const { url, writes } = await serve(0);
+    // A hold far longer than the call: a loaded machine must not turn this into a test of its speed.
+    const { url, writes } = await serve(0, 60_000);
     await session(url);
     const before = writes.length;
     const res = await post(url, call, 'sid');

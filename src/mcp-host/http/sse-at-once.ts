@@ -3,7 +3,7 @@
 // length; an SSE answer that came back sooner waited for that tick on every call (issue 14). A POST's
 // head, priming event and answer then leave in one write (one-write.ts).
 import { NodeStreamableHTTPServerTransport, type StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/node';
-import { sendTogether } from './one-write.js';
+import { PRIMING_HOLD_MS, sendTogether } from './one-write.js';
 
 export type { NodeStreamableHTTPServerTransport };
 
@@ -14,7 +14,7 @@ interface WebTransport {
 let sdkChangeTold = false;
 
 /** A Node session transport with {@link streamSseAtOnce} whose POST answers go {@link sendTogether}; `warn` hears once per process if the SDK no longer allows it. */
-export function sseTransport(options: StreamableHTTPServerTransportOptions, warn: (message: string) => void): NodeStreamableHTTPServerTransport {
+export function sseTransport(options: StreamableHTTPServerTransportOptions, warn: (message: string) => void, holdMs = PRIMING_HOLD_MS): NodeStreamableHTTPServerTransport {
   const transport = new NodeStreamableHTTPServerTransport(options);
   if (!streamSseAtOnce(transport) && !sdkChangeTold) {
     sdkChangeTold = true;
@@ -22,7 +22,7 @@ export function sseTransport(options: StreamableHTTPServerTransportOptions, warn
   }
   const handle = transport.handleRequest.bind(transport);
   transport.handleRequest = (req, res, body) => {
-    if (req.method === 'POST') sendTogether(res);
+    if (req.method === 'POST') sendTogether(res, holdMs);
     return handle(req, res, body);
   };
   return transport;
