@@ -4,6 +4,10 @@ import type http from 'node:http';
 import { parseJSONRPCMessage, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/server';
 import { JSON_RPC_ERRORS, jsonRpcError } from '../../util/index.js';
 
+// JSON between systems is UTF-8 (RFC 8259); a lenient decode would turn bad bytes into U+FFFD.
+// One decoder for every body: decode() without `stream` starts afresh each time.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
@@ -47,8 +51,7 @@ export async function readJsonBody(
   }
   let body: unknown;
   try {
-    // JSON between systems is UTF-8 (RFC 8259); a lenient decode would turn bad bytes into U+FFFD.
-    body = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(raw));
+    body = JSON.parse(UTF8.decode(raw));
   } catch {
     sendJson(res, 400, jsonRpcError(null, JSON_RPC_ERRORS.parseError, 'Parse error: Invalid JSON'));
     return null;

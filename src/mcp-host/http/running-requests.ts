@@ -4,10 +4,6 @@
 // their client abandoned (the stream closed before the answer and was never resumed), so they are
 // cancelled rather than left running for no one.
 import {
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type RequestId,
@@ -15,6 +11,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { JSON_RPC_ERRORS, jsonRpcError } from '../../util/index.js';
+import { isErrorResponse, isNotification, isRequest, isResult } from '../rpc/message-kind.js';
 import { requestKey as keyOf } from '../rpc/request-guard.js';
 import { TransportDecorator } from '../rpc/transport-decorator.js';
 
@@ -51,10 +48,10 @@ export class RunningRequests extends TransportDecorator {
     this.inner.onclose = () => this.onclose?.();
     this.inner.onerror = (err) => this.onerror?.(err);
     this.inner.onmessage = (message, extra) => {
-      if (isJSONRPCRequest(message)) {
+      if (isRequest(message)) {
         const claim = this.claims.get(keyOf(message.id));
         if (claim) claim.taken = true;
-      } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+      } else if (isNotification(message) && message.method === 'notifications/cancelled') {
         const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
         if (typeof id === 'string' || typeof id === 'number') this.forget(keyOf(id));
       }
@@ -70,7 +67,7 @@ export class RunningRequests extends TransportDecorator {
   claim(messages: readonly JSONRPCMessage[], by: Claimant): JSONRPCErrorResponse | null {
     const keys = new Map<string, RequestId>();
     for (const m of messages) {
-      if (!isJSONRPCRequest(m)) continue;
+      if (!isRequest(m)) continue;
       const key = keyOf(m.id);
       if (this.claims.has(key) || keys.has(key)) return jsonRpcError(m.id, JSON_RPC_ERRORS.invalidRequest, REQUEST_ID_IN_USE);
       keys.set(key, m.id);
@@ -111,7 +108,7 @@ export class RunningRequests extends TransportDecorator {
   }
 
   override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+    if (isResult(message) || isErrorResponse(message)) {
       if (message.id !== undefined) this.forget(keyOf(message.id));
     }
     return this.inner.send(message, options);

@@ -3,14 +3,12 @@
 // the server's handling inside it, and ends it with the response (error.type from a JSON-RPC error
 // code or an `isError` tool result).
 import {
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
   type JSONRPCMessage,
   type MessageExtraInfo,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { isErrorResponse, isRequest, isResult } from './message-kind.js';
 import { mcpSpan, type OpenSpan, type Telemetry } from '../../util/telemetry/index.js';
 import { requestKey } from './request-guard.js';
 import { TransportDecorator } from './transport-decorator.js';
@@ -51,7 +49,7 @@ class ObservedTransport extends TransportDecorator {
     };
     this.inner.onerror = (err) => this.onerror?.(err);
     this.inner.onmessage = (message, extra) => {
-      if (!isJSONRPCRequest(message)) return this.onmessage?.(message, extra);
+      if (!isRequest(message)) return this.onmessage?.(message, extra);
       const params = message.params as Record<string, unknown> | undefined;
       const meta = params?._meta as { traceparent?: unknown; tracestate?: unknown } | undefined;
       const parent = typeof meta?.traceparent === 'string' ? meta : headerParent(extra);
@@ -76,12 +74,12 @@ class ObservedTransport extends TransportDecorator {
   }
 
   override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
+    if ((isResult(message) || isErrorResponse(message)) && message.id !== undefined) {
       const key = requestKey(message.id);
       const span = this.open.get(key);
       if (span) {
         this.open.delete(key);
-        if (isJSONRPCErrorResponse(message)) {
+        if (isErrorResponse(message)) {
           span.set('rpc.response.status_code', String(message.error.code));
           span.fail(String(message.error.code));
         } else if ((message.result as { isError?: unknown }).isError === true) {
