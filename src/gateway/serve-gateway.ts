@@ -47,7 +47,11 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
         }
         return new ModernGatewayClient(pool, flows, await pool.instructions()).server;
       },
-      { transport: deps.telemetry ? observedTransport(transport, deps.telemetry, { transport: 'pipe' }) : transport, onerror: (err) => deps.logger.debug('gateway stdio connection error', { error: errorMessage(err) }) },
+      {
+        // No tracer and no metrics: no span to start per request.
+        transport: deps.telemetry?.active ? observedTransport(transport, deps.telemetry, { transport: 'pipe' }) : transport,
+        onerror: (err) => deps.logger.debug('gateway stdio connection error', { error: errorMessage(err) }),
+      },
     );
     deps.logger.info('gateway serving on stdio', { mode: options.mode.kind });
     await Promise.race([transport.ended, io.stop?.then(() => transport.close())]);
