@@ -1,7 +1,8 @@
 // Enforces the layer table of ARCHITECTURE.md: imports point down only, and another layer is
-// reached through its index.ts (its public face), never through a file deep inside it. Two
-// exceptions: protocol/values.ts, the dependency-free value lists for start-up hot paths, and
-// util/telemetry/index.ts, which util/index.ts does not re-export so CLI start-up never loads it.
+// reached through its index.ts (its public face), never through a file deep inside it. Three
+// exceptions: protocol/values.ts, the dependency-free value lists for start-up hot paths;
+// util/telemetry/index.ts, which util/index.ts does not re-export so CLI start-up never loads it; and
+// mcp-client/oauth/index.ts, which mcp-client/index.ts does not re-export so a stdio connection never loads it.
 import path from 'node:path';
 
 export const LAYER_TABLE = {
@@ -69,7 +70,9 @@ export const layerImports = {
       }
       const inner = path.relative(path.join(srcRoot, to), target);
       const publicEntry =
-        ['index.js', 'index.ts', 'index', ''].includes(inner) || (to === 'protocol' && inner === 'values.js') || (to === 'util' && inner === path.join('telemetry', 'index.js'));
+        ['index.js', 'index.ts', 'index', ''].includes(inner) || (to === 'protocol' && inner === 'values.js') ||
+        (to === 'util' && inner === path.join('telemetry', 'index.js')) ||
+        (to === 'mcp-client' && inner === path.join('oauth', 'index.js'));
       if (!publicEntry) {
         context.report({ node, messageId: 'deep', data: { spec, to } });
       }

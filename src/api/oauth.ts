@@ -1,7 +1,7 @@
 // The `switchboard/oauth` package entry: OAuth 2.1 for HTTP MCP servers reached through McpClient
 // (`authProviderFor`): an SDK OAuthClientProvider over a token store, headless or client-credentials
 // authorization, and discovery. createConnectionManager already uses the configured store.
-export { OAuthRuntime, createOAuthRuntime, SwitchboardOAuthProvider, MemoryTokenStore, discoverAuthorizationState } from '../mcp-client/index.js';
+export { OAuthRuntime, createOAuthRuntime, SwitchboardOAuthProvider, MemoryTokenStore, discoverAuthorizationState } from '../mcp-client/oauth/index.js';
 export type {
   OAuthRuntimeOptions,
   OAuthSession,
@@ -10,4 +10,4 @@ export type {
   OAuthGrant,
   TokenStore,
   StoredOAuthCredentials,
-} from '../mcp-client/index.js';
+} from '../mcp-client/oauth/index.js';

@@ -1,7 +1,7 @@
 // auth_status for `mcp list`: the OAuth layer decides (Codex's McpAuthStatus rules); this file only
 // builds its dependencies from the CLI context (loading that layer on first use) and labels the result.
 import type { Config, McpServerConfig } from '../config/index.js';
-import type { McpAuthStatus } from '../mcp-client/index.js';
+import type { McpAuthStatus } from '../mcp-client/oauth/index.js';
 import { assertNever } from '../util/index.js';
 import type { CliContext } from './context.js';
 
@@ -11,7 +11,7 @@ export type AuthStatusResolver = (server: McpServerConfig) => Promise<AuthStatus
 
 /** A resolver for one command run: one token store, discovery with its own 5 s timeouts. */
 export function authStatusResolver(ctx: Pick<CliContext, 'env' | 'logger'>, config: Config): AuthStatusResolver {
-  const deps = import('../mcp-client/index.js').then((m) => ({
+  const deps = import('../mcp-client/oauth/index.js').then((m) => ({
     determine: m.determineAuthStatus,
     store: m.createTokenStore({ mode: config.mcp_oauth_credentials_store, home: config.home, logger: ctx.logger }),
   }));

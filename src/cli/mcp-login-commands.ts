@@ -2,7 +2,7 @@
 // the shared `mcp` command group (created here if no other group registered it first).
 import type { Command } from 'commander';
 import type { McpServerConfig } from '../config/index.js';
-import type { OAuthRuntime } from '../mcp-client/index.js';
+import type { OAuthRuntime } from '../mcp-client/oauth/index.js';
 import { SwitchboardError, errorMessage } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
@@ -12,7 +12,7 @@ import { openBrowser } from './open-browser.js';
 import { openConfiguredStore } from './store-compose.js';
 
 /** The OAuth layer, loaded when a login command runs (it pulls in the MCP SDK). */
-const oauthLayer = () => import('../mcp-client/index.js');
+const oauthLayer = () => import('../mcp-client/oauth/index.js');
 
 async function findServer(ctx: CliContext, name: string, notFound: string): Promise<{ server: McpServerConfig; runtime: OAuthRuntime; close(): Promise<void> }> {
   const { config } = await ctx.loadConfig();

@@ -112,7 +112,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   const mcp: typeof AgentServerModule = await import('../agent-server/index.js');
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   const { startObservability } = await import('./observability.js');
-  const observed = await startObservability(ctx, { title: 'switchboard mcp-server', withOps: plainHttp !== undefined, metricsListen: flags.metricsListen });
+  const observed = await startObservability(ctx, { title: 'switchboard mcp-server', withOps: plainHttp !== null, metricsListen: flags.metricsListen });
   const changes: (() => void)[] = [];
   const runtime = await composeAgentRuntime({ ...ctx, logger, telemetry: observed.telemetry }, loaded.config, () => changes.forEach((c) => c()));
   let served: ServedAuth | undefined;

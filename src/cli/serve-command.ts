@@ -102,7 +102,7 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   try {
     served = plainHttp ? await composeServerAuth(config, plainHttp, logger, store) : undefined;
     const { startObservability } = await import('./observability.js');
-    observed = await startObservability(ctx, { title: 'switchboard gateway', withOps: plainHttp !== undefined, metricsListen: flags.metricsListen });
+    observed = await startObservability(ctx, { title: 'switchboard gateway', withOps: plainHttp !== null, metricsListen: flags.metricsListen });
   } catch (err) {
     await store.close();
     throw err;

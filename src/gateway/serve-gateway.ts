@@ -39,7 +39,8 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
   const flows = new InputFlows({ logger: deps.logger });
   const sessions: GatewaySession[] = [];
   const unwatch: (() => void)[] = [];
-  const observed = deps.telemetry ? observedTransport(transport, deps.telemetry, { transport: 'pipe' }) : transport;
+  // No tracer and no metrics: no span to start per request.
+  const observed = deps.telemetry?.active ? observedTransport(transport, deps.telemetry, { transport: 'pipe' }) : transport;
   try {
     const connection = serveStdio(
       async (ctx) => {
@@ -52,7 +53,10 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
         unwatch.push(watchChanges(pool, serverNotifier(server, deps.logger)));
         return server;
       },
-      { transport: listenTap(observed, (uris, auth, ended) => subscribeForListen(pool, uris, auth, ended)), onerror: (err) => deps.logger.debug('gateway stdio connection error', { error: errorMessage(err) }) },
+      {
+        transport: listenTap(observed, (uris, auth, ended) => subscribeForListen(pool, uris, auth, ended)),
+        onerror: (err) => deps.logger.debug('gateway stdio connection error', { error: errorMessage(err) }),
+      },
     );
     deps.logger.info('gateway serving on stdio', { mode: options.mode.kind });
     await Promise.race([transport.ended, io.stop?.then(() => transport.close())]);

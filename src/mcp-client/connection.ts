@@ -6,7 +6,6 @@ import { errorMessage, sleep } from '../util/index.js';
 import type { HttpObservations } from './classify-error.js';
 import { classifyError } from './classify-error.js';
 import { McpClientError } from './errors.js';
-import { buildHttpTransport } from './http-transport.js';
 import { ListenStream, type ListenStreamSetup } from './listen-stream.js';
 import type { TransportRecipe } from './recipe.js';
 import { STDIO_PROBE_TIMEOUT_MS } from './defaults.js';
@@ -75,6 +74,8 @@ export class Connection {
       tail = () => launched.stderrTail();
       describe = () => launched.describe();
     } else {
+      // Loaded here, so a process with only stdio servers never loads it.
+      const { buildHttpTransport } = await import('./http-transport.js');
       const built = buildHttpTransport(recipe, { fetch: setup.fetch });
       transport = built.transport;
       observations = built.observations;

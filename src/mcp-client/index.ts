@@ -25,6 +25,5 @@ export * from './defaults.js';
 // The SDK's discovery result the manager records and hands back on a warm start.
 export type { PriorDiscovery } from '@modelcontextprotocol/client';
 
-
-// ---- OAuth (oauth/ — discovery, login/logout, token store, refresh, auth status) ----
-export * from './oauth/index.js';
+// OAuth (discovery, login/logout, token store, refresh, auth status) has its own public face,
+// oauth/index.ts, which this one does not re-export: connecting to a stdio server never loads it.

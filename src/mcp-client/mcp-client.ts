@@ -20,7 +20,6 @@ import { collectPages, listModernTools, type ListCacheHint } from './pagination.
 import { announceAfterDrop } from './listen-stream.js';
 import { currentAccessToken, recipeFromConfig } from './recipe.js';
 import type { InputRequestOptions, McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
-import { SwitchboardOAuthProvider } from './oauth/index.js';
 import { McpServerApi } from './server-api.js';
 import { awaitTask, createdTask } from './tasks.js';
 
@@ -300,7 +299,8 @@ export class McpClient extends McpServerApi {
     const provider = recipe?.kind !== 'stdio' ? recipe?.authProvider : undefined;
     if (!provider || !used) return false;
     // Only a login (another process) gives wider scopes: read the store again.
-    if (err.code === 'insufficient_scope' && provider instanceof SwitchboardOAuthProvider) await provider.session.reload();
+    // A SwitchboardOAuthProvider was made by the OAuth layer, so it is loaded already when one is here.
+    if (err.code === 'insufficient_scope' && provider instanceof (await import('./oauth/index.js')).SwitchboardOAuthProvider) await provider.session.reload();
     const token = await currentAccessToken(provider);
     return token !== undefined && `Bearer ${token}` !== used.rejectedAuthorization;
   }

@@ -1,18 +1,23 @@
 // The manager's current catalog and the names that left it: rebuilt from every server's
 // contribution whenever one changes, with a diff per server for mcp_tools_changed.
 import type { McpToolsChangedEvent } from '../protocol/index.js';
-import { Catalog, diffServerTools, type CatalogEntry, type ServerTools } from './catalog.js';
+import { Catalog, diffServerTools, PreparedContributions, type CatalogEntry, type ServerTools } from './catalog.js';
 import type { TrustedServers } from './tool-metadata.js';
 
 export class CatalogState {
   private current = Catalog.empty();
   /** Names that left the catalog (their server failed or dropped the tool): a call says why. */
   private readonly retired = new Map<string, CatalogEntry>();
+  private readonly prepared: PreparedContributions;
+  /** What the current catalog was built from. */
+  private built: readonly ServerTools[] = [];
 
   constructor(
     private readonly trusted: TrustedServers,
     private readonly maxNameBytes: number,
-  ) {}
+  ) {
+    this.prepared = new PreparedContributions(trusted);
+  }
 
   get entries(): readonly CatalogEntry[] {
     return this.current.entries;
@@ -33,10 +38,24 @@ export class CatalogState {
 
   /** Swap in a catalog built from `contributions`; returns what changed for `server`. */
   rebuild(contributions: readonly ServerTools[], server: string): McpToolsChangedEvent {
+    // The catalog is a function of the contributions: the same ones (a server starting without a
+    // snapshot, say) leave it as it is.
+    if (sameContributions(this.built, contributions)) return { server, added: [], removed: [], changed: [] };
+    this.built = contributions;
     const previous = this.current;
-    this.current = Catalog.build(contributions, this.trusted, this.maxNameBytes);
+    this.current = Catalog.build(contributions, this.trusted, this.maxNameBytes, this.prepared);
     for (const e of previous.entries) if (!this.current.get(e.name)) this.retired.set(e.name, e);
     for (const e of this.current.entries) this.retired.delete(e.name);
     return diffServerTools(server, previous.forServer(server), this.current.forServer(server));
   }
+}
+
+function sameContributions(a: readonly ServerTools[], b: readonly ServerTools[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.server !== y.server || x.tools !== y.tools || x.source !== y.source || x.filter !== y.filter) return false;
+  }
+  return true;
 }

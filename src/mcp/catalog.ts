@@ -4,7 +4,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { McpToolsChangedEvent } from '../protocol/index.js';
 import { applyMetadataPolicy, type TrustedServers } from './tool-metadata.js';
 import type { ToolFilter } from './tool-filter.js';
-import { assignToolNames } from './tool-naming.js';
+import { compareNamingItems, nameSortedItems, namingItem, type NamingItem } from './tool-naming.js';
 
 /** Where a catalog entry's definition comes from: the live server, or its startup snapshot while it starts. */
 export type ToolSource = 'live' | 'snapshot';
@@ -27,6 +27,53 @@ export interface ServerTools {
   filter: ToolFilter;
 }
 
+/** One tool of a server's contribution, ready to be named; its last entry is reused while its name holds. */
+interface PreparedTool extends NamingItem {
+  readonly server: string;
+  readonly tool: string;
+  readonly def: Tool;
+  readonly source: ToolSource;
+  entry?: CatalogEntry;
+}
+
+/**
+ * Each server's contribution after the metadata policy and the filter, with its tools' naming keys:
+ * worked out once per tool list, not again on every rebuild of the catalog (one per server that
+ * becomes ready, so a start of n servers would otherwise redo it n times for every tool).
+ */
+export class PreparedContributions {
+  private readonly byServer = new Map<string, { tools: readonly Tool[]; source: ToolSource; filter: ToolFilter; prepared: PreparedTool[] }>();
+
+  constructor(private readonly trusted: TrustedServers) {}
+
+  /** The prepared tools of `servers`, in their order; servers no longer among them are forgotten. */
+  collect(servers: readonly ServerTools[]): PreparedTool[] {
+    const out: PreparedTool[] = [];
+    for (const s of servers) for (const t of this.prepare(s)) out.push(t);
+    if (this.byServer.size > servers.length) {
+      const present = new Set(servers.map((s) => s.server));
+      for (const name of this.byServer.keys()) if (!present.has(name)) this.byServer.delete(name);
+    }
+    return out;
+  }
+
+  private prepare(s: ServerTools): PreparedTool[] {
+    const cached = this.byServer.get(s.server);
+    if (cached && cached.tools === s.tools && cached.source === s.source && cached.filter === s.filter) return cached.prepared;
+    const prepared: PreparedTool[] = [];
+    const seen = new Set<string>();
+    for (const def of applyMetadataPolicy(s.server, s.tools, this.trusted)) {
+      // A tool listed twice by its server: the first definition wins.
+      if (!s.filter.allows(def.name) || seen.has(def.name)) continue;
+      seen.add(def.name);
+      const { id, base, baseBytes } = namingItem(s.server, def.name);
+      prepared.push({ id, base, baseBytes, server: s.server, tool: def.name, def, source: s.source });
+    }
+    this.byServer.set(s.server, { tools: s.tools, source: s.source, filter: s.filter, prepared });
+    return prepared;
+  }
+}
+
 export class Catalog {
   private constructor(
     readonly entries: readonly CatalogEntry[],
@@ -37,27 +84,21 @@ export class Catalog {
     return new Catalog([], new Map());
   }
 
-  static build(servers: readonly ServerTools[], trusted: TrustedServers, maxNameBytes: number): Catalog {
-    const defs = new Map<string, { def: Tool; source: ToolSource }>();
-    for (const s of servers) {
-      for (const def of applyMetadataPolicy(s.server, s.tools, trusted)) {
-        if (!s.filter.allows(def.name)) continue;
-        const key = `${s.server}\u0000${def.name}`;
-        if (!defs.has(key)) defs.set(key, { def, source: s.source });
-      }
+  /** `prepared` keeps each server's policy, filter and naming keys between builds (see {@link PreparedContributions}). */
+  static build(servers: readonly ServerTools[], trusted: TrustedServers, maxNameBytes: number, prepared = new PreparedContributions(trusted)): Catalog {
+    const tools = prepared.collect(servers).sort(compareNamingItems);
+    const names = nameSortedItems(tools, maxNameBytes);
+    const entries: CatalogEntry[] = new Array<CatalogEntry>(tools.length);
+    const byName = new Map<string, CatalogEntry>();
+    for (let i = 0; i < tools.length; i++) {
+      const t = tools[i]!;
+      const name = names[i]!;
+      // The same entry object as in the last catalog while nothing about it changed.
+      if (t.entry?.name !== name) t.entry = { name, server: t.server, tool: t.tool, definition: t.def, source: t.source };
+      entries[i] = t.entry;
+      byName.set(name, t.entry);
     }
-    const named = assignToolNames(
-      [...defs.keys()].map((k) => {
-        const [server, tool] = k.split('\u0000') as [string, string];
-        return { server, tool };
-      }),
-      maxNameBytes,
-    );
-    const entries = named.tools.map((t): CatalogEntry => {
-      const { def, source } = defs.get(`${t.server}\u0000${t.tool}`)!;
-      return { name: t.name, server: t.server, tool: t.tool, definition: def, source };
-    });
-    return new Catalog(entries, new Map(entries.map((e) => [e.name, e])));
+    return new Catalog(entries, byName);
   }
 
   get(name: string): CatalogEntry | undefined {
@@ -81,11 +122,12 @@ export class Catalog {
 
 /** What changed in one server's contribution, by raw tool name. */
 export function diffServerTools(server: string, before: readonly CatalogEntry[], after: readonly CatalogEntry[]): McpToolsChangedEvent {
-  const old = new Map(before.map((e) => [e.tool, JSON.stringify(e.definition)]));
-  const now = new Map(after.map((e) => [e.tool, JSON.stringify(e.definition)]));
+  const old = new Map(before.map((e) => [e.tool, e.definition]));
+  const now = new Map(after.map((e) => [e.tool, e.definition]));
   const added = [...now.keys()].filter((t) => !old.has(t)).sort();
   const removed = [...old.keys()].filter((t) => !now.has(t)).sort();
-  const changed = [...now.keys()].filter((t) => old.has(t) && old.get(t) !== now.get(t)).sort();
+  // The same definition object is unchanged; another one is compared by its JSON.
+  const changed = [...now.keys()].filter((t) => old.has(t) && old.get(t) !== now.get(t) && JSON.stringify(old.get(t)) !== JSON.stringify(now.get(t))).sort();
   return { server, added, removed, changed };
 }
 

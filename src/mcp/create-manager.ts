@@ -5,7 +5,8 @@
 import type { Root } from '@modelcontextprotocol/client';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../config/index.js';
-import type { CredentialStore, McpClientOptions, OAuthRuntime } from '../mcp-client/index.js';
+import type { McpClientOptions } from '../mcp-client/index.js';
+import type { CredentialStore, OAuthRuntime } from '../mcp-client/oauth/index.js';
 import { createDefaultClientFactory } from './client-factory.js';
 import { McpConnectionManager, type McpConnectionManagerDeps } from './connection-manager.js';
 import { SnapshotStore } from './snapshot-store.js';
@@ -67,7 +68,7 @@ export function createConnectionManager(config: Config, options: ConnectionManag
     env,
     // The OAuth layer (and the token store behind it) loads only when an HTTP server needs it.
     authProviderFor: async (server) => {
-      oauth ??= import('../mcp-client/index.js').then((m) => m.createOAuthRuntime(config, { logger, env, credentials: options.oauthCredentials ?? null }));
+      oauth ??= import('../mcp-client/oauth/index.js').then((m) => m.createOAuthRuntime(config, { logger, env, credentials: options.oauthCredentials ?? null }));
       return (await oauth).authProviderFor(server);
     },
     roots: options.roots ?? [{ uri: pathToFileURL(options.cwd ?? process.cwd()).href, name: 'workspace' }],

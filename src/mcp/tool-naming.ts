@@ -41,6 +41,24 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** One tool to name: its raw identity (`server \0 tool`, the sort key) and its unsuffixed name. */
+export interface NamingItem {
+  readonly id: string;
+  /** `mcp__<server>__<tool>`, sanitised. */
+  readonly base: string;
+  readonly baseBytes: number;
+}
+
+export function namingItem(server: string, tool: string): NamingItem {
+  const base = `mcp__${sanitizeNamePart(server)}__${sanitizeNamePart(tool)}`;
+  return { id: identity({ server, tool }), base, baseBytes: Buffer.byteLength(base) };
+}
+
+/** Orders naming items (or anything carrying one's id) by raw identity, as names are assigned. */
+export function compareNamingItems(a: { readonly id: string }, b: { readonly id: string }): number {
+  return compare(a.id, b.id);
+}
+
 /**
  * Assign model-visible names. A name that fits and is unique after sanitising is kept as is. A name
  * that is too long, or whose sanitised form is shared by several distinct tools, is truncated and
@@ -54,35 +72,45 @@ export function assignToolNames(refs: Iterable<RawToolRef>, maxBytes = DEFAULT_M
     if (seen.has(id)) duplicates.push(ref);
     else seen.set(id, ref);
   }
-  const sorted = [...seen.entries()].sort(([a], [b]) => compare(a, b));
-  const bases = sorted.map(([id, ref]) => ({ id, ref, base: `mcp__${sanitizeNamePart(ref.server)}__${sanitizeNamePart(ref.tool)}` }));
-  const countByBase = new Map<string, number>();
-  for (const { base } of bases) countByBase.set(base, (countByBase.get(base) ?? 0) + 1);
+  const sorted = [...seen.values()].map((ref) => ({ ref, item: namingItem(ref.server, ref.tool) })).sort((a, b) => compareNamingItems(a.item, b.item));
+  const names = nameSortedItems(sorted.map((s) => s.item), maxBytes);
+  return {
+    tools: sorted.map(({ ref }, i) => ({ server: ref.server, tool: ref.tool, name: names[i]! })),
+    duplicates,
+  };
+}
 
-  const taken = new Set<string>();
-  const names = new Map<string, string>();
+/**
+ * The names of distinct items sorted by {@link compareNamingItems}, in their order. Most names stand
+ * on their own, so the set of taken names is built only when some name needs a suffix.
+ */
+export function nameSortedItems(items: readonly NamingItem[], maxBytes: number): string[] {
+  const countByBase = new Map<string, number>();
+  for (const { base } of items) countByBase.set(base, (countByBase.get(base) ?? 0) + 1);
+  const names: (string | undefined)[] = new Array<string | undefined>(items.length);
+  let suffixed = false;
   // Plain names first, so a suffixed name can never take a name that stands on its own.
-  for (const { id, base } of bases) {
-    if (countByBase.get(base) === 1 && Buffer.byteLength(base) <= maxBytes) {
-      names.set(id, base);
-      taken.add(base);
-    }
+  for (let i = 0; i < items.length; i++) {
+    const { base, baseBytes } = items[i]!;
+    if (countByBase.get(base) === 1 && baseBytes <= maxBytes) names[i] = base;
+    else suffixed = true;
   }
-  for (const { id, base } of bases) {
-    if (names.has(id)) continue;
+  if (!suffixed) return names as string[];
+  const taken = new Set<string>();
+  for (const n of names) if (n !== undefined) taken.add(n);
+  for (let i = 0; i < items.length; i++) {
+    if (names[i] !== undefined) continue;
+    const { id, base } = items[i]!;
     const head = base.slice(0, Math.max(0, maxBytes - SUFFIX_LENGTH));
     for (let attempt = 0; ; attempt++) {
       const hashInput = attempt === 0 ? id : `${id}\u0000${attempt}`;
       const candidate = `${head}_${sha1Hex(hashInput).slice(0, SUFFIX_HEX)}`;
       if (!taken.has(candidate)) {
-        names.set(id, candidate);
+        names[i] = candidate;
         taken.add(candidate);
         break;
       }
     }
   }
-  return {
-    tools: bases.map(({ id, ref }) => ({ server: ref.server, tool: ref.tool, name: names.get(id)! })),
-    duplicates,
-  };
+  return names as string[];
 }

@@ -67,7 +67,7 @@ describe('security: private files', { timeout: 60_000 }, () => {
   it('the OAuth credentials file is 0600, even when it existed with looser permissions', async () => {
     const file = path.join(root, 'creds', '.credentials.json');
     const script = `
-      const { FileTokenStore } = await import(${JSON.stringify(path.join(REPO, 'dist/mcp-client/index.js'))});
+      const { FileTokenStore } = await import(${JSON.stringify(path.join(REPO, 'dist/mcp-client/oauth/index.js'))});
       const store = new FileTokenStore(${JSON.stringify(file)});
       await store.save('docs|0123456789abcdef', { server_name: 'docs', server_url: 'https://docs.example/mcp', tokens: { access_token: 'at', token_type: 'Bearer', refresh_token: 'rt' }, expires_at: null });
     `;

@@ -2,7 +2,7 @@
 // readable by every replica with the key, and refreshed once across replicas racing to refresh.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OAuthRuntime, performOAuthLogin, SharedTokenStore, oauthStoreKey } from '../../src/mcp-client/index.js';
+import { OAuthRuntime, performOAuthLogin, SharedTokenStore, oauthStoreKey } from '../../src/mcp-client/oauth/index.js';
 import { credentialsKey, openStore, type Store } from '../../src/store/index.js';
 import { nullLogger } from '../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';

@@ -1,9 +1,10 @@
-// Which StdioLauncher runs a server: the local one, or the exec-server / ssh environment it names.
+// Which StdioLauncher runs a server: the local one, or the exec-server / ssh environment it names
+// (those two load their modules on the first launch).
 import type { EnvironmentConfig, McpServerConfig } from '../../config/index.js';
 import { assertNever, SwitchboardError } from '../../util/index.js';
-import { createExecutorLauncher, type ExecutorLauncherOptions } from './executor-launcher.js';
+import type { ExecutorLauncherOptions } from './executor-launcher.js';
 import type { StdioLauncher } from './launcher.js';
-import { createSshLauncher, type SshLauncherOptions } from './ssh-launcher.js';
+import type { SshLauncherOptions } from './ssh-launcher.js';
 
 /** Codex's id for "this machine"; usable without defining it. */
 export const LOCAL_ENVIRONMENT_ID = 'local';
@@ -38,10 +39,19 @@ export function selectLauncher(server: Pick<McpServerConfig, 'name' | 'environme
   }
   switch (environment.type) {
     case 'exec-server':
-      return createExecutorLauncher(environment, { ...selection.executor, env: selection.env });
+      return lazyLauncher('exec-server', async () => (await import('./executor-launcher.js')).createExecutorLauncher(environment, { ...selection.executor, env: selection.env }));
     case 'ssh':
-      return createSshLauncher(environment, { ...selection.ssh, env: selection.env });
+      return lazyLauncher('ssh', async () => (await import('./ssh-launcher.js')).createSshLauncher(environment, { ...selection.ssh, env: selection.env }));
     default:
       return assertNever(environment, 'environment type');
   }
+}
+
+/** A remote launcher whose module loads on its first launch: a process with local servers only never loads it. */
+function lazyLauncher(kind: StdioLauncher['kind'], load: () => Promise<StdioLauncher>): StdioLauncher {
+  let launcher: Promise<StdioLauncher> | undefined;
+  return {
+    kind,
+    launch: async (spec, options) => (await (launcher ??= load())).launch(spec, options),
+  };
 }

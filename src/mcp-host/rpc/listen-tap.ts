@@ -2,7 +2,8 @@
 // updates of, and a stdio transport decorator that reports each listen stream from its request to its
 // end (the client's `notifications/cancelled` of it, or the connection closing). The SDK serves the
 // streams themselves; this only lets the product make the updates happen (e.g. subscribe upstream).
-import { isJSONRPCNotification, isJSONRPCRequest, type AuthInfo, type RequestId, type Transport } from '@modelcontextprotocol/server';
+import type { AuthInfo, RequestId, Transport } from '@modelcontextprotocol/server';
+import { isNotification, isRequest } from './message-kind.js';
 import { TransportDecorator } from './transport-decorator.js';
 
 /** A listen stream asking updates of `resourceUris` opened; `ended` aborts when it closes. */
@@ -34,7 +35,10 @@ class ListenTap extends TransportDecorator {
     };
     this.inner.onerror = (err) => this.onerror?.(err);
     this.inner.onmessage = (message, extra) => {
-      if (isJSONRPCRequest(message)) {
+      // Every message passes here: only two methods are looked at, by their name first.
+      const method = (message as { method?: unknown }).method;
+      if (method !== 'subscriptions/listen' && method !== 'notifications/cancelled') return this.onmessage?.(message, extra);
+      if (isRequest(message)) {
         const uris = listenedResources(message);
         if (uris) {
           const ended = new AbortController();
@@ -42,7 +46,7 @@ class ListenTap extends TransportDecorator {
           this.streams.set(message.id, ended);
           this.onListen(uris, extra?.authInfo, ended.signal);
         }
-      } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+      } else if (isNotification(message) && method === 'notifications/cancelled') {
         const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
         if (id !== undefined) {
           this.streams.get(id)?.abort();

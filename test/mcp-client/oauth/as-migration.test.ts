@@ -2,7 +2,8 @@
 // rejects the old token; the client looks the resource up again, registers with the new server (never
 // presenting the old client or tokens there), authorizes and carries on.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpClient, MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider, type McpClient } from '../../../src/mcp-client/index.js';
+import { createMcpClient, type McpClient } from '../../../src/mcp-client/index.js';
+import { MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider } from '../../../src/mcp-client/oauth/index.js';
 import { nullLogger } from '../../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
 import { httpServer, withRetry } from './helpers.js';

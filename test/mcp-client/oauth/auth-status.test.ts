@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileTokenStore, determineAuthStatus, oauthStoreKey } from '../../../src/mcp-client/index.js';
+import { FileTokenStore, determineAuthStatus, oauthStoreKey } from '../../../src/mcp-client/oauth/index.js';
 import { parseMcpServerConfig } from '../../../src/config/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
 import { httpServer, loginWithBrowser } from './helpers.js';

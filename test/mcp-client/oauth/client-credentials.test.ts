@@ -1,7 +1,7 @@
 // `grant_type = "client_credentials"`: tokens are fetched without a login, with the secret from
 // `client_secret_env_var`, again before they expire, and a missing secret is a clear config error.
 import { afterEach, describe, expect, it } from 'vitest';
-import { performOAuthLogin } from '../../../src/mcp-client/index.js';
+import { performOAuthLogin } from '../../../src/mcp-client/oauth/index.js';
 import { isSwitchboardError } from '../../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
 import { connect, echo, fileRuntime, httpServer, storedCredentials } from './helpers.js';

@@ -1,7 +1,7 @@
 // Discovery variants against the real fixture (through the SDK's discovery functions), and a full
 // login through each layout.
 import { afterEach, describe, expect, it } from 'vitest';
-import { discoverAuthorizationState, discoverOAuth } from '../../../src/mcp-client/index.js';
+import { discoverAuthorizationState, discoverOAuth } from '../../../src/mcp-client/oauth/index.js';
 import { startOAuthFixture, type OAuthFixture, type OAuthFixtureOptions } from '../../fixtures/oauth-fixture.js';
 import { connect, echo, fileRuntime, httpServer, loginWithBrowser } from './helpers.js';
 import { tempHome } from '../../support/temp.js';

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { parseMcpServerConfig, type McpServerConfig } from '../../../src/config/index.js';
-import { FileTokenStore, OAuthRuntime, oauthStoreKey, performOAuthLogin, type StoredOAuthCredentials, type SwitchboardOAuthProvider } from '../../../src/mcp-client/index.js';
+import { FileTokenStore, OAuthRuntime, oauthStoreKey, performOAuthLogin, type StoredOAuthCredentials, type SwitchboardOAuthProvider } from '../../../src/mcp-client/oauth/index.js';
 import { nullLogger } from '../../../src/util/index.js';
 
 export function httpServer(name: string, url: string, extra: Record<string, unknown> = {}): McpServerConfig {

@@ -1,7 +1,7 @@
 // Login edge cases: retrying without rejected discovered scopes, a provider error for chosen
 // scopes, the 300 s callback wait (shortened), and an explicit empty `scopes = []`.
 import { afterEach, describe, expect, it } from 'vitest';
-import { performOAuthLogin } from '../../../src/mcp-client/index.js';
+import { performOAuthLogin } from '../../../src/mcp-client/oauth/index.js';
 import { isSwitchboardError } from '../../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
 import { autoApproveBrowser, fileRuntime, freePort, httpServer, storedCredentials } from './helpers.js';

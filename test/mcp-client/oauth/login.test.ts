@@ -3,7 +3,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { performOAuthLogin, oauthStoreKey, type StoredOAuthCredentials } from '../../../src/mcp-client/index.js';
+import { performOAuthLogin, oauthStoreKey, type StoredOAuthCredentials } from '../../../src/mcp-client/oauth/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
 import { autoApproveBrowser, connect, echo, fileRuntime, httpServer } from './helpers.js';
 import { tempHome } from '../../support/temp.js';

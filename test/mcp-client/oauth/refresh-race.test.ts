@@ -10,7 +10,7 @@ import { httpServer, loginWithBrowser, storedCredentials } from './helpers.js';
 import { tempHome } from '../../support/temp.js';
 
 const CHILD = path.resolve(import.meta.dirname, '../../fixtures/oauth-refresh-child.mjs');
-const DIST = path.resolve(import.meta.dirname, '../../../dist/mcp-client/index.js');
+const DIST = path.resolve(import.meta.dirname, '../../../dist/mcp-client/oauth/index.js');
 
 interface ChildResult {
   ok: boolean;

@@ -1,7 +1,7 @@
 // Token refresh against the real fixture: before expiry, after a 401, concurrently inside one
 // process, with a revoked refresh token, with a transient failure, and without rotation.
 import { afterEach, describe, expect, it } from 'vitest';
-import { performOAuthLogout } from '../../../src/mcp-client/index.js';
+import { performOAuthLogout } from '../../../src/mcp-client/oauth/index.js';
 import { isSwitchboardError } from '../../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture, type OAuthFixtureOptions } from '../../fixtures/oauth-fixture.js';
 import { connect, echo, fileRuntime, httpServer, loginWithBrowser, storedCredentials } from './helpers.js';

@@ -3,7 +3,8 @@
 // satisfied fails the call after MAX_STEP_UP_RETRIES re-authorizations with a clear error; a
 // connection without a way to authorize names the login (with the union) that would fix it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpClient, performOAuthLogin, type McpClient } from '../../../src/mcp-client/index.js';
+import { createMcpClient, type McpClient } from '../../../src/mcp-client/index.js';
+import { performOAuthLogin } from '../../../src/mcp-client/oauth/index.js';
 import { nullLogger } from '../../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
 import { failure } from '../helpers.js';

@@ -2,7 +2,7 @@
 // with the union of scopes and retries; a server that is never satisfied stops after the limit.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider, performOAuthLogin } from '../../../src/mcp-client/index.js';
+import { MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider, performOAuthLogin } from '../../../src/mcp-client/oauth/index.js';
 import { isSwitchboardError, nullLogger } from '../../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
 import { autoApproveBrowser, connect, fileRuntime, httpServer, withRetry } from './helpers.js';

@@ -12,11 +12,11 @@ import {
   createTokenStore,
   napiKeyringBackend,
   type StoredOAuthCredentials,
-} from '../../../src/mcp-client/index.js';
+} from '../../../src/mcp-client/oauth/index.js';
 import { nullLogger } from '../../../src/util/index.js';
 import { tempHome } from '../../support/temp.js';
 
-const DIST = path.resolve(import.meta.dirname, '../../../dist/mcp-client/index.js');
+const DIST = path.resolve(import.meta.dirname, '../../../dist/mcp-client/oauth/index.js');
 
 function creds(name: string): StoredOAuthCredentials {
   return {
