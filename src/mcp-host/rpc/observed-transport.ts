@@ -2,7 +2,15 @@
 // a request arrives (its parent from `_meta.traceparent`, else the HTTP `traceparent` header), runs
 // the server's handling inside it, and ends it with the response (error.type from a JSON-RPC error
 // code or an `isError` tool result).
-import type { JSONRPCErrorResponse, JSONRPCMessage, JSONRPCRequest, JSONRPCResultResponse, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
 import { mcpSpan, type OpenSpan, type Telemetry } from '../../util/telemetry/index.js';
 import { requestKey } from './request-guard.js';
 import { TransportDecorator } from './transport-decorator.js';
@@ -19,24 +27,6 @@ function headerParent(extra: MessageExtraInfo | undefined): { traceparent?: stri
   if (!traceparent) return undefined;
   const tracestate = headers?.get('tracestate');
   return tracestate ? { traceparent, tracestate } : { traceparent };
-}
-
-/*
- * What kind of message it is, from its members: the transport has parsed it as JSON-RPC already (and
- * the server built what it sends), so the SDK's guards, which validate the whole message again
- * against its schema, would cost a few µs per request for nothing.
- */
-function hasId(m: object): m is { id: string | number } {
-  const id = (m as { id?: unknown }).id;
-  return typeof id === 'string' || typeof id === 'number';
-}
-
-function isRequest(m: JSONRPCMessage): m is JSONRPCRequest {
-  return typeof (m as { method?: unknown }).method === 'string' && hasId(m);
-}
-
-function isAnswer(m: JSONRPCMessage): m is (JSONRPCResultResponse | JSONRPCErrorResponse) & { id: string | number } {
-  return ('result' in m || 'error' in m) && hasId(m);
 }
 
 class ObservedTransport extends TransportDecorator {
@@ -61,7 +51,7 @@ class ObservedTransport extends TransportDecorator {
     };
     this.inner.onerror = (err) => this.onerror?.(err);
     this.inner.onmessage = (message, extra) => {
-      if (!isRequest(message)) return this.onmessage?.(message, extra);
+      if (!isJSONRPCRequest(message)) return this.onmessage?.(message, extra);
       const params = message.params as Record<string, unknown> | undefined;
       const meta = params?._meta as { traceparent?: unknown; tracestate?: unknown } | undefined;
       const parent = typeof meta?.traceparent === 'string' ? meta : headerParent(extra);
@@ -86,15 +76,15 @@ class ObservedTransport extends TransportDecorator {
   }
 
   override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (isAnswer(message)) {
+    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
       const key = requestKey(message.id);
       const span = this.open.get(key);
       if (span) {
         this.open.delete(key);
-        if ('error' in message) {
+        if (isJSONRPCErrorResponse(message)) {
           span.set('rpc.response.status_code', String(message.error.code));
           span.fail(String(message.error.code));
-        } else if ((message.result as { isError?: unknown } | null)?.isError === true) {
+        } else if ((message.result as { isError?: unknown }).isError === true) {
           span.fail('tool_error');
         }
         span.end();
