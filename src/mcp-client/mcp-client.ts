@@ -180,11 +180,12 @@ export class McpClient extends McpServerApi {
   private runOutcome<T>(label: string, options: RunOptions, fn: (connection: Connection, attempt: AttemptOptions) => Promise<T>) {
     if (!this.telemetry.active) return this.runUntraced(label, options, fn);
     const span = mcpSpan({ kind: 'client', method: label, params: options.spanParams, upstream: this.serverName, protocolVersion: this.readyProtocol(), transport: this.isHttp() ? 'tcp' : 'pipe' });
-    return this.telemetry.span(span, async (s) => {
-      const outcome = await this.runUntraced(label, options, fn);
-      if ((outcome.value as { isError?: unknown } | undefined)?.isError === true) s.fail('tool_error');
-      return outcome;
-    });
+    return this.telemetry.span(span, (s) =>
+      this.runUntraced(label, options, fn).then((outcome) => {
+        if ((outcome.value as { isError?: unknown } | undefined)?.isError === true) s.fail('tool_error');
+        return outcome;
+      }),
+    );
   }
 
   private readyProtocol(): string | undefined {

@@ -16,7 +16,7 @@ import {
   type Sampler,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
-import { HandedIds, OtelSpans } from './otel-spans.js';
+import { OtelSpans, PooledIds } from './otel-spans.js';
 import type { SpanSpec, TraceContext, Tracer } from './telemetry.js';
 
 const KINDS = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL } as const;
@@ -77,15 +77,13 @@ export function createOtelTracer(options: OtelTracerOptions): Tracer {
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': options.serviceName, 'service.version': options.serviceVersion }))
     .merge(detectResources({ detectors: [envDetector] }));
-  const sampler = samplerFromEnv(options.env);
-  const ids = new HandedIds();
   const provider = new TracerProvider({
     resource,
-    sampler,
-    idGenerator: ids,
+    sampler: samplerFromEnv(options.env),
+    idGenerator: new PooledIds(),
     spanProcessors: [new BatchSpanProcessor({ exporter: options.exporter ?? exporterFor(options.env), ...batchOptionsFromEnv(options.env) })],
   });
-  const spans = new OtelSpans(provider.getTracer('switchboard', options.serviceVersion), sampler, ids, contexts);
+  const spans = new OtelSpans(provider.getTracer('switchboard', options.serviceVersion), contexts);
 
   const parentOf = (spec: SpanSpec): Context => {
     const carrier = spec.parent;
@@ -99,10 +97,8 @@ export function createOtelTracer(options: OtelTracerOptions): Tracer {
 
   return {
     start(spec) {
-      const parent = parentOf(spec);
-      const attributes: Record<string, string | number | boolean> = {};
-      for (const [k, v] of Object.entries(spec.attributes)) if (v !== undefined) attributes[k] = v;
-      return spans.start(spec.name, KINDS[spec.kind], attributes, parent);
+      // The spec's attributes as they are: the SDK copies them and drops those left undefined.
+      return spans.start(spec.name, KINDS[spec.kind], spec.attributes, parentOf(spec));
     },
     traceContext(): TraceContext | undefined {
       const carrier: Record<string, string> = {};

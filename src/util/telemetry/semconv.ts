@@ -6,15 +6,6 @@ import type { Attributes, SpanSpec } from './telemetry.js';
 /** switchboard's own attribute: which configured MCP server a request went to. */
 export const ATTR_UPSTREAM = 'switchboard.mcp.server';
 
-/** The target a method names (tool, prompt), which the span name and gen_ai attributes carry. */
-function mcpTarget(method: string, params: Record<string, unknown> | undefined): Attributes & { target?: string } {
-  const name = typeof params?.name === 'string' ? params.name : undefined;
-  if (method === 'tools/call') return { target: name, 'gen_ai.tool.name': name, 'gen_ai.operation.name': 'execute_tool' };
-  if (method === 'prompts/get') return { target: name, 'gen_ai.prompt.name': name };
-  if (method.startsWith('resources/') && typeof params?.uri === 'string') return { 'mcp.resource.uri': params.uri };
-  return {};
-}
-
 export interface McpSpanInfo {
   kind: 'server' | 'client';
   method: string;
@@ -28,23 +19,34 @@ export interface McpSpanInfo {
   parent?: SpanSpec['parent'];
 }
 
-/** An MCP request as a span: `{mcp.method.name} {target}`. */
+/**
+ * An MCP request as a span: `{mcp.method.name} {target}`, the target a method names (tool, prompt)
+ * also in gen_ai attributes. Only the attributes that have a value: built for every request served
+ * and made, so written out rather than spread together.
+ */
 export function mcpSpan(info: McpSpanInfo): SpanSpec {
-  const { target, ...targetAttrs } = mcpTarget(info.method, info.params);
-  return {
-    name: target ? `${info.method} ${target}` : info.method,
-    kind: info.kind,
-    attributes: {
-      'mcp.method.name': info.method,
-      'jsonrpc.request.id': info.requestId === undefined ? undefined : String(info.requestId),
-      'mcp.session.id': info.sessionId,
-      'mcp.protocol.version': info.protocolVersion,
-      'network.transport': info.transport,
-      [ATTR_UPSTREAM]: info.upstream,
-      ...targetAttrs,
-    },
-    ...(info.parent ? { parent: info.parent } : {}),
-  };
+  const { method, params } = info;
+  const attributes: Attributes = { 'mcp.method.name': method };
+  if (info.requestId !== undefined) attributes['jsonrpc.request.id'] = String(info.requestId);
+  if (info.sessionId !== undefined) attributes['mcp.session.id'] = info.sessionId;
+  if (info.protocolVersion !== undefined) attributes['mcp.protocol.version'] = info.protocolVersion;
+  if (info.transport !== undefined) attributes['network.transport'] = info.transport;
+  if (info.upstream !== undefined) attributes[ATTR_UPSTREAM] = info.upstream;
+  const name = typeof params?.name === 'string' ? params.name : undefined;
+  let target: string | undefined;
+  if (method === 'tools/call') {
+    target = name;
+    if (name !== undefined) attributes['gen_ai.tool.name'] = name;
+    attributes['gen_ai.operation.name'] = 'execute_tool';
+  } else if (method === 'prompts/get') {
+    target = name;
+    if (name !== undefined) attributes['gen_ai.prompt.name'] = name;
+  } else if (method.startsWith('resources/') && typeof params?.uri === 'string') {
+    attributes['mcp.resource.uri'] = params.uri;
+  }
+  const spec: SpanSpec = { name: target ? `${method} ${target}` : method, kind: info.kind, attributes };
+  if (info.parent) spec.parent = info.parent;
+  return spec;
 }
 
 /** One agent turn (GenAI `invoke_agent`). */

@@ -53,6 +53,22 @@ describe('createTelemetry', () => {
     expect(JSON.stringify(ended)).not.toContain('secret');
   });
 
+  it('ends a span whose work throws before it returns a promise, failed by that error', async () => {
+    const ended: EndedSpan[] = [];
+    const telemetry = createTelemetry({ listeners: [{ ended: (s) => ended.push(s) }] });
+    const boom = (): Promise<never> => {
+      throw new TypeError('sync');
+    };
+    await expect(telemetry.span(mcpSpan({ kind: 'client', method: 'ping' }), boom)).rejects.toThrow('sync');
+    expect(ended.map((e) => [e.spec.name, e.errorType])).toEqual([['ping', 'TypeError']]);
+  });
+
+  it('gives _meta the trace context alone when the request had none', async () => {
+    const telemetry = createTelemetry({ tracer: fakeTracer() });
+    const meta = await telemetry.span(mcpSpan({ kind: 'client', method: 'tools/call' }), async () => metaWithTrace(undefined, telemetry));
+    expect(meta).toEqual({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+  });
+
   it('puts the current trace context into _meta and headers while tracing', async () => {
     const telemetry = createTelemetry({ tracer: fakeTracer() });
     let seen: Headers | undefined;

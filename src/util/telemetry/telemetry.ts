@@ -145,16 +145,25 @@ export function createTelemetry(options: { tracer?: Tracer | null; listeners?: r
     active: true,
     tracing: tracer !== null,
     start,
-    async span<T>(spec: SpanSpec, fn: (span: SpanHandle) => Promise<T>): Promise<T> {
+    // Reactions on fn's promise rather than an async function around it: one frame less per span,
+    // and the upstream call of every tool call runs through here.
+    span<T>(spec: SpanSpec, fn: (span: SpanHandle) => Promise<T>): Promise<T> {
       const span = start(spec);
-      try {
-        return await span.within(() => fn(span));
-      } catch (err) {
+      const failed = (err: unknown): never => {
         span.fail(errorTypeOf(err));
-        throw err;
-      } finally {
         span.end();
+        throw err;
+      };
+      let running: Promise<T>;
+      try {
+        running = span.within(() => fn(span));
+      } catch (err) {
+        return Promise.reject(err).catch(failed);
       }
+      return running.then((value) => {
+        span.end();
+        return value;
+      }, failed);
     },
     traceContext: () => tracer?.traceContext(),
     // A collector that is down must not fail the process on its way out.

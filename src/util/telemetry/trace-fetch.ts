@@ -25,6 +25,7 @@ export function metaWithTrace(meta: Record<string, unknown> | undefined, telemet
   if (!telemetry.tracing) return meta;
   const tc = telemetry.traceContext();
   if (!tc) return meta;
-  const { tracestate: _stale, ...rest } = meta ?? {};
+  if (meta === undefined) return { ...tc };
+  const { tracestate: _stale, ...rest } = meta;
   return { ...rest, ...tc };
 }
