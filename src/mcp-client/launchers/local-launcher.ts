@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { errorMessage, PROCESS_GROUP_TERM_GRACE_MS, sleep, terminateGroup } from '../../util/index.js';
+import { errorMessage, PROCESS_GROUP_TERM_GRACE_MS, terminateGroup } from '../../util/index.js';
 import { McpClientError } from '../errors.js';
 import type { LaunchedServer, LaunchOptions, StdioLauncher, StdioServerSpec } from './launcher.js';
 import { createLocalServerEnv } from './stdio-env.js';
@@ -64,8 +64,11 @@ async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local:
   );
   child.once('exit', (code, signal) => {
     const how = signal ? `was killed by signal ${signal}` : `exited with code ${code ?? 'unknown'}`;
-    // Its last words on stderr usually arrive after the exit status; they belong in the error.
-    void Promise.race([stderrDrained, sleep(STDERR_DRAIN_GRACE_MS)]).then(() => {
+    // Its last words on stderr usually arrive after the exit status; they belong in the error. The
+    // grace timer goes once stderr is drained: a pending timer would keep a finished CLI alive.
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    void Promise.race([stderrDrained, new Promise<void>((resolve) => (grace = setTimeout(resolve, STDERR_DRAIN_GRACE_MS)))]).then(() => {
+      clearTimeout(grace);
       transport.ended(new McpClientError('process_exited', `MCP server \`${program}\` ${how}`));
     });
   });
