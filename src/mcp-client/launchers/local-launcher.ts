@@ -6,17 +6,24 @@ import type { Writable } from 'node:stream';
 import { errorMessage, PROCESS_GROUP_TERM_GRACE_MS, terminateGroup } from '../../util/index.js';
 import { McpClientError } from '../errors.js';
 import type { LaunchedServer, LaunchOptions, StdioLauncher, StdioServerSpec } from './launcher.js';
-import { createLocalServerEnv } from './stdio-env.js';
+import { addCompileCache, createLocalServerEnv } from './stdio-env.js';
 import { StdioTransport } from './stdio-transport.js';
 
 /** How long an exited server's stderr may take to drain (a grandchild can hold it open). */
 const STDERR_DRAIN_GRACE_MS = 250;
+/**
+ * With a compile cache, how long close() waits for the server to exit on its own once its stdin is
+ * closed before signalling it: Node writes the cache only on a normal exit, never when killed.
+ */
+const COMPILE_CACHE_EXIT_GRACE_MS = 200;
 
 export interface LocalLauncherOptions {
   /** The environment the allow list copies from; defaults to this process's. */
   parentEnv?: Readonly<Record<string, string | undefined>>;
   /** SIGTERM → SIGKILL grace for the process group. */
   termGraceMs?: number;
+  /** NODE_COMPILE_CACHE for servers that are Node programs (see addCompileCache); none when unset. */
+  compileCacheDir?: string;
 }
 
 export function createLocalLauncher(options: LocalLauncherOptions = {}): StdioLauncher {
@@ -27,7 +34,9 @@ export function createLocalLauncher(options: LocalLauncherOptions = {}): StdioLa
 }
 
 async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local: LocalLauncherOptions): Promise<LaunchedServer> {
-  const env = createLocalServerEnv(local.parentEnv ?? process.env, spec.envVars, spec.env);
+  const parentEnv = local.parentEnv ?? process.env;
+  const env = createLocalServerEnv(parentEnv, spec.envVars, spec.env);
+  const compileCache = addCompileCache(env, parentEnv, local.compileCacheDir);
   const program = spec.command;
   if (spec.cwd !== null && !existsSync(spec.cwd)) {
     throw new McpClientError('launch_failed', `failed to start MCP server \`${program}\`: working directory \`${spec.cwd}\` does not exist`);
@@ -82,6 +91,8 @@ async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local:
       } catch {
         // already gone
       }
+      if (compileCache) await exitWithin(child, COMPILE_CACHE_EXIT_GRACE_MS);
+      // Still the whole group: grandchildren outlive a wrapper (npx, sh -c) that exited.
       await stopChild(child, grace);
     },
   });
@@ -112,6 +123,20 @@ function writeFrame(stdin: Writable, frame: string): Promise<void> | void {
     };
     stdin.once('drain', done);
     stdin.once('close', done);
+  });
+}
+
+/** Resolves when the child has exited, or after `ms`. */
+function exitWithin(child: ChildProcess, ms: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      child.off('exit', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    child.once('exit', done);
   });
 }
 
