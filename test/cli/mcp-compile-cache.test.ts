@@ -1,7 +1,7 @@
 // Node's module compile cache for local stdio servers (docs/performance.md): on by default under
 // $SWITCHBOARD_HOME/cache/node-compile, written by the servers themselves when they exit after their
 // stdin is closed (Node never writes it when killed), and off with `mcp_node_compile_cache = false`.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,6 +36,8 @@ describe('Node compile cache for stdio servers', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['mcp__a__echo', 'mcp__b__echo']));
     expect(cachedFiles(home).length).toBeGreaterThan(0);
+    // Made by switchboard, private like the rest of the home (not by the server's Node, default mode).
+    expect((statSync(path.join(home, 'cache', 'node-compile')).mode & 0o777).toString(8)).toBe('700');
   });
 
   it('is not used with mcp_node_compile_cache = false', async () => {

@@ -2,6 +2,7 @@
 // environment; its pipes feed the shared StdioTransport, and close kills the whole group.
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { errorMessage, PROCESS_GROUP_TERM_GRACE_MS, terminateGroup } from '../../util/index.js';
 import { McpClientError } from '../errors.js';
@@ -36,7 +37,11 @@ export function createLocalLauncher(options: LocalLauncherOptions = {}): StdioLa
 async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local: LocalLauncherOptions): Promise<LaunchedServer> {
   const parentEnv = local.parentEnv ?? process.env;
   const env = createLocalServerEnv(parentEnv, spec.envVars, spec.env);
-  const compileCache = addCompileCache(env, parentEnv, local.compileCacheDir);
+  let compileCache = addCompileCache(env, parentEnv, local.compileCacheDir);
+  if (compileCache && !(await privateDir(local.compileCacheDir!, options.logger))) {
+    delete env.NODE_COMPILE_CACHE;
+    compileCache = false;
+  }
   const program = spec.command;
   if (spec.cwd !== null && !existsSync(spec.cwd)) {
     throw new McpClientError('launch_failed', `failed to start MCP server \`${program}\`: working directory \`${spec.cwd}\` does not exist`);
@@ -124,6 +129,20 @@ function writeFrame(stdin: Writable, frame: string): Promise<void> | void {
     stdin.once('drain', done);
     stdin.once('close', done);
   });
+}
+
+/**
+ * The compile cache's directory, made here (0700, like the rest of the home) rather than by the
+ * server's Node, which would make it and its parents with the default mode. False if it cannot be.
+ */
+async function privateDir(dir: string, logger: LaunchOptions['logger']): Promise<boolean> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    return true;
+  } catch (err) {
+    logger.debug(`Node compile cache for stdio servers not used: ${errorMessage(err)}`);
+    return false;
+  }
 }
 
 /** Resolves when the child has exited, or after `ms`. */
