@@ -2,7 +2,7 @@
 // through the connection manager (unlike list/get, which only read config.toml).
 import type { Command } from 'commander';
 import type { Config } from '../config/index.js';
-import type { McpConnectionManager, McpManagerEvent } from '../mcp/index.js';
+import type { CatalogEntry, McpConnectionManager, McpManagerEvent } from '../mcp/index.js';
 import { errorMessage, SwitchboardError } from '../util/index.js';
 import type { CliContext } from './context.js';
 import { CommandFailed, EXIT_FAILED, UsageError } from './exit-codes.js';
@@ -43,6 +43,34 @@ function parseArgs(text: string | undefined): Record<string, unknown> | undefine
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--args must be a JSON object, e.g. --args \'{"path": "README.md"}\'');
   return value as Record<string, unknown>;
+}
+
+/** `mcp tools` without --search: JSON or one line per tool. */
+function printTools(ctx: CliContext, entries: CatalogEntry[], asJson: boolean): void {
+  if (asJson) {
+    json(
+      ctx,
+      entries.map((e) => ({
+        name: e.name,
+        server: e.server,
+        tool: e.tool,
+        description: e.definition.description ?? '',
+        inputSchema: e.definition.inputSchema,
+        ...(e.definition._meta ? { _meta: e.definition._meta } : {}),
+        source: e.source,
+      })),
+    );
+    return;
+  }
+  if (entries.length === 0) {
+    ctx.stdout.write('No MCP tools available.\n');
+    return;
+  }
+  const width = Math.max(...entries.map((e) => e.name.length));
+  for (const e of entries) {
+    const desc = (e.definition.description ?? '').split('\n')[0]!;
+    ctx.stdout.write(`${e.name.padEnd(width)}  ${desc}${e.source === 'snapshot' ? ' (snapshot)' : ''}\n`.replace(/\s+\n$/, '\n'));
+  }
 }
 
 export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, context, result) => {
@@ -116,39 +144,18 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
       const ctx = context();
       if (opts.limit !== undefined && opts.search === undefined) throw new UsageError('--limit goes with --search');
       let config: Config | undefined;
-      const entries = await withManager(ctx, (manager, c) => {
+      const entries = await withManager(ctx, async (manager, c) => {
         config = c;
-        return opts.wait ? manager.listAllTools({ wait: 'all' }) : manager.listAllTools({ start: false });
+        const listed = await (opts.wait ? manager.listAllTools({ wait: 'all' }) : manager.listAllTools({ start: false }));
+        // Printed before the servers are stopped (the command still waits for that before it exits):
+        // the listing is complete, and stopping ten servers is no reason to hold the answer back.
+        if (opts.search === undefined) printTools(ctx, listed, opts.json === true);
+        return listed;
       });
       if (opts.search !== undefined) {
         const rows = await searchCatalog(entries, config!, opts.search, opts.limit ?? 8);
         if (opts.json) json(ctx, rows);
         else ctx.stdout.write(renderSearchRows(rows, opts.search));
-        return;
-      }
-      if (opts.json) {
-        json(
-          ctx,
-          entries.map((e) => ({
-            name: e.name,
-            server: e.server,
-            tool: e.tool,
-            description: e.definition.description ?? '',
-            inputSchema: e.definition.inputSchema,
-            ...(e.definition._meta ? { _meta: e.definition._meta } : {}),
-            source: e.source,
-          })),
-        );
-        return;
-      }
-      if (entries.length === 0) {
-        ctx.stdout.write('No MCP tools available.\n');
-        return;
-      }
-      const width = Math.max(...entries.map((e) => e.name.length));
-      for (const e of entries) {
-        const desc = (e.definition.description ?? '').split('\n')[0]!;
-        ctx.stdout.write(`${e.name.padEnd(width)}  ${desc}${e.source === 'snapshot' ? ' (snapshot)' : ''}\n`.replace(/\s+\n$/, '\n'));
       }
     });
 

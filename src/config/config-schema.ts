@@ -4,7 +4,7 @@
 // zod/v3 (inside the zod 4 package): it loads in ~6.5 ms where 'zod' (v4) takes ~40 ms, on every CLI start.
 import { z } from 'zod/v3';
 import { APPROVAL_POLICIES, SANDBOX_MODES, TOOL_SEARCH_MODES } from '../protocol/values.js';
-import { accepted, isObjectTable, keyOf, objectOf, oneOf, safeString, says, string, wholeNumber } from './schema-fields.js';
+import { accepted, boolean, isObjectTable, keyOf, objectOf, oneOf, safeString, says, string, wholeNumber } from './schema-fields.js';
 
 /** `<key> must be a table`; an absent table is an empty one. */
 function objectTable<S extends z.ZodRawShape>(shape: S) {
@@ -42,6 +42,8 @@ const mcpClientShape = {
   /** Background retries of a failed MCP server: the first delay, doubling up to the max (ms). */
   mcp_restart_initial_delay_ms: wholeNumber(1, 86_400_000, msText('mcp_restart_initial_delay_ms'), { booleans: false }).optional(),
   mcp_restart_max_delay_ms: wholeNumber(1, 86_400_000, msText('mcp_restart_max_delay_ms'), { booleans: false }).optional(),
+  /** Node's module compile cache for local stdio servers (NODE_COMPILE_CACHE under the home's cache/). */
+  mcp_node_compile_cache: boolean.default(true),
 };
 
 export const mcpClientSettingsSchema = z

@@ -123,6 +123,7 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
     mcp_tool_name_max_length: mcp.mcp_tool_name_max_length,
     mcp_restart_initial_delay_ms: mcp.mcp_restart_initial_delay_ms,
     mcp_restart_max_delay_ms: mcp.mcp_restart_max_delay_ms,
+    mcp_node_compile_cache: mcp.mcp_node_compile_cache,
     environments,
     model: agent.model,
     model_provider: providerId,

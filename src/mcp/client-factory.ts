@@ -19,6 +19,8 @@ export interface DefaultClientFactoryOptions {
   clientOptions?: McpClientOptions;
   /** Spans for every request to a server, and trace context passed on. */
   telemetry?: Telemetry;
+  /** NODE_COMPILE_CACHE for local stdio servers (docs/performance.md); none when unset. */
+  nodeCompileCacheDir?: string;
 }
 
 /**
@@ -33,7 +35,7 @@ export function createDefaultClientFactory(options: DefaultClientFactoryOptions)
   return async (config, handlers, perClient) => {
     sdk ??= layer();
     const { createLocalLauncher, createMcpClient, selectLauncher } = await sdk;
-    local ??= createLocalLauncher();
+    local ??= createLocalLauncher(options.nodeCompileCacheDir === undefined ? {} : { compileCacheDir: options.nodeCompileCacheDir });
     const provider = config.transport.type === 'stdio' ? undefined : await options.authProviderFor?.(config);
     return createMcpClient(
       config,

@@ -3,6 +3,7 @@
 // entry point both build their managers here. Nothing here loads the MCP SDK; the client factory does
 // that on the first connection.
 import type { Root } from '@modelcontextprotocol/client';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../config/index.js';
 import type { McpClientOptions } from '../mcp-client/index.js';
@@ -73,6 +74,8 @@ export function createConnectionManager(config: Config, options: ConnectionManag
     },
     roots: options.roots ?? [{ uri: pathToFileURL(options.cwd ?? process.cwd()).href, name: 'workspace' }],
     clientOptions: options.clientOptions,
+    // Node servers start faster from the second run on (compiled code kept between runs).
+    ...(config.mcp_node_compile_cache ? { nodeCompileCacheDir: path.join(config.home, 'cache', 'node-compile') } : {}),
     ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
   return new McpConnectionManager(

@@ -81,8 +81,10 @@ describe('security: secrets', { timeout: 120_000 }, () => {
     const r = await cli(['mcp', 'call', 'mcp__local__whoami']);
     expect(r.code, r.stderr).toBe(0);
     const env = whoamiEnv(r);
-    expect(Object.keys(env).filter((k) => !DEFAULT_ENV_VARS.includes(k)).sort()).toEqual(['LITERAL_TOKEN', 'NAMED_SECRET_TOKEN']);
+    expect(Object.keys(env).filter((k) => !DEFAULT_ENV_VARS.includes(k)).sort()).toEqual(['LITERAL_TOKEN', 'NAMED_SECRET_TOKEN', 'NODE_COMPILE_CACHE']);
     expect(env.NAMED_SECRET_TOKEN).toBe(PARENT.NAMED_SECRET_TOKEN); // proves the check can see a secret that does travel
+    // Not from the parent: switchboard's own, the Node compile cache under the home (mcp_node_compile_cache).
+    expect(env.NODE_COMPILE_CACHE).toBe(path.join(home, 'cache', 'node-compile'));
     const unnamed = Object.entries(PARENT).filter(([k]) => k !== 'NAMED_SECRET_TOKEN').map(([, v]) => v);
     expect(leaks(JSON.stringify(env), unnamed)).toEqual([]);
   });

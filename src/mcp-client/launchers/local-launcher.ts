@@ -2,21 +2,29 @@
 // environment; its pipes feed the shared StdioTransport, and close kills the whole group.
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import { errorMessage, PROCESS_GROUP_TERM_GRACE_MS, sleep, terminateGroup } from '../../util/index.js';
+import { errorMessage, PROCESS_GROUP_TERM_GRACE_MS, terminateGroup } from '../../util/index.js';
 import { McpClientError } from '../errors.js';
 import type { LaunchedServer, LaunchOptions, StdioLauncher, StdioServerSpec } from './launcher.js';
-import { createLocalServerEnv } from './stdio-env.js';
+import { addCompileCache, createLocalServerEnv } from './stdio-env.js';
 import { StdioTransport } from './stdio-transport.js';
 
 /** How long an exited server's stderr may take to drain (a grandchild can hold it open). */
 const STDERR_DRAIN_GRACE_MS = 250;
+/**
+ * With a compile cache, how long close() waits for the server to exit on its own once its stdin is
+ * closed before signalling it: Node writes the cache only on a normal exit, never when killed.
+ */
+const COMPILE_CACHE_EXIT_GRACE_MS = 200;
 
 export interface LocalLauncherOptions {
   /** The environment the allow list copies from; defaults to this process's. */
   parentEnv?: Readonly<Record<string, string | undefined>>;
   /** SIGTERM → SIGKILL grace for the process group. */
   termGraceMs?: number;
+  /** NODE_COMPILE_CACHE for servers that are Node programs (see addCompileCache); none when unset. */
+  compileCacheDir?: string;
 }
 
 export function createLocalLauncher(options: LocalLauncherOptions = {}): StdioLauncher {
@@ -27,7 +35,13 @@ export function createLocalLauncher(options: LocalLauncherOptions = {}): StdioLa
 }
 
 async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local: LocalLauncherOptions): Promise<LaunchedServer> {
-  const env = createLocalServerEnv(local.parentEnv ?? process.env, spec.envVars, spec.env);
+  const parentEnv = local.parentEnv ?? process.env;
+  const env = createLocalServerEnv(parentEnv, spec.envVars, spec.env);
+  let compileCache = addCompileCache(env, parentEnv, local.compileCacheDir);
+  if (compileCache && !(await privateDir(local.compileCacheDir!, options.logger))) {
+    delete env.NODE_COMPILE_CACHE;
+    compileCache = false;
+  }
   const program = spec.command;
   if (spec.cwd !== null && !existsSync(spec.cwd)) {
     throw new McpClientError('launch_failed', `failed to start MCP server \`${program}\`: working directory \`${spec.cwd}\` does not exist`);
@@ -64,8 +78,11 @@ async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local:
   );
   child.once('exit', (code, signal) => {
     const how = signal ? `was killed by signal ${signal}` : `exited with code ${code ?? 'unknown'}`;
-    // Its last words on stderr usually arrive after the exit status; they belong in the error.
-    void Promise.race([stderrDrained, sleep(STDERR_DRAIN_GRACE_MS)]).then(() => {
+    // Its last words on stderr usually arrive after the exit status; they belong in the error. The
+    // grace timer goes once stderr is drained: a pending timer would keep a finished CLI alive.
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    void Promise.race([stderrDrained, new Promise<void>((resolve) => (grace = setTimeout(resolve, STDERR_DRAIN_GRACE_MS)))]).then(() => {
+      clearTimeout(grace);
       transport.ended(new McpClientError('process_exited', `MCP server \`${program}\` ${how}`));
     });
   });
@@ -79,6 +96,8 @@ async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local:
       } catch {
         // already gone
       }
+      if (compileCache) await exitWithin(child, COMPILE_CACHE_EXIT_GRACE_MS);
+      // Still the whole group: grandchildren outlive a wrapper (npx, sh -c) that exited.
       await stopChild(child, grace);
     },
   });
@@ -109,6 +128,34 @@ function writeFrame(stdin: Writable, frame: string): Promise<void> | void {
     };
     stdin.once('drain', done);
     stdin.once('close', done);
+  });
+}
+
+/**
+ * The compile cache's directory, made here (0700, like the rest of the home) rather than by the
+ * server's Node, which would make it and its parents with the default mode. False if it cannot be.
+ */
+async function privateDir(dir: string, logger: LaunchOptions['logger']): Promise<boolean> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    return true;
+  } catch (err) {
+    logger.debug(`Node compile cache for stdio servers not used: ${errorMessage(err)}`);
+    return false;
+  }
+}
+
+/** Resolves when the child has exited, or after `ms`. */
+function exitWithin(child: ChildProcess, ms: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      child.off('exit', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    child.once('exit', done);
   });
 }
 

@@ -27,3 +27,18 @@ export function createLocalServerEnv(
   }
   return { ...env, ...(literals ?? {}) };
 }
+
+/**
+ * Point a Node server's module compile cache (Node 22.1+) at `dir`, so that every start after the
+ * first skips most of its parsing and compiling; other programs ignore the variable. Left alone when
+ * the user chose a cache or turned it off (NODE_COMPILE_CACHE / NODE_DISABLE_COMPILE_CACHE in the
+ * server's env or in ours). Returns whether it was set.
+ */
+export function addCompileCache(env: Record<string, string>, parent: Readonly<Record<string, string | undefined>>, dir: string | undefined): boolean {
+  if (dir === undefined) return false;
+  for (const name of ['NODE_COMPILE_CACHE', 'NODE_DISABLE_COMPILE_CACHE']) {
+    if (env[name] !== undefined || parent[name] !== undefined) return false;
+  }
+  env.NODE_COMPILE_CACHE = dir;
+  return true;
+}
