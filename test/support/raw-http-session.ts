@@ -106,3 +106,19 @@ export class RawHttpSession {
     this.sessionId = null;
   }
 }
+
+/**
+ * One raw 2025 POST (`message` with `jsonrpc` added), with the session's headers when `session` is given:
+ * for tests that look at the bytes a host answers with.
+ */
+export function post2025(url: string, message: object, session?: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+  });
+}

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Server } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { post2025 } from '../../../test/support/raw-http-session.js';
 import { MemoryEventStore } from './memory-event-store.js';
 import { PRIMING_HOLD_MS } from './one-write.js';
 import { sseTransport } from './sse-at-once.js';
@@ -54,16 +55,7 @@ async function serve(slowMs: number, holdMs = PRIMING_HOLD_MS): Promise<{ url: s
   return { url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`, writes };
 }
 
-const post = (url: string, message: object, session?: string) =>
-  fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', ...message }),
-  });
+const post = post2025;
 
 async function session(url: string): Promise<void> {
   await (await post(url, { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })).text();

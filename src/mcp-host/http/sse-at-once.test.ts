@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Server } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { post2025 } from '../../../test/support/raw-http-session.js';
 import { MemoryEventStore } from './memory-event-store.js';
 import { streamSseAtOnce } from './sse-at-once.js';
 
@@ -27,16 +28,7 @@ async function serve(patched: boolean): Promise<string> {
   return `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
 }
 
-const post = (url: string, message: object, session?: string) =>
-  fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', ...message }),
-  });
+const post = post2025;
 
 /** initialize, then a ping: two SSE responses, each opened by a priming event. */
 async function initializeAndPing(url: string): Promise<{ init: Response; initText: string; ping: Response; pingText: string }> {
