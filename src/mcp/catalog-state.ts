@@ -44,8 +44,10 @@ export class CatalogState {
     this.built = contributions;
     const previous = this.current;
     this.current = Catalog.build(contributions, this.trusted, this.maxNameBytes, this.prepared);
-    for (const e of previous.entries) if (!this.current.get(e.name)) this.retired.set(e.name, e);
-    for (const e of this.current.entries) this.retired.delete(e.name);
+    for (const e of this.current.departedFrom(previous)) this.retired.set(e.name, e);
+    // An index loop: no iterator result per entry on each of a start's rebuilds (see PreparedContributions.collect).
+    const now = this.current.entries;
+    for (let i = 0; i < now.length; i++) this.retired.delete(now[i]!.name);
     return diffServerTools(server, previous.forServer(server), this.current.forServer(server));
   }
 }

@@ -49,7 +49,12 @@ export class PreparedContributions {
   /** The prepared tools of `servers`, in their order; servers no longer among them are forgotten. */
   collect(servers: readonly ServerTools[]): PreparedTool[] {
     const out: PreparedTool[] = [];
-    for (const s of servers) for (const t of this.prepare(s)) out.push(t);
+    // Index loops: this runs on every rebuild, before the optimiser has seen it, when for-of
+    // allocates an iterator result per element.
+    for (let i = 0; i < servers.length; i++) {
+      const tools = this.prepare(servers[i]!);
+      for (let j = 0; j < tools.length; j++) out.push(tools[j]!);
+    }
     if (this.byServer.size > servers.length) {
       const present = new Set(servers.map((s) => s.server));
       for (const name of this.byServer.keys()) if (!present.has(name)) this.byServer.delete(name);
@@ -75,13 +80,23 @@ export class PreparedContributions {
 }
 
 export class Catalog {
-  private constructor(
-    readonly entries: readonly CatalogEntry[],
-    private readonly byName: ReadonlyMap<string, CatalogEntry>,
-  ) {}
+  /**
+   * Built on the first lookup: a start rebuilds the catalog once per server that becomes ready, and
+   * most of those catalogs are replaced before anyone looks a name up in them.
+   */
+  private byNameMap: Map<string, CatalogEntry> | undefined;
+
+  private constructor(readonly entries: readonly CatalogEntry[]) {}
 
   static empty(): Catalog {
-    return new Catalog([], new Map());
+    return new Catalog([]);
+  }
+
+  private get byName(): ReadonlyMap<string, CatalogEntry> {
+    if (this.byNameMap) return this.byNameMap;
+    const map = new Map<string, CatalogEntry>();
+    for (let i = 0; i < this.entries.length; i++) map.set(this.entries[i]!.name, this.entries[i]!);
+    return (this.byNameMap = map);
   }
 
   /** `prepared` keeps each server's policy, filter and naming keys between builds (see {@link PreparedContributions}). */
@@ -89,20 +104,45 @@ export class Catalog {
     const tools = prepared.collect(servers).sort(compareNamingItems);
     const names = nameSortedItems(tools, maxNameBytes);
     const entries: CatalogEntry[] = new Array<CatalogEntry>(tools.length);
-    const byName = new Map<string, CatalogEntry>();
     for (let i = 0; i < tools.length; i++) {
       const t = tools[i]!;
       const name = names[i]!;
       // The same entry object as in the last catalog while nothing about it changed.
       if (t.entry?.name !== name) t.entry = { name, server: t.server, tool: t.tool, definition: t.def, source: t.source };
       entries[i] = t.entry;
-      byName.set(name, t.entry);
     }
-    return new Catalog(entries, byName);
+    return new Catalog(entries);
   }
 
   get(name: string): CatalogEntry | undefined {
     return this.byName.get(name);
+  }
+
+  /**
+   * The entries of `previous` whose names this catalog no longer has. An entry kept unchanged is the
+   * same object here, in the same (raw identity) order, so the usual rebuild, where every earlier
+   * entry stays, is one walk of both lists; from the first entry not found that way on, names are
+   * looked up.
+   */
+  departedFrom(previous: Catalog): CatalogEntry[] {
+    const departed: CatalogEntry[] = [];
+    const now = this.entries;
+    let j = 0;
+    let walking = true;
+    for (let i = 0; i < previous.entries.length; i++) {
+      const e = previous.entries[i]!;
+      if (walking) {
+        let k = j;
+        while (k < now.length && now[k] !== e) k++;
+        if (k < now.length) {
+          j = k + 1;
+          continue;
+        }
+        walking = false;
+      }
+      if (!this.get(e.name)) departed.push(e);
+    }
+    return departed;
   }
 
   forServer(server: string): CatalogEntry[] {
@@ -122,6 +162,9 @@ export class Catalog {
 
 /** What changed in one server's contribution, by raw tool name. */
 export function diffServerTools(server: string, before: readonly CatalogEntry[], after: readonly CatalogEntry[]): McpToolsChangedEvent {
+  // A server's first contribution (each server on a start): all of it is added. Its tool names are
+  // distinct (a catalog has one entry per server and tool).
+  if (before.length === 0) return { server, added: after.map((e) => e.tool).sort(), removed: [], changed: [] };
   const old = new Map(before.map((e) => [e.tool, e.definition]));
   const now = new Map(after.map((e) => [e.tool, e.definition]));
   const added = [...now.keys()].filter((t) => !old.has(t)).sort();

@@ -85,19 +85,18 @@ export function assignToolNames(refs: Iterable<RawToolRef>, maxBytes = DEFAULT_M
  * on their own, so the set of taken names is built only when some name needs a suffix.
  */
 export function nameSortedItems(items: readonly NamingItem[], maxBytes: number): string[] {
-  const countByBase = new Map<string, number>();
-  for (const { base } of items) countByBase.set(base, (countByBase.get(base) ?? 0) + 1);
+  const shared = sharedBases(items);
   const names: (string | undefined)[] = new Array<string | undefined>(items.length);
   let suffixed = false;
   // Plain names first, so a suffixed name can never take a name that stands on its own.
   for (let i = 0; i < items.length; i++) {
     const { base, baseBytes } = items[i]!;
-    if (countByBase.get(base) === 1 && baseBytes <= maxBytes) names[i] = base;
+    if (!shared?.has(base) && baseBytes <= maxBytes) names[i] = base;
     else suffixed = true;
   }
   if (!suffixed) return names as string[];
   const taken = new Set<string>();
-  for (const n of names) if (n !== undefined) taken.add(n);
+  for (let i = 0; i < names.length; i++) if (names[i] !== undefined) taken.add(names[i]!);
   for (let i = 0; i < items.length; i++) {
     if (names[i] !== undefined) continue;
     const { id, base } = items[i]!;
@@ -113,4 +112,18 @@ export function nameSortedItems(items: readonly NamingItem[], maxBytes: number):
     }
   }
   return names as string[];
+}
+
+/**
+ * The bases more than one item has, or undefined when none does (the usual case). A sorted copy of
+ * the bases finds them without a map of every base: this runs on each catalog rebuild, once per
+ * server that becomes ready, and the map's growth was most of a start-up's allocation here.
+ */
+function sharedBases(items: readonly NamingItem[]): Set<string> | undefined {
+  const bases = new Array<string>(items.length);
+  for (let i = 0; i < items.length; i++) bases[i] = items[i]!.base;
+  bases.sort();
+  let shared: Set<string> | undefined;
+  for (let i = 1; i < bases.length; i++) if (bases[i] === bases[i - 1]) (shared ??= new Set()).add(bases[i]!);
+  return shared;
 }
