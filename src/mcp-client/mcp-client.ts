@@ -11,6 +11,7 @@ import type { Connection, ConnectionSetup } from './connection.js';
 import { ConnectionKeeper } from './connection-keeper.js';
 import { DeadlineWheel } from './deadline-wheel.js';
 import { DEFAULT_CLIENT_INFO } from './defaults.js';
+import { carriesCreatedTask } from './inbound-messages.js';
 import { runInputRounds } from './input-rounds.js';
 import { McpClientError } from './errors.js';
 import { createLocalLauncher } from './launchers/index.js';
@@ -21,7 +22,6 @@ import { announceAfterDrop } from './listen-stream.js';
 import { currentAccessToken, recipeFromConfig } from './recipe.js';
 import type { InputRequestOptions, McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
 import { McpServerApi } from './server-api.js';
-import { awaitTask, createdTask } from './tasks.js';
 
 /** Per-call options of `McpClient.callTool`. */
 export interface CallToolOptions extends InputRequestOptions {
@@ -153,6 +153,9 @@ export class McpClient extends McpServerApi {
           ? await runInputRounds(c.client, 'tools/call', params, a, inputs, (p, o) => c.client.callTool(p as typeof params, toolDefinition ? { ...o, toolDefinition } : o))
           : await c.client.callTool(params, toolDefinition ? { ...a, toolDefinition } : a);
       // A task is polled inside the same attempt, so the call's deadline and signal bound it too.
+      if (!carriesCreatedTask(result)) return result;
+      // Loaded on the first task: most servers never create one.
+      const { awaitTask, createdTask } = await import('./tasks.js');
       const task = createdTask(result);
       return task ? awaitTask(c.client, task, a) : result;
     });

@@ -8,7 +8,7 @@ import type { Logger } from '../util/index.js';
 import { MAX_INPUT_ROUNDS, MAX_TOOL_LIST_PAGES } from './defaults.js';
 import { SdkClient } from './input-rounds.js';
 import { TaskStatusParams } from './task-requests.js';
-import { TASKS_EXTENSION } from './tasks.js';
+import { TASKS_EXTENSION } from './inbound-messages.js';
 import type { InputHandlers, McpClientHandlers } from './types.js';
 
 export interface SdkClientSetup {

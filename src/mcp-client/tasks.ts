@@ -1,16 +1,13 @@
 // The tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`): a server may answer a tools/call
 // with a task, which is polled with tasks/get until it ends and cancelled with tasks/cancel. The SDK
 // declares the vocabulary but has no runtime for it, so a created task is carried through its result
-// decoding under a private `_meta` key and driven from here.
-import type { CallToolResult, Client, JSONRPCMessage, Progress, Transport } from '@modelcontextprotocol/client';
+// decoding under a private `_meta` key (inbound-messages.ts) and driven from here, loaded on a call's first task.
+import type { CallToolResult, Client, Progress } from '@modelcontextprotocol/client';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { sleep } from '../util/index.js';
 import { McpClientError } from './errors.js';
-
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-/** Where a created task rides through the SDK's tools/call decoding (never sent to a server). */
-const CREATED_TASK_META_KEY = 'switchboard/created-task';
+import { CREATED_TASK_META_KEY } from './inbound-messages.js';
 
 /** Used when the server gives no hint; a hint below the floor is raised to it. */
 export const DEFAULT_TASK_POLL_MS = 1_000;
@@ -38,28 +35,6 @@ function buildSchemas() {
 let built: ReturnType<typeof buildSchemas> | undefined;
 const schemas = () => (built ??= buildSchemas());
 type DetailedTask = z.infer<ReturnType<typeof buildSchemas>['detailed']>;
-
-const isResponse = (message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number; result: Record<string, unknown> } =>
-  'id' in message && 'result' in message && typeof message.result === 'object' && message.result !== null;
-
-/**
- * Call after `client.connect(transport)`: a CreateTaskResult (`resultType: "task"`) reaches the SDK as
- * an empty complete tool result carrying the task, which {@link createdTask} takes back out.
- */
-export function carryCreatedTasks(transport: Transport): void {
-  const deliver = transport.onmessage;
-  if (!deliver) return;
-  transport.onmessage = (message, extra) => {
-    if (isResponse(message) && message.result.resultType === 'task') {
-      const task = { ...message.result };
-      delete task.resultType;
-      const carried = { resultType: 'complete', content: [], _meta: { [CREATED_TASK_META_KEY]: task } };
-      deliver({ ...message, result: carried } as JSONRPCMessage, extra);
-      return;
-    }
-    deliver(message, extra);
-  };
-}
 
 /** The task a tools/call created, if it did. */
 export function createdTask(result: CallToolResult): DetailedTask | undefined {
@@ -92,6 +67,8 @@ export async function awaitTask(client: Client, created: DetailedTask, attempt: 
     void client.request({ method: 'tasks/cancel', params: { taskId } }, schemas().ack, { timeout: CANCEL_TIMEOUT_MS }).catch(() => {});
   };
   signal.addEventListener('abort', cancel, { once: true });
+  // This module loads on a call's first task, so the call may have been aborted meanwhile.
+  if (signal.aborted) cancel();
   let task = created;
   let reported = created.statusMessage;
   let updates = 0;

@@ -1,0 +1,52 @@
+// What the SDK client receives from the transport, adjusted after connect: responses kept behind their
+// notifications, and a created task (tasks extension) carried through the SDK's tools/call decoding.
+// Kept apart from tasks.ts so a connection loads only these shims; the task runtime loads on a task.
+import type { CallToolResult, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+
+/** The tasks extension (SEP-2663) a client declares; its runtime is tasks.ts. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** Where a created task rides through the SDK's tools/call decoding (never sent to a server). */
+export const CREATED_TASK_META_KEY = 'switchboard/created-task';
+
+const isResponse = (message: JSONRPCMessage): boolean => 'id' in message && !('method' in message);
+const isResultObject = (message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number; result: Record<string, unknown> } =>
+  'id' in message && 'result' in message && typeof message.result === 'object' && message.result !== null;
+
+/**
+ * Call after `client.connect(transport)`: responses are handed on one microtask later, in order. The
+ * SDK client handles a notification one microtask after it arrives but a response at once, so a
+ * progress notification read in the same chunk as its request's result would find the request
+ * finished and be dropped ("unknown token").
+ */
+export function deliverResponsesAfterNotifications(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    if (isResponse(message)) queueMicrotask(() => deliver(message, extra));
+    else deliver(message, extra);
+  };
+}
+
+/**
+ * Call after `client.connect(transport)`: a CreateTaskResult (`resultType: "task"`) reaches the SDK as
+ * an empty complete tool result carrying the task, which tasks.ts's `createdTask` takes back out.
+ */
+export function carryCreatedTasks(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    if (isResultObject(message) && message.result.resultType === 'task') {
+      const task = { ...message.result };
+      delete task.resultType;
+      const carried = { resultType: 'complete', content: [], _meta: { [CREATED_TASK_META_KEY]: task } };
+      deliver({ ...message, result: carried } as JSONRPCMessage, extra);
+      return;
+    }
+    deliver(message, extra);
+  };
+}
+
+/** Whether a tools/call result carries a created task (decoded and driven by tasks.ts). */
+export function carriesCreatedTask(result: CallToolResult): boolean {
+  return result._meta?.[CREATED_TASK_META_KEY] !== undefined;
+}
