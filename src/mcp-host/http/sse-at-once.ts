@@ -1,9 +1,7 @@
 // Session transports whose SSE responses start at once. The SDK's Node adapter (@hono/node-server)
 // holds back a response that is not marked chunked for a timer tick (>= 1 ms) hoping to learn its
-// length; an SSE answer that came back sooner waited for that tick on every call (issue 14). A POST's
-// head, priming event and answer then leave in one write (one-write.ts).
+// length; an SSE answer that came back sooner waited for that tick on every call (issue 14).
 import { NodeStreamableHTTPServerTransport, type StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/node';
-import { PRIMING_HOLD_MS, sendTogether } from './one-write.js';
 
 export type { NodeStreamableHTTPServerTransport };
 
@@ -13,18 +11,13 @@ interface WebTransport {
 
 let sdkChangeTold = false;
 
-/** A Node session transport with {@link streamSseAtOnce} whose POST answers go {@link sendTogether}; `warn` hears once per process if the SDK no longer allows it. */
-export function sseTransport(options: StreamableHTTPServerTransportOptions, warn: (message: string) => void, holdMs = PRIMING_HOLD_MS): NodeStreamableHTTPServerTransport {
+/** A Node session transport with {@link streamSseAtOnce}; `warn` hears once per process if the SDK no longer allows it. */
+export function sseTransport(options: StreamableHTTPServerTransportOptions, warn: (message: string) => void): NodeStreamableHTTPServerTransport {
   const transport = new NodeStreamableHTTPServerTransport(options);
   if (!streamSseAtOnce(transport) && !sdkChangeTold) {
     sdkChangeTold = true;
     warn('the MCP SDK changed: SSE responses wait a timer tick before they start (src/mcp-host/http/sse-at-once.ts)');
   }
-  const handle = transport.handleRequest.bind(transport);
-  transport.handleRequest = (req, res, body) => {
-    if (req.method === 'POST') sendTogether(res, holdMs);
-    return handle(req, res, body);
-  };
   return transport;
 }
 
