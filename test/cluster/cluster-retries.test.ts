@@ -3,13 +3,13 @@
 // landing on another replica (directly, or through nginx's round robin) is forwarded to the holder
 // and completes, a forwarded retry is never forwarded again, and a retry whose holder died gets the
 // clear "no longer waiting" error.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nginxBinary, startCluster, type Cluster, type Replica } from '../../scripts/cluster/cluster.mjs';
-import { needsPostgres, postgresSkipReason } from '../support/postgres.js';
+import { describe, expect, it } from 'vitest';
+import type { Replica } from '../../scripts/cluster/cluster.mjs';
+import { sharedCluster } from '../support/shared-cluster.js';
 import { post2026 } from '../support/raw-2026.js';
 
-const skip = postgresSkipReason() !== null || (nginxBinary() === null && process.env.CI !== 'true');
-const title = nginxBinary() === null ? 'retries on a cluster [skipped: needs nginx (apt-get install nginx)]' : needsPostgres('retries on a cluster');
+const shared = sharedCluster('retries on a cluster');
+const { skip, title } = shared;
 
 const TOOL = 'mcp__demo__ask';
 
@@ -19,19 +19,12 @@ interface Answer {
   error?: { code: number; message: string };
 }
 
-let cluster: Cluster;
 let id = 0;
 
-beforeAll(async () => {
-  if (!skip) cluster = await startCluster({ replicas: 2 });
-}, 120_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
 
 /** One raw 2026-07-28 tools/call; the replica that answered (nginx's `x-upstream`) beside the answer. */
 async function post(url: string, name: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Answer> {
-  const { response, answer } = await post2026<Omit<Answer, 'upstream'>>(url, { id: ++id, method: 'tools/call', name, params: { name, ...params }, token: cluster.token, headers });
+  const { response, answer } = await post2026<Omit<Answer, 'upstream'>>(url, { id: ++id, method: 'tools/call', name, params: { name, ...params }, token: shared.cluster().token, headers });
   return { upstream: response.headers.get('x-upstream'), ...answer };
 }
 
@@ -52,7 +45,7 @@ function pending(first: Answer): { state: string; key: string } {
 
 describe.skipIf(skip)(title, () => {
   it('a retry sent to replica B continues the request replica A holds', async () => {
-    const [a, b] = cluster.gateways as [Replica, Replica];
+    const [a, b] = shared.cluster().gateways as [Replica, Replica];
     const first = pending(await ask(a.url));
     // A retry already forwarded once is served where it lands (no loops): B holds nothing for it.
     const looped = await ask(b.url, { ...first, answer: 'blue' }, { 'x-switchboard-forwarded-retry': '1' });
@@ -63,8 +56,8 @@ describe.skipIf(skip)(title, () => {
   }, 60_000);
 
   it('through nginx (round robin, no stickiness) the retry lands on the other replica and completes', async () => {
-    const first = await ask(cluster.gatewayUrl!);
-    const retried = await ask(cluster.gatewayUrl!, { ...pending(first), answer: 'green' });
+    const first = await ask(shared.cluster().gatewayUrl!);
+    const retried = await ask(shared.cluster().gatewayUrl!, { ...pending(first), answer: 'green' });
     expect(retried.error).toBeUndefined();
     expect(retried.result!.content![0]!.text).toBe(JSON.stringify({ action: 'accept', content: { answer: 'green' } }));
     // Round robin over two replicas: the retry was answered by the other one.
@@ -73,7 +66,7 @@ describe.skipIf(skip)(title, () => {
   }, 60_000);
 
   it('a retry whose holder died gets the clear "no longer waiting" error on the replica it lands on', async () => {
-    const [a, b] = cluster.gateways as [Replica, Replica];
+    const [a, b] = shared.cluster().gateways as [Replica, Replica];
     const first = pending(await ask(a.url));
     await a.kill('SIGKILL');
     try {
@@ -85,7 +78,7 @@ describe.skipIf(skip)(title, () => {
   }, 60_000);
 
   it('an agent turn waiting for an approval on A continues when the approval reaches B', async () => {
-    const [a, b] = cluster.agents as [Replica, Replica];
+    const [a, b] = shared.cluster().agents as [Replica, Replica];
     const args = { prompt: 'make a file [shell]', 'approval-policy': 'untrusted' };
     const first = pending(await post(a.url, 'codex', { arguments: args }));
     const done = await post(b.url, 'codex', {

@@ -1,26 +1,19 @@
 // 2025 sessions on a real cluster: a session opened on one replica is served by the others without a
 // new initialize (agent server and gateway, directly and through nginx's round robin), and an SSE
 // stream that dies with its replica resumes on another from the shared event store (Last-Event-ID).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nginxBinary, startCluster, type Cluster, type Replica } from '../../scripts/cluster/cluster.mjs';
-import { needsPostgres, postgresSkipReason } from '../support/postgres.js';
+import { describe, expect, it } from 'vitest';
+import type { Replica } from '../../scripts/cluster/cluster.mjs';
+import { sharedCluster } from '../support/shared-cluster.js';
 import { RawHttpSession, readSse, type SseEvent } from '../support/raw-http-session.js';
 
-const skip = postgresSkipReason() !== null || (nginxBinary() === null && process.env.CI !== 'true');
-const title = nginxBinary() === null ? 'sessions on a cluster [skipped: needs nginx (apt-get install nginx)]' : needsPostgres('sessions on a cluster');
+const shared = sharedCluster('sessions on a cluster');
+const { skip, title } = shared;
 
-let cluster: Cluster;
 
-beforeAll(async () => {
-  if (!skip) cluster = await startCluster({ replicas: 2 });
-}, 120_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
 
 /** The same session, addressed to another replica. */
 function on(replica: Replica | string, session: RawHttpSession): RawHttpSession {
-  const moved = new RawHttpSession(typeof replica === 'string' ? replica : replica.url, cluster.token);
+  const moved = new RawHttpSession(typeof replica === 'string' ? replica : replica.url, shared.cluster().token);
   moved.sessionId = session.sessionId;
   return moved;
 }
@@ -29,8 +22,8 @@ const resultText = (r: Record<string, unknown>) => ((r.result as { content: { te
 
 describe.skipIf(skip)(title, () => {
   it('an agent-server session opened on A is served by B, and B serves a thread A started in it', async () => {
-    const [a, b] = cluster.agents as [Replica, Replica];
-    const sa = new RawHttpSession(a.url, cluster.token);
+    const [a, b] = shared.cluster().agents as [Replica, Replica];
+    const sa = new RawHttpSession(a.url, shared.cluster().token);
     await sa.initialize();
     const sb = on(b, sa);
     const tools = await sb.request('tools/list');
@@ -43,8 +36,8 @@ describe.skipIf(skip)(title, () => {
   });
 
   it('a gateway session opened on A is served by B: tools and calls to an upstream', async () => {
-    const [a, b] = cluster.gateways as [Replica, Replica];
-    const sa = new RawHttpSession(a.url, cluster.token);
+    const [a, b] = shared.cluster().gateways as [Replica, Replica];
+    const sa = new RawHttpSession(a.url, shared.cluster().token);
     await sa.initialize();
     const sb = on(b, sa);
     const listed = (await sb.request('tools/list')).result as { tools: { name: string }[] };
@@ -54,7 +47,7 @@ describe.skipIf(skip)(title, () => {
   });
 
   it('through nginx (round robin, no stickiness) one session answers every request', async () => {
-    const s = new RawHttpSession(cluster.agentUrl!, cluster.token);
+    const s = new RawHttpSession(shared.cluster().agentUrl!, shared.cluster().token);
     await s.initialize();
     for (let i = 0; i < 6; i += 1) expect((await s.request('ping')).result).toEqual({});
     const started = await s.request('tools/call', { name: 'codex', arguments: { prompt: 'via nginx' } });
@@ -62,25 +55,25 @@ describe.skipIf(skip)(title, () => {
   });
 
   it('while the database is down a session its replica holds keeps working, another replica answers 503 with the reason; all is back after', async () => {
-    const [a, b] = cluster.gateways as [Replica, Replica];
-    const sa = new RawHttpSession(a.url, cluster.token);
+    const [a, b] = shared.cluster().gateways as [Replica, Replica];
+    const sa = new RawHttpSession(a.url, shared.cluster().token);
     await sa.initialize();
     const echo = ((await sa.request('tools/list')).result as { tools: { name: string }[] }).tools.find((t) => t.name.endsWith('echo'))!.name;
-    await cluster.postgres.stopServer();
+    await shared.cluster().postgres.stopServer();
     try {
       expect(resultText(await sa.request('tools/call', { name: echo, arguments: { text: 'during' } }))).toBe('up:during');
       const elsewhere = await on(b, sa).post({ jsonrpc: '2.0', id: 5, method: 'ping' });
       expect(elsewhere.status).toBe(503);
       expect(JSON.stringify(await elsewhere.json())).toMatch(/cannot restore this session here: the PostgreSQL store \(\$SWITCHBOARD_DATABASE_URL\) is unavailable/);
     } finally {
-      await cluster.postgres.start();
+      await shared.cluster().postgres.start();
     }
     expect((await on(b, sa).request('ping')).result).toEqual({});
   });
 
   it('a stream that dies with its replica resumes on another from the shared event store (Last-Event-ID)', async () => {
-    const [a, b] = cluster.agents as [Replica, Replica];
-    const sa = new RawHttpSession(a.url, cluster.token);
+    const [a, b] = shared.cluster().agents as [Replica, Replica];
+    const sa = new RawHttpSession(a.url, shared.cluster().token);
     await sa.initialize();
     const res = await sa.post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'codex', arguments: { prompt: 'cut off [hang]' } } });
     const seen: SseEvent[] = [];
