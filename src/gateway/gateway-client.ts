@@ -9,7 +9,7 @@ import type { Upstreams } from './upstreams.js';
 
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
-/** What the gateway offers clients of either era (a 2025 session adds `tasks`); a fresh object per server. */
+/** What the gateway offers clients of either era (a 2025 session adds `tasks`, a 2026-07-28 server the tasks extension); a fresh object per server. */
 export function gatewayCapabilities() {
   return {
     tools: { listChanged: true },
@@ -31,7 +31,8 @@ export interface GatewayClient extends PoolClient {
   /**
    * `legacy`: a 2025 session (tools/list in the catalog's order; task-augmented calls passed through,
    * as the session outlives its tasks). `modern`: a 2026-07-28 request (tools/list in a stable order,
-   * as the revision asks; no tasks, which these clients are not offered).
+   * as the revision asks; tasks through the tasks extension, when the tool supports them and the
+   * request declares the extension).
    */
   readonly era: ProtocolEra;
   /**

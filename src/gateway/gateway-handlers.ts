@@ -8,6 +8,7 @@ import { invalidParams, resourceNotFound, toolCallFailure, toProtocolError } fro
 import { MODERN_PROTOCOL_VERSION, type GatewayClient } from './gateway-client.js';
 import type { RelayClient } from './relay.js';
 import { callAsTask } from './task-handlers.js';
+import { callAsModernTask } from './modern-task-handlers.js';
 
 /**
  * The client's request `_meta` minus its progressToken (the upstream call gets its own). A
@@ -76,7 +77,8 @@ export async function callGatewayTool(
         return toolCallFailure(err);
       }
     });
-  return taskRequest ? callAsTask(session, route, taskRequest, ctx, plain) : plain();
+  if (!taskRequest) return plain();
+  return session.era === 'modern' ? callAsModernTask(session, client, route, taskRequest, ctx, plain) : callAsTask(session, route, taskRequest, ctx, plain);
 }
 
 export function registerGatewayHandlers(session: GatewayClient): void {
@@ -89,7 +91,8 @@ export function registerGatewayHandlers(session: GatewayClient): void {
   });
 
   server.setRequestHandler('tools/call', (request, outer) =>
-    session.rounds(outer, (ctx, client) => callGatewayTool(session, client, request.params.name, request.params.arguments, ctx, request.params.task && session.era === 'legacy' ? request : undefined)),
+    // A 2025 client asks for a task with params.task; for a 2026-07-28 client the tool decides (tasks extension).
+    session.rounds(outer, (ctx, client) => callGatewayTool(session, client, request.params.name, request.params.arguments, ctx, request.params.task || session.era === 'modern' ? request : undefined)),
   );
 
   server.setRequestHandler('resources/list', async (_request, ctx) => ({

@@ -10,6 +10,7 @@ import { assertNever, errorMessage, SwitchboardError, type Logger } from '../uti
 import type { Telemetry } from '../util/telemetry/index.js';
 import type { GatewayMode } from './catalog-view.js';
 import { GatewayTasks } from './gateway-tasks.js';
+import { ModernTasks } from './modern-tasks.js';
 import type { ListKind } from './list-changed.js';
 import { upstreamInstructions } from './instructions.js';
 import { PoolSubscriptions } from './pool-subscriptions.js';
@@ -75,6 +76,8 @@ export class GatewayPool {
   private readonly roots: Root[];
   /** Tasks upstreams created for clients' task-augmented calls, each known to its own client only. */
   readonly tasks: GatewayTasks;
+  /** Tasks of 2026-07-28 clients (the tasks extension), each known to the caller that created it only. */
+  readonly modernTasks: ModernTasks;
   private readonly upstreamListeners: (() => void)[] = [];
 
   constructor(
@@ -83,6 +86,7 @@ export class GatewayPool {
   ) {
     this.roots = deps.roots ?? [{ uri: pathToFileURL(process.cwd()).href, name: 'workspace' }];
     this.tasks = new GatewayTasks(deps.logger);
+    this.modernTasks = new ModernTasks(deps.logger);
   }
 
   /** Where one record per served HTTP request goes ([server_auth] audit), when configured. */
@@ -111,6 +115,7 @@ export class GatewayPool {
           onEvent: (event) => this.onManagerEvent(event),
           listChanged: (kind) => this.listChanged(kind),
           taskStatus: (server, params) => this.tasks.status(server, params),
+          taskAsker: (server, taskId) => this.modernTasks.asker(server, taskId),
           resourceUpdated: (uri) => {
             for (const c of this.subscriptions.subscribers(uri)) c.notify({ method: 'notifications/resources/updated', params: { uri } });
             for (const w of this.watchers) w.resourceUpdated(uri);
@@ -203,6 +208,7 @@ export class GatewayPool {
     if (this.closed) return;
     this.closed = true;
     this.members.clear();
+    this.modernTasks.close();
     await this.up?.manager.close();
   }
 

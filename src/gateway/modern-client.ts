@@ -3,17 +3,16 @@
 // relay: what an upstream asks while it runs becomes an input-required result, and the client's
 // retry resumes the waiting upstream request.
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
   MissingRequiredClientCapabilityError,
-  Server,
+  type Server,
   type ClientCapabilities,
   type InputRequest,
   type InputRequiredResult,
   type LoggingLevel,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { FlowChannel, InputFlows } from '../mcp-host/index.js';
+import { TaskServer, type FlowChannel, type InputFlows } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
 import { gatewayCapabilities, MODERN_PROTOCOL_VERSION, type GatewayClient } from './gateway-client.js';
@@ -22,6 +21,8 @@ import { registerToolSearchHandlers } from './tool-search-handlers.js';
 import { levelPasses, type GatewayPool } from './gateway-pool.js';
 import type { Notification, RelayClient } from './relay.js';
 import type { Upstreams } from './upstreams.js';
+import { registerModernTaskHandlers, requestCapabilities } from './modern-task-handlers.js';
+import { TASKS_EXTENSION } from './modern-tasks.js';
 
 export class ModernGatewayClient implements GatewayClient {
   readonly server: Server;
@@ -34,15 +35,17 @@ export class ModernGatewayClient implements GatewayClient {
     instructions: string | undefined,
   ) {
     const { options } = pool;
-    this.server = new Server(
+    // A TaskServer: a tools/call may answer with a CreateTaskResult (the tasks extension).
+    this.server = new TaskServer(
       { name: options.name, title: options.title, version: options.version },
       {
-        capabilities: gatewayCapabilities(),
+        capabilities: { ...gatewayCapabilities(), extensions: { [TASKS_EXTENSION]: {} } },
         supportedProtocolVersions: [MODERN_PROTOCOL_VERSION],
         ...(instructions ? { instructions } : {}),
       },
     );
     registerGatewayHandlers(this);
+    registerModernTaskHandlers(this);
     if (options.toolSearch) registerToolSearchHandlers(this, options.toolSearch);
     this.server.onerror = (err) => pool.logger.debug('gateway request error', { error: errorMessage(err) });
   }
@@ -96,7 +99,7 @@ class RequestClient implements RelayClient {
     private readonly channel: FlowChannel,
   ) {
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-    this.clientCapabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+    this.clientCapabilities = requestCapabilities(ctx);
     const level = envelope?.[LOG_LEVEL_META_KEY];
     this.level = typeof level === 'string' ? (level as LoggingLevel) : undefined;
   }

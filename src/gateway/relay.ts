@@ -25,6 +25,7 @@ const NO_TIMEOUT_MS = 2_147_483_647;
 export const STATUS_LOGGER = 'switchboard';
 /** URL elicitations remembered until their completion notice (oldest forgotten first). */
 const MAX_OPEN_URL_ELICITATIONS = 1024;
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 export type Notification = Parameters<ServerContext['mcpReq']['notify']>[0];
 type SamplingAnswer = ReturnType<NonNullable<McpClientHandlers['sampling']>>;
@@ -87,6 +88,8 @@ export interface RelayOptions {
   roots: Root[];
   /** Every client now, for what concerns them all (status lines, log messages outside requests). */
   clients(): Iterable<RelayClient>;
+  /** Who answers what an upstream asks about its task `taskId` (a 2026-07-28 client's task), if anyone. */
+  taskAsker?(upstream: string, taskId: string): RelayClient | undefined;
 }
 
 export class Relay {
@@ -206,8 +209,18 @@ export class Relay {
     else client.notify(notification);
   }
 
-  /** A server-to-client request tied to no call, passed on to the client whose request runs on that server. */
+  /**
+   * A server-to-client request tied to no call, passed on to the client whose request runs on that
+   * server; one about a 2026-07-28 client's task (its related-task `_meta`) goes to that task's questions.
+   */
   private async request(upstream: string, method: RelayedMethod, params: unknown, hctx: HandlerContext): Promise<unknown> {
+    const related = ((params as { _meta?: Record<string, unknown> } | undefined)?._meta?.[RELATED_TASK] as { taskId?: unknown } | undefined)?.taskId;
+    const asker = typeof related === 'string' ? this.options.taskAsker?.(upstream, related) : undefined;
+    if (asker?.ask) {
+      const refusal = refusalFor(method, params, asker.clientCapabilities);
+      if (refusal) throw refusal;
+      return asker.ask({ method, params: params as Record<string, unknown> }, { signal: hctx.signal });
+    }
     const target = this.target(upstream);
     if (!target) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `no client request is running on MCP server '${upstream}' to pass ${method} on to`);
     if (target === 'ambiguous') {

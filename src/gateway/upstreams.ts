@@ -34,10 +34,11 @@ export interface UpstreamSink {
   listChanged(kind: Exclude<ListKind, 'tools'>): void;
   resourceUpdated(uri: string): void;
   taskStatus(server: string, params: TaskStatusParams): void;
+  taskAsker(server: string, taskId: string): RelayClient | undefined;
 }
 
 export function openUpstreams(sink: UpstreamSink, createManager: (setup: GatewayUpstreamSetup) => McpConnectionManager): Upstreams {
-  const relay = new Relay(sink.logger, { attributeLogs: sink.mode.kind === 'aggregate', roots: sink.roots, clients: () => sink.clients() });
+  const relay = new Relay(sink.logger, { attributeLogs: sink.mode.kind === 'aggregate', roots: sink.roots, clients: () => sink.clients(), taskAsker: (server, taskId) => sink.taskAsker(server, taskId) });
   const manager = createManager({
     clientOptions: UPSTREAM_CLIENT_OPTIONS,
     onEvent: (event) => sink.onEvent(event),

@@ -1,0 +1,182 @@
+// The tasks extension (SEP-2663) for 2026-07-28 clients, on a 2025 upstream's tasks: a call to a
+// task-supporting tool from a client declaring the extension becomes the upstream's task, answered
+// with a CreateTaskResult under the gateway's id; tasks/get (DetailedTask, the outcome inlined once
+// terminal, the open questions as `inputRequests`), tasks/update (answers), tasks/cancel.
+import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequest, type CallToolResult, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { offersToolTasks, type PassThroughResult } from '../mcp-client/index.js';
+import { callerOf, createdTaskResult } from '../mcp-host/index.js';
+import { errorMessage } from '../util/index.js';
+import type { Route } from './catalog-view.js';
+import { toolCallFailure, toProtocolError } from './gateway-errors.js';
+import type { GatewayClient } from './gateway-client.js';
+import { declaresTasks, extensionRequired, taskNotFound, TERMINAL, withoutRelatedTask, type ModernTask, type TaskError } from './modern-tasks.js';
+import type { RelayClient } from './relay.js';
+
+/** The upstream's tasks/result waits as long as the task runs (it is aborted when the task is forgotten). */
+const FETCH_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+const CANCEL_TIMEOUT_MS = 10_000;
+/** An upstream task turned input_required: how long tasks/get waits for its questions to arrive. */
+const QUESTIONS_WAIT_MS = 1_000;
+const TaskIdParams = z.looseObject({ taskId: z.string() });
+const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).optional() });
+
+/** The capabilities a 2026-07-28 request declares in its own `_meta`. */
+export function requestCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
+  return (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+}
+
+/** Whose task it is: the authenticated caller (`[server_auth]`), else one identity for every caller of this gateway. */
+function ownerOf(ctx: ServerContext): string {
+  return callerOf(ctx.http?.authInfo)?.key ?? 'anonymous';
+}
+
+/**
+ * A 2026-07-28 tools/call: a task when the tool supports tasks, its client declares the extension
+ * and its upstream offers tasks; a `required` tool refuses a client without the extension (-32021);
+ * anything else runs as an ordinary call.
+ */
+export async function callAsModernTask(session: GatewayClient, client: RelayClient, route: Route, request: CallToolRequest, ctx: ServerContext, plain: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  const signal = ctx.mcpReq.signal;
+  const up = session.upstreams();
+  // Connected first: its live tool list (not a startup snapshot) then says what the tool supports.
+  const upstream = await up.manager.clientFor(route.server, { signal }).catch(() => undefined);
+  if (!upstream || !offersToolTasks(upstream.capabilities)) return plain();
+  const entries = await up.manager.listAllTools({ wait: 'none', signal });
+  const support = entries.find((e) => e.server === route.server && e.tool === route.name)?.definition.execution?.taskSupport;
+  if (support !== 'optional' && support !== 'required') return plain();
+  const capabilities = requestCapabilities(ctx);
+  if (!declaresTasks(capabilities)) {
+    if (support === 'required') throw extensionRequired(`Tool ${request.params.name} runs only as a task: it`);
+    return plain();
+  }
+  const { arguments: args, _meta } = request.params;
+  const { progressToken: _token, ...meta } = _meta ?? {};
+  const params = { name: route.name, ...(args ? { arguments: args } : {}), task: {}, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
+  return up.relay.within(route.server, client, ctx, async (call) => {
+    let answer: PassThroughResult;
+    try {
+      answer = await upstream.callToolAsTask(params, { signal, onProgress: (p) => call.progress(p) });
+    } catch (err) {
+      return toolCallFailure(err);
+    }
+    const created = answer.task as Record<string, unknown> | undefined;
+    // The upstream ran it at once: its result is the answer.
+    if (typeof created !== 'object' || created === null || typeof created.taskId !== 'string') return answer as CallToolResult;
+    const ttl = typeof created.ttl === 'number' ? created.ttl : undefined;
+    const task = session.pool.modernTasks.created(ownerOf(ctx), route.server, created.taskId, capabilities, ttl);
+    task.fetched = fetchOutcome(session, task);
+    return createdTaskResult({ resultType: 'task', ...taskFields(task, created) });
+  });
+}
+
+/** The Task fields of the 2026-07-28 wire from a 2025 upstream's task (`ttl` → `ttlMs`, `pollInterval` → `pollIntervalMs`). */
+function taskFields(task: ModernTask, upstream: Record<string, unknown>): Record<string, unknown> {
+  const ms = (v: unknown) => (typeof v === 'number' && v > 0 ? Math.max(1, Math.round(v)) : undefined);
+  const status = String(upstream.status ?? 'working');
+  const pollIntervalMs = ms(upstream.pollInterval);
+  return {
+    taskId: task.id,
+    status: status === 'input_required' ? 'working' : status,
+    ...(typeof upstream.statusMessage === 'string' ? { statusMessage: upstream.statusMessage } : {}),
+    createdAt: upstream.createdAt ?? new Date().toISOString(),
+    lastUpdatedAt: upstream.lastUpdatedAt ?? upstream.createdAt ?? new Date().toISOString(),
+    ttlMs: ms(upstream.ttl) ?? null,
+    ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+  };
+}
+
+/** The upstream's tasks/result, asked at once: it delivers the task's questions while it runs, and its outcome. */
+async function fetchOutcome(session: GatewayClient, task: ModernTask): Promise<void> {
+  const signal = task.controller.signal;
+  try {
+    const upstream = await session.upstreams().manager.clientFor(task.server, { signal });
+    const result = await upstream.taskRequest('tasks/result', { taskId: task.upstreamId }, { signal, timeoutMs: FETCH_TIMEOUT_MS });
+    task.outcome = { result: withoutRelatedTask(result) };
+  } catch (err) {
+    if (signal.aborted) return;
+    const e = toProtocolError(err);
+    task.outcome = { error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } };
+  }
+}
+
+/** A failed task's error: the upstream's JSON-RPC error, or the text of the result it stored as failed. */
+function failure(task: ModernTask, statusMessage: unknown): TaskError {
+  if (task.outcome && 'error' in task.outcome) return task.outcome.error;
+  const content = (task.outcome?.result.content ?? []) as { type?: string; text?: string }[];
+  const text = content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+  return { code: -32603, message: text || (typeof statusMessage === 'string' ? statusMessage : 'the task failed') };
+}
+
+async function settled(promise: Promise<void> | undefined, signal: AbortSignal): Promise<void> {
+  if (!promise) return;
+  await new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(new Error('cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.finally(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
+}
+
+async function questionsOf(task: ModernTask, signal: AbortSignal): Promise<void> {
+  const until = Date.now() + QUESTIONS_WAIT_MS;
+  while (task.questions.size === 0 && task.outcome === undefined && Date.now() < until && !signal.aborted) await new Promise((r) => setTimeout(r, 20));
+}
+
+export function registerModernTaskHandlers(session: GatewayClient): void {
+  const { server, pool } = session;
+  const owned = (ctx: ServerContext, taskId: string, method: string): ModernTask => {
+    if (!declaresTasks(requestCapabilities(ctx))) throw extensionRequired(method);
+    return pool.modernTasks.owned(ownerOf(ctx), taskId);
+  };
+  const upstreamTask = async (task: ModernTask, ctx: ServerContext): Promise<PassThroughResult> => {
+    const signal = ctx.mcpReq.signal;
+    try {
+      return await (await session.upstreams().manager.clientFor(task.server, { signal })).taskRequest('tasks/get', { taskId: task.upstreamId }, { signal });
+    } catch (err) {
+      const e = toProtocolError(err);
+      // The upstream no longer knows it (its ttl passed, it restarted): neither does the gateway now.
+      if (e.code === -32602) pool.modernTasks.forget(task, `MCP server '${task.server}' no longer knows it: ${errorMessage(err)}`);
+      throw e.code === -32602 ? taskNotFound(task.id) : e;
+    }
+  };
+
+  server.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
+    const task = owned(ctx, params.taskId, 'tasks/get');
+    const now = await upstreamTask(task, ctx);
+    const fields = taskFields(task, now);
+    const status = String(now.status);
+    if (TERMINAL.has(status)) {
+      if (status === 'cancelled') return fields;
+      await settled(task.fetched, ctx.mcpReq.signal);
+      if (status === 'completed' && task.outcome && 'result' in task.outcome) return { ...fields, result: task.outcome.result };
+      return { ...fields, status: 'failed', error: failure(task, now.statusMessage) };
+    }
+    if (status === 'input_required' && task.questions.size === 0) await questionsOf(task, ctx.mcpReq.signal);
+    if (task.questions.size === 0) return fields;
+    const inputRequests = Object.fromEntries([...task.questions].map(([k, q]) => [k, q.request]));
+    return { ...fields, status: 'input_required', inputRequests };
+  });
+
+  server.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
+    // The SDK lifts a request's inputResponses into its context (they are the revision's MRTR field).
+    pool.modernTasks.answer(owned(ctx, params.taskId, 'tasks/update'), ctx.mcpReq.inputResponses ?? params.inputResponses ?? {});
+    return {};
+  });
+
+  // An ack only: the status is read with tasks/get. Cancelling an ended task is no error.
+  server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
+    const task = owned(ctx, params.taskId, 'tasks/cancel');
+    const signal = ctx.mcpReq.signal;
+    try {
+      await (await session.upstreams().manager.clientFor(task.server, { signal })).taskRequest('tasks/cancel', { taskId: task.upstreamId }, { signal, timeoutMs: CANCEL_TIMEOUT_MS });
+    } catch (err) {
+      if (!TERMINAL.has(String((await upstreamTask(task, ctx)).status))) throw toProtocolError(err);
+    }
+    for (const q of task.questions.values()) q.reject(new Error('the task was cancelled'));
+    task.questions.clear();
+    return {};
+  });
+}
