@@ -165,13 +165,13 @@ async function runTarget(target: Target, scenarios: string[], running: Running):
   running.add(started.stop);
   let cli: { code: number; output: string };
   try {
-    const selection = target.only ? target.only.filter((sc) => !EXTRA_SCENARIOS[target.requirements].includes(sc)) : undefined;
+    const selection = target.extension ?? (target.only ? target.only.filter((sc) => !EXTRA_SCENARIOS[target.requirements].includes(sc)) : undefined);
     cli = { code: 0, output: '' };
     if (selection === undefined) {
       cli = await runConformanceCli(['server', '--url', started.url, '--requirements', target.requirements, '-o', outDir, '--expected-failures', baselinePath], { running });
     }
     for (const scenario of [...(selection ?? []), ...scenarios.filter((sc) => EXTRA_SCENARIOS[target.requirements].includes(sc))]) {
-      const wire = target.requirements === '2026-07-28' ? ['--spec-version', target.requirements] : [];
+      const wire = target.requirements === '2026-07-28' ? ['--spec-version', target.requirements, ...(target.extension ? ['--force'] : [])] : [];
       const extra = await runConformanceCli(['server', '--url', started.url, '--scenario', scenario, ...wire, '-o', outDir, '--expected-failures', baselinePath], { running });
       cli = { code: cli.code || extra.code, output: `${cli.output}${extra.output}` };
     }
@@ -209,7 +209,7 @@ async function main(): Promise<number> {
   let ok = true;
   for (const target of selected) {
     const all = sets.get(target.requirements)!;
-    const scenarios = target.only ? all.filter((sc) => target.only!.includes(sc)) : all;
+    const scenarios = target.extension ?? (target.only ? all.filter((sc) => target.only!.includes(sc)) : all);
     const { verdict, results, errors } = await runTarget(target, scenarios, running);
     verdicts.set(target.name, verdict);
     console.log(`${target.name} (${target.description}): ${verdict.passed.length} passed, ${verdict.failed.length} failed`);

@@ -1,7 +1,8 @@
 // The targets `npm run conformance:server` measures, each against one requirement set: the fixture
 // and its 2026-07-28 twin alone, `server-everything` alone, a default `serve --http --transparent`
-// in front of each (never worse than what it fronts), and `mcp-server --http` on the 2026-07-28
-// scenarios that apply to a server without the fixture's tools.
+// in front of each (never worse than what it fronts), `mcp-server --http` on the 2026-07-28
+// scenarios that apply to a server without the fixture's tools, and the tasks extension's scenarios
+// through the gateway in front of a server on SDK v1's 2025 tasks runtime.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -32,6 +33,11 @@ export interface Target {
   requirements: Requirements;
   /** Only these scenarios of the set (a server that is not built for the rest, e.g. without the fixture's tools). */
   only?: string[];
+  /**
+   * Instead of the set: these scenarios of an extension (outside every revision's timeline, so the CLI
+   * runs them only when forced), at the set's wire.
+   */
+  extension?: string[];
   start(): Promise<RunningTarget>;
 }
 
@@ -157,6 +163,20 @@ const byUrl = (start: () => Promise<RunningTarget>) => async () => {
   const running = await start();
   return { table: `url = ${JSON.stringify(running.url)}`, stop: running.stop };
 };
+const TASK_FIXTURE = join(ROOT, 'test/fixtures/task-upstream.mjs');
+const taskFixtureOverStdio = async () => ({ table: `command = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(TASK_FIXTURE)}]`, stop: async () => {} });
+/** The tasks extension (SEP-2663) scenarios of the suite. */
+const TASKS_EXTENSION_SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
 const everythingOverStdio = async () => ({ table: `command = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]`, stop: async () => {} });
 
 /** `switchboard mcp-server --http` with a throwaway home (no model is called by these scenarios). */
@@ -242,5 +262,13 @@ export const TARGETS: Target[] = [
     baseline: 'conformance/server-mcp-server-2026-expected-failures.yml',
     only: ['server-stateless', 'tools-list', 'dns-rebinding-protection', 'caching', 'input-required-result-unsupported-methods', 'http-header-validation'],
     start: startMcpServer,
+  },
+  {
+    name: 'gateway-tasks-2026',
+    description: 'serve --http --transparent in front of a server with 2025 tasks (SDK v1), the tasks extension scenarios',
+    requirements: '2026-07-28',
+    baseline: 'conformance/server-gateway-tasks-2026-expected-failures.yml',
+    extension: TASKS_EXTENSION_SCENARIOS,
+    start: () => startGateway(taskFixtureOverStdio),
   },
 ];
