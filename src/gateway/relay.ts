@@ -157,6 +157,8 @@ export class Relay {
       onLog: (params) => {
         const logger = this.options.attributeLogs ? (params.logger ? `${upstream}/${params.logger}` : upstream) : params.logger;
         const notification: Notification = { method: 'notifications/message', params: { ...params, ...(logger !== undefined ? { logger } : {}) } };
+        // About a 2026-07-28 client's task: that client has no stream to hear it on, and it concerns no other.
+        if (this.relatedAsker(upstream, params)) return this.logger.debug('gateway: log message of a 2026-07-28 task dropped', { server: upstream });
         const target = this.target(upstream);
         // A message during a request belongs to that request's client; outside one, to every client;
         // while several clients' calls run there, to none (it may concern any of them).
@@ -202,6 +204,12 @@ export class Relay {
     return running!.every((r) => r.client === newest.client) ? newest : 'ambiguous';
   }
 
+  /** The asker of the 2026-07-28 task that `params` names in its related-task `_meta`, if any. */
+  private relatedAsker(upstream: string, params: unknown): RelayClient | undefined {
+    const related = ((params as { _meta?: Record<string, unknown> } | undefined)?._meta?.[RELATED_TASK] as { taskId?: unknown } | undefined)?.taskId;
+    return typeof related === 'string' ? this.options.taskAsker?.(upstream, related) : undefined;
+  }
+
   /** To `client`: on its newest request running on `upstream`, else on its own stream. */
   private toClient(upstream: string, client: RelayClient, notification: Notification): void {
     const mine = this.active.get(upstream)?.findLast((r) => r.client === client);
@@ -214,8 +222,7 @@ export class Relay {
    * server; one about a 2026-07-28 client's task (its related-task `_meta`) goes to that task's questions.
    */
   private async request(upstream: string, method: RelayedMethod, params: unknown, hctx: HandlerContext): Promise<unknown> {
-    const related = ((params as { _meta?: Record<string, unknown> } | undefined)?._meta?.[RELATED_TASK] as { taskId?: unknown } | undefined)?.taskId;
-    const asker = typeof related === 'string' ? this.options.taskAsker?.(upstream, related) : undefined;
+    const asker = this.relatedAsker(upstream, params);
     if (asker?.ask) {
       const refusal = refusalFor(method, params, asker.clientCapabilities);
       if (refusal) throw refusal;
