@@ -3,23 +3,39 @@
 // get the SDK's own -32601, HTTP 404). A call runs over rounds: an approval the turn needs ends
 // the round with an input-required result carrying Codex's elicitation, and the client's retry with
 // the answer resumes the turn; codex/event and progress go out on the current round's response stream.
-import { CLIENT_CAPABILITIES_META_KEY, Server, type McpServerFactory } from '@modelcontextprotocol/server';
+// A request declaring the tasks extension gets the call as a task instead (modern-codex-tasks.ts).
+import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequestParams, type McpServerFactory, type ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { errorMessage, type Logger } from '../util/index.js';
-import { auditedServer, type InputFlows } from '../mcp-host/index.js';
+import { auditedServer, callerOf, createdTaskResult, TaskServer, type InputFlows } from '../mcp-host/index.js';
+import { CallNotifier } from './call-notifier.js';
 import type { CodexServerOptions } from './codex-server.js';
+import { declaresTasks, extensionRequired, TASKS_EXTENSION, type ModernCodexTasks } from './modern-codex-tasks.js';
 import { codexTools } from './tool-definitions.js';
 import type { CodexAgent } from './tool-call.js';
-import { accessOf, dispatchToolCall, refuseCall } from './tool-dispatch.js';
+import { accessOf, dispatchToolCall, refuseCall, runToolCall, type ToolDispatch } from './tool-dispatch.js';
+
+const TaskIdParams = z.looseObject({ taskId: z.string() });
+const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).optional() });
+
+/** This request's own capabilities (its `_meta` envelope): one server may serve several requests (stdio). */
+const capabilitiesOf = (ctx: ServerContext) => (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+/** Whose task: the authenticated caller ([server_auth]), else one identity for every caller of this server. */
+const ownerOf = (ctx: ServerContext) => callerOf(ctx.http?.authInfo)?.key ?? 'anonymous';
 
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
-export function codexServerFactory(agent: CodexAgent, options: CodexServerOptions, logger: Logger, flows: InputFlows): McpServerFactory {
+export function codexServerFactory(agent: CodexAgent, options: CodexServerOptions, logger: Logger, flows: InputFlows, tasks: ModernCodexTasks): McpServerFactory {
   const dispatch = { agent, options, logger };
   return () => {
-    const server = new Server(
+    // A TaskServer: a tools/call may answer with a CreateTaskResult.
+    const server = new TaskServer(
       { name: options.name, title: options.title, version: options.version },
       // Empty prompts and resources: a 2026-07-28 client may ask for every list (with its cache hints).
-      { capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} }, supportedProtocolVersions: [MODERN_PROTOCOL_VERSION] },
+      {
+        capabilities: { tools: { listChanged: true }, prompts: {}, resources: {}, extensions: { [TASKS_EXTENSION]: {} } },
+        supportedProtocolVersions: [MODERN_PROTOCOL_VERSION],
+      },
     );
     server.setRequestHandler('tools/list', (_request, ctx) => {
       const { view } = accessOf(agent, ctx);
@@ -31,16 +47,58 @@ export function codexServerFactory(agent: CodexAgent, options: CodexServerOption
     server.setRequestHandler('tools/call', (request, ctx) => {
       const refusal = refuseCall(request.params, accessOf(agent, ctx));
       if (refusal) return refusal;
+      if (declaresTasks(capabilitiesOf(ctx))) return createdTaskResult(startTask(dispatch, tasks, request.params, ctx));
       return flows.round(ctx, (flowCtx, channel) =>
         dispatchToolCall(dispatch, request.params, flowCtx, flowCtx.mcpReq.signal, {
           // The approval's codex_* fields ride the embedded request as they do a 2025 elicitation.
           elicit: (params, signal) => channel.ask({ method: 'elicitation/create', params } as Parameters<typeof channel.ask>[0], { signal }),
-          // This request's own capabilities (its `_meta` envelope): one server may serve several requests (stdio).
-          capabilities: () => (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY],
+          capabilities: () => capabilitiesOf(ctx),
         }),
       );
+    });
+    const owned = (ctx: ServerContext, method: string) => {
+      if (!declaresTasks(capabilitiesOf(ctx))) throw extensionRequired(method);
+      return ownerOf(ctx);
+    };
+    server.setRequestHandler('tasks/get', { params: TaskIdParams }, (params, ctx) => tasks.get(owned(ctx, 'tasks/get'), params.taskId));
+    // The SDK lifts a request's inputResponses into its context (they are the revision's MRTR field).
+    server.setRequestHandler('tasks/update', { params: UpdateParams }, (params, ctx) => {
+      tasks.update(owned(ctx, 'tasks/update'), params.taskId, ctx.mcpReq.inputResponses ?? params.inputResponses ?? {});
+      return {};
+    });
+    server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, (params, ctx) => {
+      tasks.cancel(owned(ctx, 'tasks/cancel'), params.taskId);
+      return {};
     });
     server.onerror = (err) => logger.debug('mcp 2026-07-28 request error', { error: errorMessage(err) });
     return agent.audit ? auditedServer(server, agent.audit) : server;
   };
+}
+
+/**
+ * The call as a task: its turn runs on without a request, so its codex/event notifications have no
+ * stream to go to; its progress becomes the task's status message, its approvals the task's
+ * `inputRequests` (answered with tasks/update).
+ */
+function startTask(d: ToolDispatch, tasks: ModernCodexTasks, params: CallToolRequestParams, ctx: ServerContext): Record<string, unknown> {
+  const access = accessOf(d.agent, ctx);
+  const capabilities = capabilitiesOf(ctx);
+  return tasks.start(ownerOf(ctx), (task) =>
+    runToolCall(d, params, {
+      ...access,
+      toolCallId: task.taskId,
+      cancel: task.signal,
+      notifier: new CallNotifier({
+        send: async (n) => {
+          if (n.method === 'notifications/progress') task.update(String(n.params.message ?? ''));
+        },
+        requestId: task.taskId,
+        progressToken: task.taskId,
+        codexEvents: d.options.codexEvents,
+        heartbeatMs: 0,
+        logger: d.logger,
+      }),
+      channel: { elicit: (elicitParams, signal) => task.ask(elicitParams, signal), capabilities: () => capabilities },
+    }),
+  );
 }

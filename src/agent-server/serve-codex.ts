@@ -28,6 +28,7 @@ import {
   type HttpServeOptions,
 } from '../mcp-host/index.js';
 import { codexServerFactory } from './modern-codex.js';
+import { ModernCodexTasks } from './modern-codex-tasks.js';
 import { ThreadOwners } from './thread-owners.js';
 
 export const DEFAULT_MAX_TURNS = 32;
@@ -111,7 +112,8 @@ export interface StdioServeResult {
 export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOptions, io: StdioServeOptions, logger: Logger): Promise<StdioServeResult> {
   const transport = new StdioFrameTransport(io.stdin, io.stdout, logger);
   const flows = new InputFlows({ logger });
-  const modern = codexServerFactory(agent, options, logger, flows);
+  const tasks = new ModernCodexTasks(logger);
+  const modern = codexServerFactory(agent, options, logger, flows, tasks);
   let codex: CodexMcpServer | undefined;
   const connection = serveStdio(
     (ctx) => {
@@ -127,6 +129,7 @@ export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOpt
   logger.info('stdio closed; shutting down', { reason: transport.closeReason, runningCalls: codex?.runningCalls ?? 0 });
   codex?.cancelAll();
   flows.close();
+  tasks.close();
   await connection.close().catch(() => {});
   agent.idle.stop();
   await shutdownThreads(agent.manager, logger);
@@ -142,7 +145,8 @@ export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOpt
  */
 export async function serveCodexHttp(agent: CodexAgent, options: CodexServerOptions, http: HttpServeOptions, logger: Logger): Promise<HttpHost> {
   const flows = new InputFlows({ logger, ...(http.requestStateKey ? { key: http.requestStateKey } : {}) });
-  const modern = createModernLeg(codexServerFactory(agent, options, logger, flows), { logger, maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, retries: flows });
+  const tasks = new ModernCodexTasks(logger);
+  const modern = createModernLeg(codexServerFactory(agent, options, logger, flows, tasks), { logger, maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, retries: flows });
   const host = await startHttpHost({
     ...http,
     logger,
@@ -161,6 +165,7 @@ export async function serveCodexHttp(agent: CodexAgent, options: CodexServerOpti
   });
   return closingAlso(host, async () => {
     flows.close();
+    tasks.close();
     agent.idle.stop();
     await shutdownThreads(agent.manager, logger);
   });
