@@ -5,6 +5,7 @@
 // tasks/cancel interrupts the turn. A task belongs to the caller that created it (no session exists).
 import { randomBytes } from 'node:crypto';
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/server';
+import type { TaskIds } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -63,12 +64,16 @@ const isTerminal = (status: Status) => status !== 'working';
 export class ModernCodexTasks {
   private readonly tasks = new Map<string, ModernCodexTask>();
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    /** Mints the ids (over HTTP they name this replica, for the others to forward task requests here). */
+    private readonly ids: TaskIds,
+  ) {}
 
   /** Starts `run` as a task of `owner`; the CreateTaskResult to answer the call with. */
-  start(owner: string, run: (handle: ModernTaskHandle) => Promise<CallToolResult>): Record<string, unknown> {
+  async start(owner: string, run: (handle: ModernTaskHandle) => Promise<CallToolResult>): Promise<Record<string, unknown>> {
     const now = new Date().toISOString();
-    const task: ModernCodexTask = { taskId: randomBytes(18).toString('base64url'), owner, status: 'working', createdAt: now, lastUpdatedAt: now, controller: new AbortController(), questions: new Map() };
+    const task: ModernCodexTask = { taskId: await this.ids.mint(), owner, status: 'working', createdAt: now, lastUpdatedAt: now, controller: new AbortController(), questions: new Map() };
     this.tasks.set(task.taskId, task);
     this.bound(owner);
     const handle: ModernTaskHandle = {

@@ -47,7 +47,7 @@ export function codexServerFactory(agent: CodexAgent, options: CodexServerOption
     server.setRequestHandler('tools/call', (request, ctx) => {
       const refusal = refuseCall(request.params, accessOf(agent, ctx));
       if (refusal) return refusal;
-      if (declaresTasks(capabilitiesOf(ctx))) return createdTaskResult(startTask(dispatch, tasks, request.params, ctx));
+      if (declaresTasks(capabilitiesOf(ctx))) return startTask(dispatch, tasks, request.params, ctx).then(createdTaskResult);
       return flows.round(ctx, (flowCtx, channel) =>
         dispatchToolCall(dispatch, request.params, flowCtx, flowCtx.mcpReq.signal, {
           // The approval's codex_* fields ride the embedded request as they do a 2025 elicitation.
@@ -80,7 +80,7 @@ export function codexServerFactory(agent: CodexAgent, options: CodexServerOption
  * stream to go to; its progress becomes the task's status message, its approvals the task's
  * `inputRequests` (answered with tasks/update).
  */
-function startTask(d: ToolDispatch, tasks: ModernCodexTasks, params: CallToolRequestParams, ctx: ServerContext): Record<string, unknown> {
+function startTask(d: ToolDispatch, tasks: ModernCodexTasks, params: CallToolRequestParams, ctx: ServerContext): Promise<Record<string, unknown>> {
   const access = accessOf(d.agent, ctx);
   const capabilities = capabilitiesOf(ctx);
   return tasks.start(ownerOf(ctx), (task) =>

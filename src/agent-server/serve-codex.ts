@@ -20,8 +20,10 @@ import {
   HTTP_DEFAULTS,
   InputFlows,
   observedTransport,
+  retryHolders,
   startHttpHost,
   StdioFrameTransport,
+  TaskIds,
   type AccessPolicy,
   type AuditSink,
   type HttpHost,
@@ -112,7 +114,7 @@ export interface StdioServeResult {
 export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOptions, io: StdioServeOptions, logger: Logger): Promise<StdioServeResult> {
   const transport = new StdioFrameTransport(io.stdin, io.stdout, logger);
   const flows = new InputFlows({ logger });
-  const tasks = new ModernCodexTasks(logger);
+  const tasks = new ModernCodexTasks(logger, new TaskIds(undefined));
   const modern = codexServerFactory(agent, options, logger, flows, tasks);
   let codex: CodexMcpServer | undefined;
   const connection = serveStdio(
@@ -145,8 +147,13 @@ export async function serveCodexStdio(agent: CodexAgent, options: CodexServerOpt
  */
 export async function serveCodexHttp(agent: CodexAgent, options: CodexServerOptions, http: HttpServeOptions, logger: Logger): Promise<HttpHost> {
   const flows = new InputFlows({ logger, ...(http.requestStateKey ? { key: http.requestStateKey } : {}) });
-  const tasks = new ModernCodexTasks(logger);
-  const modern = createModernLeg(codexServerFactory(agent, options, logger, flows, tasks), { logger, maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, retries: flows });
+  const taskIds = new TaskIds(http.requestStateKey);
+  const tasks = new ModernCodexTasks(logger, taskIds);
+  const modern = createModernLeg(codexServerFactory(agent, options, logger, flows, tasks), {
+    logger,
+    maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,
+    retries: retryHolders(flows, taskIds),
+  });
   const host = await startHttpHost({
     ...http,
     logger,

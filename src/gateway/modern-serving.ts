@@ -1,9 +1,10 @@
 // The gateway's 2026-07-28 serving: the per-request server factory the HTTP host's modern leg calls
 // (handlers on the shared pool, nothing started per request), and list changes of the pool published
-// to open `subscriptions/listen` streams (whose resource subscriptions hold the upstream's).
+// to open `subscriptions/listen` streams (whose resource subscriptions hold the upstream's). A retry or
+// a task request held by another replica is forwarded there.
 import type { McpRequestContext, McpServerFactory, Server, ServerNotifier } from '@modelcontextprotocol/server';
 import { errorMessage, type Logger } from '../util/index.js';
-import { auditedServer, createModernLeg, InputFlows, type ModernLeg, type RequestStateKey } from '../mcp-host/index.js';
+import { auditedServer, createModernLeg, InputFlows, retryHolders, TaskIds, type ModernLeg, type RequestStateKey } from '../mcp-host/index.js';
 import { auditDescriber } from './caller-view.js';
 import type { GatewayPool } from './gateway-pool.js';
 import { subscribeForListen } from './listen-subscriptions.js';
@@ -29,10 +30,12 @@ export function gatewayServerFactory(pool: GatewayPool, flows: InputFlows): McpS
 
 export function gatewayModernLeg(pool: GatewayPool, options: { maxBodyBytes: number; requestStateKey?: RequestStateKey }): GatewayModern {
   const flows = new InputFlows({ logger: pool.logger, ...(options.requestStateKey ? { key: options.requestStateKey } : {}) });
+  const taskIds = new TaskIds(options.requestStateKey);
+  pool.modernTasks.ids = taskIds;
   const leg = createModernLeg(gatewayServerFactory(pool, flows), {
     logger: pool.logger,
     maxBodyBytes: options.maxBodyBytes,
-    retries: flows,
+    retries: retryHolders(flows, taskIds),
     onListen: (uris, auth, ended) => subscribeForListen(pool, uris, auth, ended),
   });
   const unwatch = watchChanges(pool, leg.notify);

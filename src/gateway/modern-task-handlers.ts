@@ -64,7 +64,7 @@ export async function callAsModernTask(session: GatewayClient, client: RelayClie
     // The upstream ran it at once: its result is the answer.
     if (typeof created !== 'object' || created === null || typeof created.taskId !== 'string') return answer as CallToolResult;
     const ttl = typeof created.ttl === 'number' ? created.ttl : undefined;
-    const task = session.pool.modernTasks.created(ownerOf(ctx), route.server, created.taskId, capabilities, ttl);
+    const task = await session.pool.modernTasks.created(ownerOf(ctx), route.server, created.taskId, capabilities, ttl);
     task.fetched = fetchOutcome(session, task);
     return createdTaskResult({ resultType: 'task', ...taskFields(task, created) });
   });

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type ClientCapabilities } from '@modelcontextprotocol/server';
 import type { PassThroughResult } from '../mcp-client/index.js';
+import { TaskIds } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import { MAX_TASKS_PER_CLIENT } from './gateway-tasks.js';
 import type { Notification, RelayClient } from './relay.js';
@@ -72,11 +73,14 @@ export class ModernTasks {
   private readonly byId = new Map<string, ModernTask>();
   private readonly byUpstream = new Map<string, ModernTask>();
 
+  /** Mints the ids; the HTTP leg gives it the key replicas share (its ids then name this replica). */
+  ids = new TaskIds(undefined);
+
   constructor(private readonly logger: Logger) {}
 
-  /** A task the upstream created for `owner`'s call; `fetch` starts waiting for its outcome. */
-  created(owner: string, server: string, upstreamId: string, capabilities: ClientCapabilities | undefined, ttlMs: number | undefined): ModernTask {
-    const task: ModernTask = { id: randomBytes(18).toString('base64url'), owner, server, upstreamId, capabilities, questions: new Map(), controller: new AbortController() };
+  /** A task the upstream created for `owner`'s call, under a new id of the gateway's. */
+  async created(owner: string, server: string, upstreamId: string, capabilities: ClientCapabilities | undefined, ttlMs: number | undefined): Promise<ModernTask> {
+    const task: ModernTask = { id: await this.ids.mint(), owner, server, upstreamId, capabilities, questions: new Map(), controller: new AbortController() };
     this.byId.set(task.id, task);
     this.byUpstream.set(key(server, upstreamId), task);
     task.expiry = setTimeout(() => this.forget(task, 'its ttl passed'), ttlMs ?? DEFAULT_KEEP_MS);

@@ -21,3 +21,4 @@ export { createOps, startOpsListener, type Ops, type OpsGuard, type OpsOptions, 
 export { createModernLeg, type ModernLeg, type ModernLegOptions } from './http/modern-leg.js';
 export { InputFlows, DEFAULT_MAX_WAITING, type FlowChannel, type InputFlowsOptions } from './flows/input-flows.js';
 export { randomRequestStateKey, RequestStateSealer, MAX_REQUEST_STATE_CHARS, DEFAULT_REQUEST_STATE_TTL_MS, type RequestStateKey } from './flows/request-state.js';
+export { TaskIds, TASK_METHODS, retryHolders } from './flows/task-ids.js';

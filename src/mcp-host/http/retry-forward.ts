@@ -1,15 +1,20 @@
 // Retries of 2026-07-28 input-required requests across replicas: the waiting work lives in the process
 // that minted the requestState, so a retry that lands on another replica is forwarded (same headers,
 // bearer token included) to the holder named in the sealed state, and the holder's answer streamed back.
+// Requests about a task of the tasks extension (tasks/get, tasks/update, tasks/cancel) go the same way
+// to the replica their task id names.
 import type http from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { errorMessage, type Logger } from '../../util/index.js';
+import { TASK_METHODS } from '../flows/task-ids.js';
 
 /** Who holds the work a retry belongs to (InputFlows); the state is opened, so the holder is one this cluster sealed. */
 export interface RetryHolders {
   listeningAt(origin: string): void;
   holderElsewhere(state: string, method: string): Promise<string | undefined>;
+  /** The replica holding the task a task id names, when another one (TaskIds). */
+  taskHolderElsewhere?(taskId: string): Promise<string | undefined>;
 }
 
 /** Marks a forwarded retry: its receiver serves it itself, whatever the state says (no forwarding loops). */
@@ -29,10 +34,16 @@ export function internalOrigin(host: string, port: number): string {
  */
 export async function forwardRetry(holders: RetryHolders, req: http.IncomingMessage, res: http.ServerResponse, body: unknown, logger: Logger): Promise<boolean> {
   if (req.headers[FORWARDED_HEADER] !== undefined) return false;
-  const message = body as { method?: unknown; params?: { requestState?: unknown } } | null;
-  const state = message?.params?.requestState;
-  if (typeof message?.method !== 'string' || typeof state !== 'string') return false;
-  const holder = await holders.holderElsewhere(state, message.method);
+  const message = body as { method?: unknown; params?: { requestState?: unknown; taskId?: unknown } } | null;
+  if (typeof message?.method !== 'string') return false;
+  const state = message.params?.requestState;
+  const taskId = message.params?.taskId;
+  const holder =
+    typeof state === 'string'
+      ? await holders.holderElsewhere(state, message.method)
+      : TASK_METHODS.has(message.method) && typeof taskId === 'string'
+        ? await holders.taskHolderElsewhere?.(taskId)
+        : undefined;
   if (holder === undefined) return false;
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
