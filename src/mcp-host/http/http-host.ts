@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import { isInitializeRequest, type AuthInfo, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { bearerMatches, createHostOriginCheck, errorMessage, JSON_RPC_ERRORS, jsonRpcError, listenUrl } from '../../util/index.js';
 import { HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpSessionHandle } from './http-host-types.js';
 import { internalOrigin } from './retry-forward.js';
@@ -16,13 +16,13 @@ import { readJsonBody, sendJson } from './http-io.js';
 import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore, STANDALONE_STREAM_ID, streamStartId } from './memory-event-store.js';
 import { RunningRequests } from './running-requests.js';
 import { SessionTable } from './session-table.js';
-import { serveWeb } from './web-bridge.js';
+import { sseTransport, type NodeStreamableHTTPServerTransport } from './sse-at-once.js';
 import { replayInitialize, SHARED_TOUCH_EVERY_MS, withLocalFallback } from './shared-sessions.js';
 
 export { closingAlso, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpServeOptions, type HttpSessionHandle } from './http-host-types.js';
 
 interface Session {
-  transport: WebStandardStreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   running: RunningRequests;
   handle: HttpSessionHandle;
   /** `holds`: the in-memory store only (a shared one cannot replay from a stream's start). */
@@ -101,7 +101,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   /** A transport for session `id` and the product's server on it; `opened` runs when the transport initializes. */
   const newSession = async (id: string, owner: string | undefined, opened: (session: Session) => Promise<void> | void) => {
     const events = eventsFor(id);
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = sseTransport({
       sessionIdGenerator: () => id,
       eventStore: events,
       ...(options.retryIntervalMs !== undefined ? { retryInterval: options.retryIntervalMs } : {}),
@@ -116,7 +116,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         void closeSession(closed, 'deleted by the client');
         void shared?.delete(closed).catch((err: unknown) => log.warn('could not delete a shared session', { session: closed, error: errorMessage(err) }));
       },
-    });
+    }, (message) => log.warn(message));
     const running = new RunningRequests(transport);
     const observed = options.ops ? observedTransport(running, options.ops.telemetry, { transport: 'tcp', protocolVersion: () => handle.protocolVersion?.() }) : running;
     const handle: HttpSessionHandle = await options.openSession(observed);
@@ -140,7 +140,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       // The initialize request's id is claimed like any other (its response frees it).
       created.running.claim(messages, res);
       releaseOnClose(created.running, res);
-      await serveWeb(created.transport, req, res, body);
+      await created.transport.handleRequest(req, res, body);
     } finally {
       opening -= 1;
       initRequest = null;
@@ -250,7 +250,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       if (session.events.holds?.(STANDALONE_STREAM_ID)) req.headers['last-event-id'] = streamStartId(STANDALONE_STREAM_ID);
     }
     track(sessionId, session, req, res);
-    await serveWeb(session.transport, req, res, body);
+    await session.transport.handleRequest(req, res, body);
   };
 
   const server = http.createServer((req, res) => {
