@@ -7,6 +7,7 @@ import type { ClientCapabilities, ElicitResult, Implementation, LoggingMessageNo
 import type { Logger } from '../util/index.js';
 import { MAX_INPUT_ROUNDS, MAX_TOOL_LIST_PAGES } from './defaults.js';
 import { SdkClient } from './input-rounds.js';
+import { reuseResultValidators } from './result-validators.js';
 import { TaskStatusParams } from './task-requests.js';
 import { TASKS_EXTENSION } from './inbound-messages.js';
 import type { InputHandlers, McpClientHandlers } from './types.js';
@@ -49,6 +50,7 @@ export function createSdkClient(setup: SdkClientSetup): SdkClient {
     inputRequired: { autoFulfill: true, maxRounds: MAX_INPUT_ROUNDS },
     listMaxPages: MAX_TOOL_LIST_PAGES,
   });
+  reuseResultValidators(client);
 
   // On 2026-07-28 every request reaching a handler is embedded in an input-required result, and its
   // id is the server's key for it, which repeats from call to call; hosts match answers by id.

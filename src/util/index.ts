@@ -9,6 +9,7 @@ export * from './atomic-write.js';
 export * from './file-lock.js';
 export * from './listen/index.js';
 export * from './json-rpc.js';
+export { isPlainJsonRpcMessage } from './json-rpc-shape.js';
 export * from './version.js';
 export * from './line-framer.js';
 export * from './process-group.js';

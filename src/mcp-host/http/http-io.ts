@@ -2,7 +2,7 @@
 // body with a size bound, answering unparsable or malformed JSON-RPC before any transport sees it.
 import type http from 'node:http';
 import { parseJSONRPCMessage, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/server';
-import { JSON_RPC_ERRORS, jsonRpcError } from '../../util/index.js';
+import { isPlainJsonRpcMessage, JSON_RPC_ERRORS, jsonRpcError } from '../../util/index.js';
 
 // JSON between systems is UTF-8 (RFC 8259); a lenient decode would turn bad bytes into U+FFFD.
 // One decoder for every body: decode() without `stream` starts afresh each time.
@@ -60,7 +60,7 @@ export async function readJsonBody(
   const messages: JSONRPCMessage[] = [];
   for (const item of items) {
     try {
-      messages.push(parseJSONRPCMessage(item));
+      messages.push(isPlainJsonRpcMessage(item) ? (item as JSONRPCMessage) : parseJSONRPCMessage(item));
     } catch {
       sendJson(res, 400, jsonRpcError(idOf(item), JSON_RPC_ERRORS.invalidRequest, 'Invalid Request: not a valid JSON-RPC 2.0 message'));
       return null;
