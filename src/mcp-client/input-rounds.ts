@@ -3,11 +3,13 @@
 // funnel, where nothing says whose call asked; here the SDK hands each input-required result back
 // (`allowInputRequired`), each embedded request goes through the registered handler chain (the SDK's
 // validation included) with the call's own answerers, and the request is re-issued with the answers
-// and its requestState exactly as the SDK's driver does, with the same round cap and error.
+// and its requestState exactly as the SDK's driver does, with the same round cap and error. The SDK
+// client class here also gives tools/call its result validator once per era (result-validator.ts).
 import { Client, isInputRequiredResult, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { ClientContext, InputRequiredResult, RequestOptions as SdkRequestOptions, Result } from '@modelcontextprotocol/client';
+import type { ClientContext, InputRequiredResult, Request, RequestMethod, RequestOptions as SdkRequestOptions, Result, ResultTypeMap, StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { sleep } from '../util/index.js';
 import { MAX_INPUT_ROUNDS } from './defaults.js';
+import { resultValidator, type ResultCodec } from './result-validator.js';
 import type { AttemptOptions } from './operation.js';
 import type { InputHandlers } from './types.js';
 
@@ -15,6 +17,9 @@ const EMBEDDED_METHODS = new Set(['elicitation/create', 'sampling/createMessage'
 /** The SDK driver's pause before re-issuing a leg that carried requestState only (nothing to answer). */
 const STATE_ONLY_PACING_MS = 250;
 
+/** The SDK's test for a schema argument (`isStandardSchema`, not exported). */
+const isStandardSchema = (value: unknown): boolean =>
+  (typeof value === 'object' || typeof value === 'function') && value !== null && '~standard' in value && typeof (value as { '~standard'?: { validate?: unknown } })['~standard']?.validate === 'function';
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const unavailable = (member: string) => (): never => {
   throw new SdkError(SdkErrorCode.SendFailed, `ctx.mcpReq.${member} is not available while fulfilling an embedded input request: the request is fulfilled locally and has no related peer request`);
@@ -24,6 +29,19 @@ const unavailable = (member: string) => (): never => {
 export class SdkClient extends Client {
   /** A round's signal → the answerers of the call it belongs to (the handlers look them up by it). */
   private readonly callInputs = new WeakMap<AbortSignal, InputHandlers>();
+
+  /**
+   * A tools/call without a schema gets the era's result validator built once (result-validator.ts)
+   * instead of per call; everything else, and a method the era lacks, goes the SDK's way unchanged.
+   */
+  override request<M extends RequestMethod>(request: { method: M; params?: Record<string, unknown> }, options?: SdkRequestOptions): Promise<ResultTypeMap[M]>;
+  override request<T extends StandardSchemaV1>(request: Request, resultSchema: T, options?: SdkRequestOptions): Promise<StandardSchemaV1.InferOutput<T>>;
+  override request(request: Request, schemaOrOptions?: unknown, maybeOptions?: SdkRequestOptions): Promise<unknown> {
+    const sdk = super.request as (r: Request, s?: unknown, o?: SdkRequestOptions) => Promise<unknown>;
+    if (request.method !== 'tools/call' || isStandardSchema(schemaOrOptions)) return sdk.call(this, request, schemaOrOptions, maybeOptions);
+    const validator = resultValidator(this._wireCodec() as unknown as ResultCodec, request.method);
+    return validator ? sdk.call(this, request, validator, schemaOrOptions as SdkRequestOptions | undefined) : sdk.call(this, request, schemaOrOptions, maybeOptions);
+  }
 
   /** The answerers of the call whose embedded request runs under `signal`; undefined: the connection's. */
   inputsOf(signal: AbortSignal): InputHandlers | undefined {

@@ -11,4 +11,5 @@ export * from './listen/index.js';
 export * from './json-rpc.js';
 export * from './version.js';
 export * from './line-framer.js';
+export * from './plain-frame.js';
 export * from './process-group.js';

@@ -9,8 +9,8 @@
 //   A request whose answer never comes fails on its own deadline.
 // - A line longer than MAX_LINE_BYTES (10 MiB, the SDK's bound) ends the connection ('decode').
 // - Empty lines are ignored; a trailing `\r` is dropped.
-import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-import { errorMessage, LineFramer, MAX_LINE_BYTES, type Logger } from '../../util/index.js';
+import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { errorMessage, LineFramer, MAX_LINE_BYTES, plainJsonRpcFrame, type Logger } from '../../util/index.js';
 import { STDERR_TAIL_LINES } from '../defaults.js';
 import { McpClientError } from '../errors.js';
 import { StderrLines } from './stderr-lines.js';
@@ -190,7 +190,9 @@ export class StdioTransport implements Transport {
     if (line.trim() === '') return true;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      // The SDK's deserializeMessage, with the common frames spared its schema.
+      const value: unknown = JSON.parse(line);
+      message = (plainJsonRpcFrame(value) as JSONRPCMessage | undefined) ?? parseJSONRPCMessage(value);
     } catch (err) {
       const what = err instanceof SyntaxError ? 'not JSON' : 'not a JSON-RPC message';
       const excerpt = line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;

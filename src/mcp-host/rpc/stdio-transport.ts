@@ -11,7 +11,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { errorMessage, LineFramer, MAX_LINE_BYTES, type Logger } from '../../util/index.js';
+import { errorMessage, LineFramer, MAX_LINE_BYTES, plainJsonRpcFrame, type Logger } from '../../util/index.js';
 
 export type StdioCloseReason = 'eof' | 'output_failed' | 'closed' | 'line_too_long';
 
@@ -78,7 +78,7 @@ export class StdioFrameTransport implements Transport {
     }
     let message: JSONRPCMessage;
     try {
-      message = parseJSONRPCMessage(value);
+      message = (plainJsonRpcFrame(value) as JSONRPCMessage | undefined) ?? parseJSONRPCMessage(value);
     } catch (err) {
       this.logger.warn('invalid JSON-RPC frame', { error: errorMessage(err) });
       // A notification-shaped mistake cannot be answered (no id); anything else gets -32600.
