@@ -7,7 +7,9 @@ import { SpanStatusCode, TraceFlags, type Attributes, type HrTime, type Link, ty
 import { addHrTimes, millisToHrTime, type InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { IdGenerator, ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace';
-import type { AttrValue, OpenSpan, TraceContext } from './telemetry.js';
+import type { AttrValue, OpenSpan, SpanSpec, TraceContext } from './telemetry.js';
+
+type SpanAttributes = SpanSpec['attributes'];
 
 const ZERO_TRACE_ID = '0'.repeat(32);
 const ZERO_SPAN_ID = '0'.repeat(16);
@@ -52,30 +54,44 @@ export interface SpanSetting {
   within<T>(span: OtelSpan, fn: () => T): T;
 }
 
-export class OtelSpan implements OpenSpan, ReadableSpan {
+/** The attributes with a value (the SDK drops undefined ones too). */
+function definedOf(attributes: SpanAttributes): Attributes {
+  const out: Attributes = {};
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** A span, also its own span context (one object less per span). */
+export class OtelSpan implements OpenSpan, ReadableSpan, SpanContext {
   readonly links = NO_LINKS;
   readonly events = NO_EVENTS;
   readonly droppedAttributesCount = 0;
   readonly droppedEventsCount = 0;
   readonly droppedLinksCount = 0;
+  readonly traceFlags: number;
   status = UNSET;
   ended = false;
   // Wall-clock start (as the SDK's spans: Date.now()) and the monotonic clock for the duration.
   private readonly startedAt: number;
   private readonly t0: number;
   private t1 = 0;
-  private context: SpanContext | undefined;
+  // The span's own attributes, copied from the given ones at the first write or the export: most
+  // spans are never written to, and their copy is then made in the batch, not on the call's path.
+  private own: Attributes | undefined;
   private carried: TraceContext | undefined;
 
   /**
-   * `attributes` are the span's own (a fresh object, undefined values left out) when it records; a
-   * span not recorded is only the trace context it passes on.
+   * `given`: the spec's attributes, which nobody changes after the start; a span not recorded is
+   * only the trace context it passes on.
    */
   constructor(
     private readonly setting: SpanSetting,
     readonly name: string,
     readonly kind: SpanKind,
-    readonly attributes: Attributes,
+    private readonly given: SpanAttributes,
     /** Recorded and exported: the span is sampled. */
     private readonly recording: boolean,
     readonly traceId: string,
@@ -83,20 +99,28 @@ export class OtelSpan implements OpenSpan, ReadableSpan {
     readonly traceState: TraceState | undefined,
     readonly parentSpanContext: SpanContext | undefined,
   ) {
+    this.traceFlags = recording ? TraceFlags.SAMPLED : TraceFlags.NONE;
     this.startedAt = Date.now();
     this.t0 = performance.now();
   }
 
   spanContext(): SpanContext {
-    return (this.context ??= { traceId: this.traceId, spanId: this.spanId, traceFlags: this.recording ? TraceFlags.SAMPLED : TraceFlags.NONE, ...(this.traceState ? { traceState: this.traceState } : {}) });
+    return this;
   }
 
-  /** W3C trace context naming this span as the parent, as the SDK's propagator writes it. */
+  get attributes(): Attributes {
+    return (this.own ??= definedOf(this.given));
+  }
+
+  /**
+   * W3C trace context naming this span as the parent, as the SDK's propagator writes it. Made once
+   * and shared: callers copy it, never change it.
+   */
   traceContext(): TraceContext {
     if (this.carried) return this.carried;
     const traceparent = `00-${this.traceId}-${this.spanId}-${this.recording ? '01' : '00'}`;
     const tracestate = this.traceState?.serialize();
-    return (this.carried = Object.freeze(tracestate ? { traceparent, tracestate } : { traceparent }));
+    return (this.carried = tracestate ? { traceparent, tracestate } : { traceparent });
   }
 
   set(key: string, value: AttrValue): void {

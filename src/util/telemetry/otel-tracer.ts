@@ -52,17 +52,7 @@ export interface OtelTracerOptions {
   exporter?: SpanExporter;
 }
 
-const NOT_RECORDED: Attributes = Object.freeze({});
-
-/** The attributes the span keeps: those with a value (the SDK drops undefined ones too). */
-function definedOf(attributes: SpanSpec['attributes']): Attributes {
-  const out: Attributes = {};
-  for (const key in attributes) {
-    const value = attributes[key];
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
+const NOT_RECORDED: SpanSpec['attributes'] = Object.freeze({});
 
 export function createOtelTracer(options: OtelTracerOptions): Tracer {
   const current = new AsyncLocalStorage<OtelSpan>();
@@ -92,7 +82,7 @@ export function createOtelTracer(options: OtelTracerOptions): Tracer {
       if (typeof carrier.tracestate === 'string') fields.tracestate = carrier.tracestate;
       return trace.getSpanContext(propagator.extract(ROOT_CONTEXT, fields, defaultTextMapGetter));
     }
-    return current.getStore()?.spanContext();
+    return current.getStore();
   };
 
   return {
@@ -101,9 +91,9 @@ export function createOtelTracer(options: OtelTracerOptions): Tracer {
       const traceId = parent ? parent.traceId : ids.generateTraceId();
       const kind = KINDS[spec.kind];
       // The samplers OTEL_TRACES_SAMPLER names decide on the parent and the trace id, never on
-      // attributes: they get the spec's as they are, and the span copies them only when it records.
+      // attributes: they get the spec's as they are.
       const sampled = decide(parent, traceId, spec.name, kind, spec.attributes as Attributes);
-      return new OtelSpan(setting, spec.name, kind, sampled ? definedOf(spec.attributes) : NOT_RECORDED, sampled, traceId, ids.generateSpanId(), parent?.traceState, parent);
+      return new OtelSpan(setting, spec.name, kind, sampled ? spec.attributes : NOT_RECORDED, sampled, traceId, ids.generateSpanId(), parent?.traceState, parent);
     },
     traceContext: () => current.getStore()?.traceContext(),
     async shutdown() {
