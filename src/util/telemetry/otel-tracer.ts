@@ -5,11 +5,10 @@
 // more per span than a gateway call's whole budget for tracing (docs/performance.md).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ROOT_CONTEXT, SpanKind, defaultTextMapGetter, trace, type Attributes, type SpanContext } from '@opentelemetry/api';
-import { W3CTraceContextPropagator, type InstrumentationScope } from '@opentelemetry/core';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { defaultResource, detectResources, envDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace';
-import { exportThreadAvailable, ThreadSpanExporter } from './otel-export-thread.js';
 import { decideFromEnv } from './otel-sampling.js';
 import { OtelSpan, PooledIds, type SpanSetting } from './otel-spans.js';
 import type { SpanSpec, Tracer } from './telemetry.js';
@@ -20,12 +19,10 @@ const KINDS = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: Span
  * OTLP/HTTP to the endpoint `env` names (the exporter itself reads only process.env: the URL is
  * given so a caller's own environment counts); headers, timeouts and the rest it reads itself.
  */
-function exporterFor(env: NodeJS.ProcessEnv, resource: Resource, scope: InstrumentationScope): SpanExporter {
+function exporterFor(env: NodeJS.ProcessEnv): OTLPTraceExporter {
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   const url = traces || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
-  // On a worker thread (otel-export-thread.ts); on this one only when running from the sources.
-  if (exportThreadAvailable()) return new ThreadSpanExporter({ url, resource: resource.attributes, scope });
   return new OTLPTraceExporter(url ? { url } : {});
 }
 
@@ -66,11 +63,10 @@ export function createOtelTracer(options: OtelTracerOptions): Tracer {
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': options.serviceName, 'service.version': options.serviceVersion }))
     .merge(detectResources({ detectors: [envDetector] }));
-  const instrumentationScope = { name: 'switchboard', version: options.serviceVersion };
-  const processor = new BatchSpanProcessor({ exporter: options.exporter ?? exporterFor(options.env, resource, instrumentationScope), ...batchOptionsFromEnv(options.env) });
+  const processor = new BatchSpanProcessor({ exporter: options.exporter ?? exporterFor(options.env), ...batchOptionsFromEnv(options.env) });
   const setting: SpanSetting = {
     resource,
-    instrumentationScope,
+    instrumentationScope: { name: 'switchboard', version: options.serviceVersion },
     processor,
     within: (span, fn) => current.run(span, fn),
   };
