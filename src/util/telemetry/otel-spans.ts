@@ -13,8 +13,8 @@ type SpanAttributes = SpanSpec['attributes'];
 
 const ZERO_TRACE_ID = '0'.repeat(32);
 const ZERO_SPAN_ID = '0'.repeat(16);
-const NO_LINKS: Link[] = [];
-const NO_EVENTS: TimedEvent[] = [];
+const NO_LINKS = Object.freeze([]) as unknown as Link[];
+const NO_EVENTS = Object.freeze([]) as unknown as TimedEvent[];
 const UNSET: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
 const FAILED: SpanStatus = Object.freeze({ code: SpanStatusCode.ERROR });
 
