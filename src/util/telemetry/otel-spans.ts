@@ -1,14 +1,22 @@
-// The spans the OpenTelemetry tracer hands out: the SDK's span started bare (the sampler decides on
-// the parent and the trace id alone) and its attributes set only when it records; one that does not
-// is only the context outgoing requests carry. Ids come from a random pool.
+// The spans the OpenTelemetry tracer hands out: one small object per span that is at once the handle
+// callers hold, the trace context outgoing requests carry (its `traceparent` built once), and, when
+// sampled, the SDK's ReadableSpan its batch processor exports; times are turned into the SDK's form
+// only when exported. Ids come from a random pool.
 import { randomFillSync } from 'node:crypto';
-import { SpanStatusCode, trace, type Attributes, type Context, type Span, type SpanKind, type Tracer as OtelApiTracer } from '@opentelemetry/api';
-import type { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import type { IdGenerator } from '@opentelemetry/sdk-trace';
-import type { AttrValue, OpenSpan } from './telemetry.js';
+import { SpanStatusCode, TraceFlags, type Attributes, type HrTime, type Link, type SpanContext, type SpanKind, type SpanStatus, type TraceState } from '@opentelemetry/api';
+import { addHrTimes, millisToHrTime, type InstrumentationScope } from '@opentelemetry/core';
+import type { Resource } from '@opentelemetry/resources';
+import type { IdGenerator, ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace';
+import type { AttrValue, OpenSpan, SpanSpec, TraceContext } from './telemetry.js';
+
+type SpanAttributes = SpanSpec['attributes'];
 
 const ZERO_TRACE_ID = '0'.repeat(32);
 const ZERO_SPAN_ID = '0'.repeat(16);
+const NO_LINKS = Object.freeze([]) as unknown as Link[];
+const NO_EVENTS = Object.freeze([]) as unknown as TimedEvent[];
+const UNSET: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
+const FAILED: SpanStatus = Object.freeze({ code: SpanStatusCode.ERROR });
 
 /** Random ids in hex, cut from a pool refilled 4 KiB at a time (the SDK's generator draws Math.random per 4 bytes). */
 export class PooledIds implements IdGenerator {
@@ -37,63 +45,123 @@ export class PooledIds implements IdGenerator {
   }
 }
 
-/** What the spans share: the SDK tracer and the context manager. */
-export class OtelSpans {
-  constructor(
-    private readonly tracer: OtelApiTracer,
-    private readonly contexts: AsyncLocalStorageContextManager,
-  ) {}
+/** What every span of one tracer shares. */
+export interface SpanSetting {
+  readonly resource: Resource;
+  readonly instrumentationScope: InstrumentationScope;
+  readonly processor: SpanProcessor;
+  /** Runs `fn` with `span` as the current span (the tracer's async context). */
+  within<T>(span: OtelSpan, fn: () => T): T;
+}
+
+/** The attributes with a value (the SDK drops undefined ones too). */
+function definedOf(attributes: SpanAttributes): Attributes {
+  const out: Attributes = {};
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** A span, also its own span context (one object less per span). */
+export class OtelSpan implements OpenSpan, ReadableSpan, SpanContext {
+  readonly links = NO_LINKS;
+  readonly events = NO_EVENTS;
+  readonly droppedAttributesCount = 0;
+  readonly droppedEventsCount = 0;
+  readonly droppedLinksCount = 0;
+  readonly traceFlags: number;
+  status = UNSET;
+  ended = false;
+  // Wall-clock start (as the SDK's spans: Date.now()) and the monotonic clock for the duration.
+  private readonly startedAt: number;
+  private readonly t0: number;
+  private t1 = 0;
+  // The span's own attributes, copied from the given ones at the first write or the export: most
+  // spans are never written to, and their copy is then made in the batch, not on the call's path.
+  private own: Attributes | undefined;
+  private carried: TraceContext | undefined;
 
   /**
-   * `attributes` as the SDK takes them (undefined values it drops itself), set after the start: the
-   * SDK would check and copy them twice there, and for a span not sampled for nothing. The samplers
-   * OTEL_TRACES_SAMPLER names decide on the parent and the trace id, never on attributes.
+   * `given`: the spec's attributes, which nobody changes after the start; a span not recorded is
+   * only the trace context it passes on.
    */
-  start(name: string, kind: SpanKind, attributes: Attributes, parent: Context): OpenSpan {
-    const span = this.tracer.startSpan(name, { kind }, parent);
-    const ctx = trace.setSpan(parent, span);
-    if (!span.isRecording()) return new ContextOnlySpan(ctx, this.contexts);
-    span.setAttributes(attributes);
-    return new RecordedSpan(span, ctx, this.contexts);
-  }
-}
-
-class ContextOnlySpan implements OpenSpan {
   constructor(
-    private readonly ctx: Context,
-    private readonly contexts: AsyncLocalStorageContextManager,
-  ) {}
-
-  set(): void {}
-  fail(): void {}
-  end(): void {}
-
-  within<T>(fn: () => T): T {
-    return this.contexts.with(this.ctx, fn);
+    private readonly setting: SpanSetting,
+    readonly name: string,
+    readonly kind: SpanKind,
+    private readonly given: SpanAttributes,
+    /** Recorded and exported: the span is sampled. */
+    private readonly recording: boolean,
+    readonly traceId: string,
+    readonly spanId: string,
+    readonly traceState: TraceState | undefined,
+    readonly parentSpanContext: SpanContext | undefined,
+  ) {
+    this.traceFlags = recording ? TraceFlags.SAMPLED : TraceFlags.NONE;
+    this.startedAt = Date.now();
+    this.t0 = performance.now();
   }
-}
 
-class RecordedSpan implements OpenSpan {
-  constructor(
-    private readonly span: Span,
-    private readonly ctx: Context,
-    private readonly contexts: AsyncLocalStorageContextManager,
-  ) {}
+  spanContext(): SpanContext {
+    return this;
+  }
+
+  get attributes(): Attributes {
+    return (this.own ??= definedOf(this.given));
+  }
+
+  /**
+   * W3C trace context naming this span as the parent, as the SDK's propagator writes it. Made once
+   * and shared: callers copy it, never change it.
+   */
+  traceContext(): TraceContext {
+    if (this.carried) return this.carried;
+    const traceparent = `00-${this.traceId}-${this.spanId}-${this.recording ? '01' : '00'}`;
+    const tracestate = this.traceState?.serialize();
+    return (this.carried = tracestate ? { traceparent, tracestate } : { traceparent });
+  }
 
   set(key: string, value: AttrValue): void {
-    this.span.setAttribute(key, value);
+    if (this.recording && !this.ended) this.attributes[key] = value;
   }
 
   fail(errorType: string): void {
-    this.span.setAttribute('error.type', errorType);
-    this.span.setStatus({ code: SpanStatusCode.ERROR });
+    if (!this.recording || this.ended) return;
+    this.attributes['error.type'] = errorType;
+    this.status = FAILED;
   }
 
   within<T>(fn: () => T): T {
-    return this.contexts.with(this.ctx, fn);
+    return this.setting.within(this, fn);
   }
 
   end(): void {
-    this.span.end();
+    if (this.ended) return;
+    this.ended = true;
+    if (!this.recording) return;
+    this.t1 = performance.now();
+    this.setting.processor.onEnd(this);
+  }
+
+  get resource(): Resource {
+    return this.setting.resource;
+  }
+
+  get instrumentationScope(): InstrumentationScope {
+    return this.setting.instrumentationScope;
+  }
+
+  get startTime(): HrTime {
+    return millisToHrTime(this.startedAt);
+  }
+
+  get endTime(): HrTime {
+    return this.ended ? addHrTimes(this.startTime, this.duration) : [0, 0];
+  }
+
+  get duration(): HrTime {
+    return this.ended ? millisToHrTime(Math.max(0, this.t1 - this.t0)) : [-1, -1];
   }
 }

@@ -48,6 +48,15 @@ describe('the OpenTelemetry tracer', () => {
     expect(client.endTime[0] * 1e9 + client.endTime[1]).toBeGreaterThanOrEqual(client.startTime[0] * 1e9 + client.startTime[1]);
   });
 
+  it('passes the caller\'s tracestate on to the requests it makes', async () => {
+    const { telemetry } = traced();
+    const server = telemetry.start({ name: 'tools/call x', kind: 'server', attributes: {}, parent: { traceparent: PARENT, tracestate: 'vendor=a,other=b' } });
+    const sent = await server.within(() => telemetry.span({ name: 'tools/call y', kind: 'client', attributes: {} }, async () => telemetry.traceContext()));
+    server.end();
+    await telemetry.shutdown();
+    expect(sent).toEqual({ traceparent: expect.stringMatching(/^00-0af7651916cd43dd8448eb211c80319c-[0-9a-f]{16}-01$/), tracestate: 'vendor=a,other=b' });
+  });
+
   it('records nothing for spans not sampled and still passes the trace on, marked not sampled', async () => {
     for (const [env, parent] of [
       [{ OTEL_TRACES_SAMPLER: 'always_off' }, PARENT],

@@ -1,37 +1,19 @@
-// The OpenTelemetry tracer behind Telemetry: the official SDK exporting over OTLP/HTTP as the
-// standard OTEL_* variables say. Loaded by dynamic import only when export is configured, and it sets
-// no OpenTelemetry globals: its own context manager, tracer provider and propagator.
-import { ROOT_CONTEXT, SpanKind, defaultTextMapGetter, defaultTextMapSetter, type Context } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+// The OpenTelemetry tracer behind Telemetry: the official SDK's samplers, batch span processor and
+// OTLP/HTTP exporter, configured by the standard OTEL_* variables. Loaded by dynamic import only when
+// export is configured, and it sets no OpenTelemetry globals. Its spans are its own (otel-spans.ts)
+// and the current one lives in its own AsyncLocalStorage: the SDK's tracer and context manager cost
+// more per span than a gateway call's whole budget for tracing (docs/performance.md).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ROOT_CONTEXT, SpanKind, defaultTextMapGetter, trace, type Attributes, type SpanContext } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-  TracerProvider,
-  type Sampler,
-  type SpanExporter,
-} from '@opentelemetry/sdk-trace';
-import { OtelSpans, PooledIds } from './otel-spans.js';
-import type { SpanSpec, TraceContext, Tracer } from './telemetry.js';
+import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace';
+import { decideFromEnv } from './otel-sampling.js';
+import { OtelSpan, PooledIds, type SpanSetting } from './otel-spans.js';
+import type { SpanSpec, Tracer } from './telemetry.js';
 
 const KINDS = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL } as const;
-
-/** OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG (the SDK leaves reading them to its distributions). */
-export function samplerFromEnv(env: NodeJS.ProcessEnv): Sampler {
-  const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG ?? '1');
-  const root = (name: string): Sampler => {
-    if (name === 'always_off') return new AlwaysOffSampler();
-    if (name === 'traceidratio') return new TraceIdRatioBasedSampler(Number.isFinite(ratio) ? ratio : 1);
-    return new AlwaysOnSampler();
-  };
-  const name = (env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on').trim().toLowerCase();
-  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root: root(name.slice('parentbased_'.length)) }) : root(name);
-}
 
 /**
  * OTLP/HTTP to the endpoint `env` names (the exporter itself reads only process.env: the URL is
@@ -70,45 +52,52 @@ export interface OtelTracerOptions {
   exporter?: SpanExporter;
 }
 
+const NOT_RECORDED: SpanSpec['attributes'] = Object.freeze({});
+
 export function createOtelTracer(options: OtelTracerOptions): Tracer {
-  const contexts = new AsyncLocalStorageContextManager().enable();
+  const current = new AsyncLocalStorage<OtelSpan>();
   const propagator = new W3CTraceContextPropagator();
+  const decide = decideFromEnv(options.env);
+  const ids = new PooledIds();
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) win over the defaults given here.
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': options.serviceName, 'service.version': options.serviceVersion }))
     .merge(detectResources({ detectors: [envDetector] }));
-  const provider = new TracerProvider({
+  const processor = new BatchSpanProcessor({ exporter: options.exporter ?? exporterFor(options.env), ...batchOptionsFromEnv(options.env) });
+  const setting: SpanSetting = {
     resource,
-    sampler: samplerFromEnv(options.env),
-    idGenerator: new PooledIds(),
-    spanProcessors: [new BatchSpanProcessor({ exporter: options.exporter ?? exporterFor(options.env), ...batchOptionsFromEnv(options.env) })],
-  });
-  const spans = new OtelSpans(provider.getTracer('switchboard', options.serviceVersion), contexts);
+    instrumentationScope: { name: 'switchboard', version: options.serviceVersion },
+    processor,
+    within: (span, fn) => current.run(span, fn),
+  };
 
-  const parentOf = (spec: SpanSpec): Context => {
+  /**
+   * The caller's span context for a request served (`traceparent` as the W3C propagator reads it; one
+   * it cannot read starts a new trace), else the current span's.
+   */
+  const parentOf = (spec: SpanSpec): SpanContext | undefined => {
     const carrier = spec.parent;
     if (carrier && typeof carrier.traceparent === 'string') {
       const fields: Record<string, string> = { traceparent: carrier.traceparent };
       if (typeof carrier.tracestate === 'string') fields.tracestate = carrier.tracestate;
-      return propagator.extract(ROOT_CONTEXT, fields, defaultTextMapGetter);
+      return trace.getSpanContext(propagator.extract(ROOT_CONTEXT, fields, defaultTextMapGetter));
     }
-    return contexts.active();
+    return current.getStore();
   };
 
   return {
     start(spec) {
-      // The spec's attributes as they are: the SDK copies them and drops those left undefined.
-      return spans.start(spec.name, KINDS[spec.kind], spec.attributes, parentOf(spec));
+      const parent = parentOf(spec);
+      const traceId = parent ? parent.traceId : ids.generateTraceId();
+      const kind = KINDS[spec.kind];
+      // The samplers OTEL_TRACES_SAMPLER names decide on the parent and the trace id, never on
+      // attributes: they get the spec's as they are.
+      const sampled = decide(parent, traceId, spec.name, kind, spec.attributes as Attributes);
+      return new OtelSpan(setting, spec.name, kind, sampled ? spec.attributes : NOT_RECORDED, sampled, traceId, ids.generateSpanId(), parent?.traceState, parent);
     },
-    traceContext(): TraceContext | undefined {
-      const carrier: Record<string, string> = {};
-      propagator.inject(contexts.active(), carrier, defaultTextMapSetter);
-      if (!carrier.traceparent) return undefined;
-      return carrier.tracestate ? { traceparent: carrier.traceparent, tracestate: carrier.tracestate } : { traceparent: carrier.traceparent };
-    },
+    traceContext: () => current.getStore()?.traceContext(),
     async shutdown() {
-      await provider.shutdown();
-      contexts.disable();
+      await processor.shutdown();
     },
   };
 }
