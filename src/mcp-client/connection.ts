@@ -3,7 +3,6 @@
 import type { FetchLike, PriorDiscovery, Transport } from '@modelcontextprotocol/client';
 import { SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { errorMessage, sleep } from '../util/index.js';
-import type { Telemetry } from '../util/telemetry/index.js';
 import type { HttpObservations } from './classify-error.js';
 import { classifyError } from './classify-error.js';
 import { McpClientError } from './errors.js';
@@ -18,8 +17,6 @@ import type { ReadyInfo } from './types.js';
 
 export interface ConnectionSetup extends SdkClientSetup {
   fetch?: FetchLike;
-  /** When tracing, HTTP requests carry the trace context (`traceparent`). */
-  telemetry?: Telemetry;
   /** How a 2026-07-28 connection listens for changes (the rest of its setup comes from here). */
   listen: Pick<ListenStreamSetup, 'resourceSubscriptions' | 'onReopened' | 'retryDelaysMs' | 'timeoutMs'>;
   /** Called once when the connection ends without us closing it. */
@@ -78,8 +75,7 @@ export class Connection {
     } else {
       // Loaded here, so a process with only stdio servers never loads it.
       const { buildHttpTransport } = await import('./http-transport.js');
-      const fetch = setup.telemetry?.tracing ? (await import('../util/telemetry/index.js')).tracingFetch(setup.fetch, setup.telemetry) : setup.fetch;
-      const built = buildHttpTransport(recipe, { fetch });
+      const built = buildHttpTransport(recipe, { fetch: setup.fetch });
       transport = built.transport;
       observations = built.observations;
       describe = () => `${recipe.kind === 'sse' ? 'HTTP+SSE' : 'streamable HTTP'} ${recipe.url}`;

@@ -5,7 +5,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs as configStartupMs, toolTimeoutMs as configToolMs } from '../config/index.js';
 import { errorMessage } from '../util/index.js';
-import type { Telemetry } from '../util/telemetry/index.js';
+import { mcpSpan, metaWithTrace, NOOP_TELEMETRY, tracingFetch, type Telemetry } from '../util/telemetry/index.js';
 import { classifyError } from './classify-error.js';
 import type { Connection, ConnectionSetup } from './connection.js';
 import { ConnectionKeeper } from './connection-keeper.js';
@@ -34,12 +34,6 @@ type RunOptions = RequestOptions & Pick<OperationSpec, 'onProgress' | 'progress'
   /** What the request's span names (the tool, the prompt). */
   spanParams?: Record<string, unknown>;
 };
-
-/**
- * The telemetry modules, for a client that has telemetry (whose maker has loaded them already): a
- * client without any, such as a `mcp tools` run's, never loads them.
- */
-const telemetryLayer = () => import('../util/telemetry/index.js');
 
 /** A client for one configured server; nothing starts until `connect()`. */
 export function createMcpClient(config: McpServerConfig, deps: McpClientDeps, options: McpClientOptions = {}): McpClient {
@@ -74,8 +68,7 @@ export class McpClient extends McpServerApi {
   private readonly deadlines = new DeadlineWheel();
   private readonly background = new Set<Promise<void>>();
   private readonly setup: ConnectionSetup;
-  /** Undefined without telemetry: then the telemetry modules are never loaded (see telemetryLayer). */
-  private readonly telemetry: Telemetry | undefined;
+  private readonly telemetry: Telemetry;
 
   constructor(
     readonly config: McpServerConfig,
@@ -84,7 +77,7 @@ export class McpClient extends McpServerApi {
   ) {
     super();
     this.serverName = config.name;
-    this.telemetry = deps.telemetry;
+    this.telemetry = deps.telemetry ?? NOOP_TELEMETRY;
     const handlers = deps.handlers ?? {};
     this.setup = {
       serverName: config.name,
@@ -96,8 +89,7 @@ export class McpClient extends McpServerApi {
       samplingCapability: options.samplingCapability,
       versionNegotiation: config.transport.type === 'sse' ? 'legacy' : (options.versionNegotiation ?? 'auto'),
       logger: deps.logger,
-      fetch: deps.fetch,
-      telemetry: deps.telemetry,
+      fetch: tracingFetch(deps.fetch, this.telemetry),
       listen: {
         resourceSubscriptions: this.subscribedUris,
         onReopened: (honored) => announceAfterDrop(honored, handlers, this.staleLists),
@@ -153,7 +145,7 @@ export class McpClient extends McpServerApi {
     // each notification also extends the deadline. Nobody listening, the call pays for none of it.
     return this.run('tools/call', { ...options, spanParams: { name } }, async (c, a) => {
       // Built inside the request's span, whose trace context `_meta` carries on.
-      const meta = this.telemetry?.tracing ? (await telemetryLayer()).metaWithTrace(options.meta, this.telemetry) : options.meta;
+      const meta = metaWithTrace(options.meta, this.telemetry);
       const params = { name, ...(args ? { arguments: args } : {}), ...(meta ? { _meta: meta } : {}) };
       const { inputs } = options;
       const result =
@@ -189,15 +181,9 @@ export class McpClient extends McpServerApi {
   }
 
   private runOutcome<T>(label: string, options: RunOptions, fn: (connection: Connection, attempt: AttemptOptions) => Promise<T>) {
-    const telemetry = this.telemetry;
-    if (!telemetry?.active) return this.runUntraced(label, options, fn);
-    return this.runTraced(telemetry, label, options, fn);
-  }
-
-  private async runTraced<T>(telemetry: Telemetry, label: string, options: RunOptions, fn: (connection: Connection, attempt: AttemptOptions) => Promise<T>) {
-    const { mcpSpan } = await telemetryLayer();
+    if (!this.telemetry.active) return this.runUntraced(label, options, fn);
     const span = mcpSpan({ kind: 'client', method: label, params: options.spanParams, upstream: this.serverName, protocolVersion: this.readyProtocol(), transport: this.isHttp() ? 'tcp' : 'pipe' });
-    return telemetry.span(span, (s) =>
+    return this.telemetry.span(span, (s) =>
       this.runUntraced(label, options, fn).then((outcome) => {
         if ((outcome.value as { isError?: unknown } | undefined)?.isError === true) s.fail('tool_error');
         return outcome;

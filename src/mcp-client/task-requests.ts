@@ -2,8 +2,7 @@
 // the upstream that owns the task): a task-augmented tools/call and the tasks/* requests. The SDK keeps
 // these methods for interoperability but decodes no CreateTaskResult for tools/call, so these requests
 // name their own loose result shape.
-// `zod/v4` is the entry the SDK loads: `zod` would be one more module to load for the same library.
-import { z } from 'zod/v4';
+import { z } from 'zod';
 
 /** The requests about a task that a server declaring the `tasks` capability answers. */
 export type TaskMethod = 'tasks/get' | 'tasks/result' | 'tasks/list' | 'tasks/cancel';
