@@ -1,8 +1,8 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { deserializeMessage, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../util/index.js';
 import { McpClientError } from '../errors.js';
-import { StdioTransport, type ProcessChannel } from './stdio-transport.js';
+import { decodeMessage, StdioTransport, type ProcessChannel } from './stdio-transport.js';
 
 function setup(options: { maxLineBytes?: number; write?: ProcessChannel['write'] } = {}) {
   const logged: string[] = [];
@@ -148,5 +148,41 @@ describe('StdioTransport', () => {
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(t.errors.map((e) => e.message)).toEqual(['cannot write to MCP server `srv`: EPIPE']);
     expect(t.closes()).toBe(1);
+  });
+});
+
+describe('decodeMessage', () => {
+  const outcome = (decode: (line: string) => JSONRPCMessage, line: string) => {
+    try {
+      return { value: decode(line) };
+    } catch (err) {
+      return { error: err instanceof SyntaxError ? 'SyntaxError' : String(err) };
+    }
+  };
+  const serverInfo = 'io.modelcontextprotocol/serverInfo';
+  const lines = [
+    { jsonrpc: '2.0', id: 1, method: 'roots/list', params: { _meta: { progressToken: 'p' }, extra: [1] } },
+    { jsonrpc: '2.0', id: 'a', method: 'ping' },
+    { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: { x: 1 } } },
+    { jsonrpc: '2.0', id: 2, result: { tools: [{ name: 't', inputSchema: { type: 'object' } }], _meta: { k: 1 } } },
+    { jsonrpc: '2.0', id: 3, result: { _meta: { [serverInfo]: { name: 'srv' } } } },
+    { jsonrpc: '2.0', id: 4, result: { _meta: { [serverInfo]: 'not an implementation' } } },
+    { jsonrpc: '2.0', id: 5, error: { code: -32601, message: 'Method not found', data: { why: 1 }, stray: true } },
+    { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } },
+    // Rejected: by every schema, or by the one their keys name.
+    { jsonrpc: '2.0', id: 6, method: 'x', result: {} },
+    { jsonrpc: '2.0', id: 7.5, method: 'x' },
+    { jsonrpc: '1.0', id: 8, result: {} },
+    { jsonrpc: '2.0', id: 9, result: 'text' },
+    { jsonrpc: '2.0', id: 10, error: { code: 'E', message: 'm' } },
+    { jsonrpc: '2.0', method: 7 },
+    { jsonrpc: '2.0', id: 11 },
+    { jsonrpc: '2.0', id: 12, method: 'x', params: { _meta: { progressToken: {} } } },
+  ].map((m) => JSON.stringify(m));
+
+  it("gives what the SDK's deserializeMessage gives, value or error, for every kind of line", () => {
+    for (const line of [...lines, '[1,2]', 'null', '"text"', '{"jsonrpc":"2.0"', 'banner']) {
+      expect(outcome(decodeMessage, line), line).toEqual(outcome(deserializeMessage, line));
+    }
   });
 });
