@@ -5,6 +5,7 @@ export * from './file-logger.js';
 export { DEFAULT_LOG_ROTATION, type LogRotation } from './log-file.js';
 export * from './abort.js';
 export * from './async-queue.js';
+export { Fifo } from './fifo.js';
 export * from './atomic-write.js';
 export * from './file-lock.js';
 export * from './listen/index.js';

@@ -2,6 +2,7 @@
 // byte bound per session, and a byte budget shared by all sessions of a host) under an event id, so
 // a client that reconnects with Last-Event-ID gets what it missed.
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
+import { Fifo } from '../../util/index.js';
 
 export const DEFAULT_EVENT_STORE_LIMIT = 10_000;
 /**
@@ -24,10 +25,21 @@ interface Stored {
   seq: number;
 }
 
+/**
+ * Appends `key` to the age order of `live` (a Map in the same insertion order). Keys deleted from
+ * `live` elsewhere stay in the order until met; once they outnumber the live ones, the order is
+ * rebuilt from the Map, so it never grows beyond twice what is kept.
+ */
+function pushOrdered<K>(order: Fifo<K>, key: K, live: Map<K, unknown>): void {
+  if (order.length >= 2 * live.size + 1024) order.reset(live.keys());
+  else order.push(key);
+}
+
 /** The byte budget shared by the event stores of one host: the oldest event of any store goes first. */
 export class EventBudget {
-  // Insertion-ordered by a host-wide sequence: the first entry is the oldest event kept anywhere.
   private readonly kept = new Map<number, { store: MemoryEventStore; id: EventId; bytes: number }>();
+  /** Host-wide sequence numbers, oldest first; some already released (skipped when met). */
+  private readonly order = new Fifo<number>();
   private seq = 0;
   private total = 0;
 
@@ -38,9 +50,12 @@ export class EventBudget {
     const seq = ++this.seq;
     const bytes = textLength + EVENT_OVERHEAD_BYTES;
     this.kept.set(seq, { store, id, bytes });
+    pushOrdered(this.order, seq, this.kept);
     this.total += bytes;
     while (this.total > this.maxBytes && this.kept.size > 1) {
-      const [oldest, entry] = this.kept.entries().next().value!;
+      const oldest = this.order.shift()!;
+      const entry = this.kept.get(oldest);
+      if (!entry) continue;
       this.release(oldest);
       entry.store.drop(entry.id);
     }
@@ -69,8 +84,10 @@ export function streamStartId(streamId: StreamId): EventId {
 }
 
 export class MemoryEventStore implements EventStore {
-  // Insertion-ordered: the oldest event is the first key, and replay walks forward from an id.
+  // Insertion-ordered: replay walks forward from an id.
   private readonly events = new Map<EventId, Stored>();
+  /** Event ids, oldest first; some already dropped by the budget (skipped when met). */
+  private readonly order = new Fifo<EventId>();
   private seq = 0;
   private totalBytes = 0;
 
@@ -86,9 +103,10 @@ export class MemoryEventStore implements EventStore {
     const id = `${streamId}_${this.seq}`;
     const text = JSON.stringify(message);
     this.events.set(id, { streamId, text, seq: 0 });
+    pushOrdered(this.order, id, this.events);
     this.totalBytes += text.length;
     while (this.events.size > 1 && (this.events.size > this.limit || this.totalBytes > this.maxBytes)) {
-      this.drop(this.events.keys().next().value!);
+      this.drop(this.order.shift()!);
     }
     // Charged last: the budget may drop this store's own older events, never this one.
     const stored = this.events.get(id)!;
@@ -108,6 +126,7 @@ export class MemoryEventStore implements EventStore {
   /** The session is gone: everything it kept goes, and its share of the budget is freed. */
   clear(): void {
     for (const id of [...this.events.keys()]) this.drop(id);
+    this.order.reset();
   }
 
   async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
