@@ -64,11 +64,12 @@ export function createModernLeg(factory: McpServerFactory, options: ModernLegOpt
       const malformed = malformedRetry(body);
       if (malformed) return sendJson(res, 400, malformed);
       if (options.retries && (await forwardRetry(options.retries, req, res, body, options.logger))) return;
-      const uris = options.onListen ? listenedResources(body) : undefined;
-      if (uris) {
+      const onListen = options.onListen;
+      const uris = onListen ? listenedResources(body) : undefined;
+      if (onListen && uris) {
         const ended = new AbortController();
         res.once('close', () => ended.abort());
-        options.onListen!(uris, (req as http.IncomingMessage & { auth?: AuthInfo }).auth, ended.signal);
+        onListen(uris, (req as http.IncomingMessage & { auth?: AuthInfo }).auth, ended.signal);
       }
       await node(req, res, body);
     },
