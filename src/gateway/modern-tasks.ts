@@ -15,6 +15,8 @@ const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 /** How long a task is remembered when its upstream gave it no ttl. */
 const DEFAULT_KEEP_MS = 24 * 60 * 60 * 1000;
+/** The longest a timer can wait: past 2^31-1 ms Node fires it after 1 ms, forgetting the task at once. */
+const MAX_KEEP_MS = 2_147_483_647;
 
 /** A JSON-RPC error as a failed task inlines it. */
 export interface TaskError {
@@ -83,7 +85,7 @@ export class ModernTasks {
     const task: ModernTask = { id: await this.ids.mint(), owner, server, upstreamId, capabilities, questions: new Map(), controller: new AbortController() };
     this.byId.set(task.id, task);
     this.byUpstream.set(key(server, upstreamId), task);
-    task.expiry = setTimeout(() => this.forget(task, 'its ttl passed'), ttlMs ?? DEFAULT_KEEP_MS);
+    task.expiry = setTimeout(() => this.forget(task, 'its ttl passed'), Math.min(ttlMs ?? DEFAULT_KEEP_MS, MAX_KEEP_MS));
     task.expiry.unref();
     const mine = [...this.byId.values()].filter((t) => t.owner === owner);
     for (const old of mine.slice(0, Math.max(0, mine.length - MAX_TASKS_PER_CLIENT))) this.forget(old, `its caller holds more than ${MAX_TASKS_PER_CLIENT} tasks`);
