@@ -5,18 +5,25 @@
 // the answer resumes the turn; codex/event and progress go out on the current round's response stream.
 // A request declaring the tasks extension gets the call as a task instead (modern-codex-tasks.ts).
 import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequestParams, type McpServerFactory, type ServerContext } from '@modelcontextprotocol/server';
-import { z } from 'zod';
 import { errorMessage, type Logger } from '../util/index.js';
-import { auditedServer, callerOf, createdTaskResult, TaskServer, type InputFlows } from '../mcp-host/index.js';
+import {
+  auditedServer,
+  callerOf,
+  createdTaskResult,
+  declaresTasks,
+  extensionRequired,
+  TaskIdParams,
+  TASKS_EXTENSION,
+  TaskServer,
+  UpdateParams,
+  type InputFlows,
+} from '../mcp-host/index.js';
 import { CallNotifier } from './call-notifier.js';
 import type { CodexServerOptions } from './codex-server.js';
-import { declaresTasks, extensionRequired, TASKS_EXTENSION, type ModernCodexTasks } from './modern-codex-tasks.js';
+import type { ModernCodexTasks } from './modern-codex-tasks.js';
 import { codexTools } from './tool-definitions.js';
 import type { CodexAgent } from './tool-call.js';
 import { accessOf, dispatchToolCall, refuseCall, runToolCall, type ToolDispatch } from './tool-dispatch.js';
-
-const TaskIdParams = z.looseObject({ taskId: z.string() });
-const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).optional() });
 
 /** This request's own capabilities (its `_meta` envelope): one server may serve several requests (stdio). */
 const capabilitiesOf = (ctx: ServerContext) => (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];

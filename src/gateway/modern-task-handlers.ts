@@ -3,14 +3,13 @@
 // with a CreateTaskResult under the gateway's id; tasks/get (DetailedTask, the outcome inlined once
 // terminal, the open questions as `inputRequests`), tasks/update (answers), tasks/cancel.
 import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequest, type CallToolResult, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
-import { z } from 'zod';
 import { offersToolTasks, type PassThroughResult } from '../mcp-client/index.js';
-import { callerOf, createdTaskResult } from '../mcp-host/index.js';
+import { callerOf, createdTaskResult, declaresTasks, extensionRequired, TaskIdParams, taskNotFound, UpdateParams } from '../mcp-host/index.js';
 import { errorMessage } from '../util/index.js';
 import type { Route } from './catalog-view.js';
 import { toolCallFailure, toProtocolError } from './gateway-errors.js';
 import type { GatewayClient } from './gateway-client.js';
-import { declaresTasks, extensionRequired, taskNotFound, TERMINAL, withoutRelatedTask, type ModernTask, type TaskError } from './modern-tasks.js';
+import { TERMINAL, withoutRelatedTask, type ModernTask, type TaskError } from './modern-tasks.js';
 import type { RelayClient } from './relay.js';
 
 /** The upstream's tasks/result waits as long as the task runs (it is aborted when the task is forgotten). */
@@ -18,8 +17,6 @@ const FETCH_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const CANCEL_TIMEOUT_MS = 10_000;
 /** An upstream task turned input_required: how long tasks/get waits for its questions to arrive. */
 const QUESTIONS_WAIT_MS = 1_000;
-const TaskIdParams = z.looseObject({ taskId: z.string() });
-const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).optional() });
 
 /** The capabilities a 2026-07-28 request declares in its own `_meta`. */
 export function requestCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
@@ -156,13 +153,12 @@ export function registerModernTaskHandlers(session: GatewayClient): void {
     }
     if (status === 'input_required' && task.questions.size === 0) await questionsOf(task, ctx.mcpReq.signal);
     if (task.questions.size === 0) return fields;
-    const inputRequests = Object.fromEntries([...task.questions].map(([k, q]) => [k, q.request]));
-    return { ...fields, status: 'input_required', inputRequests };
+    return { ...fields, status: 'input_required', inputRequests: task.questions.inputRequests() };
   });
 
   server.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
     // The SDK lifts a request's inputResponses into its context (they are the revision's MRTR field).
-    pool.modernTasks.answer(owned(ctx, params.taskId, 'tasks/update'), ctx.mcpReq.inputResponses ?? params.inputResponses ?? {});
+    owned(ctx, params.taskId, 'tasks/update').questions.answer(ctx.mcpReq.inputResponses ?? params.inputResponses ?? {});
     return {};
   });
 
@@ -175,8 +171,7 @@ export function registerModernTaskHandlers(session: GatewayClient): void {
     } catch (err) {
       if (!TERMINAL.has(String((await upstreamTask(task, ctx)).status))) throw toProtocolError(err);
     }
-    for (const q of task.questions.values()) q.reject(new Error('the task was cancelled'));
-    task.questions.clear();
+    task.questions.rejectAll('the task was cancelled');
     return {};
   });
 }
