@@ -5,7 +5,7 @@ import { ModernTasks } from './modern-tasks.js';
 
 describe('ModernTasks', () => {
   it('keeps a task whose upstream names a ttl longer than a timer can hold (not forgotten at once)', async () => {
-    const tasks = new ModernTasks(nullLogger);
+    const tasks = new ModernTasks(nullLogger, () => undefined);
     // 2^31 ms and more overflow Node's timers, which then fire after 1 ms.
     const task = await tasks.created('alice', 'up', 'u1', undefined, 3_000_000_000);
     await new Promise((r) => setTimeout(r, 30));

@@ -4,14 +4,16 @@
 // meanwhile, which the client reads on tasks/get (`inputRequests`) and answers with tasks/update.
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { PassThroughResult } from '../mcp-client/index.js';
+import type { McpConnectionManager } from '../mcp/index.js';
 import { TaskIds, TaskQuestions, TaskTable, type InputQuestion } from '../mcp-host/index.js';
-import type { Logger } from '../util/index.js';
+import { errorMessage, type Logger } from '../util/index.js';
 import type { Notification, RelayClient } from './relay.js';
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 /** How long a task is remembered when its upstream gave it no ttl. */
 const DEFAULT_KEEP_MS = 24 * 60 * 60 * 1000;
+const CANCEL_TIMEOUT_MS = 10_000;
 
 /** A JSON-RPC error as a failed task inlines it. */
 export interface TaskError {
@@ -50,7 +52,11 @@ export class ModernTasks {
   /** Mints the ids; the HTTP leg gives it the key replicas share (its ids then name this replica). */
   ids = new TaskIds(undefined);
 
-  constructor(private readonly logger: Logger) {
+  constructor(
+    private readonly logger: Logger,
+    /** The pool's upstream connections, once started (a forgotten task still running is cancelled there). */
+    private readonly manager: () => McpConnectionManager | undefined,
+  ) {
     this.table = new TaskTable<ModernTask>({ forgotten: (task, why) => this.forgotten(task, why) });
   }
 
@@ -88,6 +94,14 @@ export class ModernTasks {
     task.controller.abort(new Error(reason));
     task.questions.rejectAll(reason);
     this.logger.debug('gateway: 2026-07-28 task forgotten', { server: task.server, why });
+    // Still running upstream with no one left to read it: the upstream need not run it to its end.
+    const manager = this.manager();
+    if (task.outcome === undefined && manager) {
+      const cancel = async () => (await manager.clientFor(task.server)).taskRequest('tasks/cancel', { taskId: task.upstreamId }, { timeoutMs: CANCEL_TIMEOUT_MS });
+      cancel().catch((err: unknown) =>
+        this.logger.debug('gateway: cancelling a forgotten task upstream failed', { server: task.server, error: errorMessage(err) }),
+      );
+    }
   }
 }
 
