@@ -67,7 +67,7 @@ export async function callAsModernTask(session: GatewayClient, client: RelayClie
   });
 }
 
-/** The Task fields of the 2026-07-28 wire from a 2025 upstream's task (`ttl` → `ttlMs`, `pollInterval` → `pollIntervalMs`). */
+/** The Task fields of the 2026-07-28 wire from a 2025 upstream's task (`ttl` → `ttlMs` as kept here, `pollInterval` → `pollIntervalMs`). */
 function taskFields(task: ModernTask, upstream: Record<string, unknown>): Record<string, unknown> {
   const ms = (v: unknown) => (typeof v === 'number' && v > 0 ? Math.max(1, Math.round(v)) : undefined);
   const status = String(upstream.status ?? 'working');
@@ -78,7 +78,8 @@ function taskFields(task: ModernTask, upstream: Record<string, unknown>): Record
     ...(typeof upstream.statusMessage === 'string' ? { statusMessage: upstream.statusMessage } : {}),
     createdAt: upstream.createdAt ?? new Date().toISOString(),
     lastUpdatedAt: upstream.lastUpdatedAt ?? upstream.createdAt ?? new Date().toISOString(),
-    ttlMs: ms(upstream.ttl) ?? null,
+    // What the gateway keeps it for (not null: it does forget it), which the upstream's own ttl bounds.
+    ttlMs: task.keepMs,
     ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
   };
 }

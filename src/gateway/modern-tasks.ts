@@ -5,7 +5,7 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { PassThroughResult } from '../mcp-client/index.js';
 import type { McpConnectionManager } from '../mcp/index.js';
-import { TaskIds, TaskQuestions, TaskTable, type InputQuestion } from '../mcp-host/index.js';
+import { MAX_KEEP_MS, TaskIds, TaskQuestions, TaskTable, type InputQuestion } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import type { Notification, RelayClient } from './relay.js';
 
@@ -30,6 +30,8 @@ export interface ModernTask {
   readonly upstreamId: string;
   /** The capabilities of the request that created it: what its upstream may ask. */
   readonly capabilities: ClientCapabilities | undefined;
+  /** How long it is kept from its creation: its upstream's ttl, or the gateway's own when none or longer than a timer holds (its `ttlMs`). */
+  readonly keepMs: number;
   readonly questions: TaskQuestions;
   /** Settles when the upstream's tasks/result answered (the outcome is then set). */
   fetched?: Promise<void>;
@@ -62,10 +64,12 @@ export class ModernTasks {
 
   /** A task the upstream created for `owner`'s call, under a new id of the gateway's. */
   async created(owner: string, server: string, upstreamId: string, capabilities: ClientCapabilities | undefined, ttlMs: number | undefined): Promise<ModernTask> {
-    const task: ModernTask = { id: await this.ids.mint(), owner, server, upstreamId, capabilities, questions: new TaskQuestions('input'), controller: new AbortController() };
+    // ttlMs on the wire is a positive integer or null; the gateway forgets every task, so never null.
+    const keepMs = typeof ttlMs === 'number' && ttlMs > 0 ? Math.min(Math.max(1, Math.round(ttlMs)), MAX_KEEP_MS) : DEFAULT_KEEP_MS;
+    const task: ModernTask = { id: await this.ids.mint(), owner, server, upstreamId, capabilities, keepMs, questions: new TaskQuestions('input'), controller: new AbortController() };
     this.byUpstream.set(key(server, upstreamId), task);
     this.table.add(task);
-    this.table.expireIn(task, ttlMs ?? DEFAULT_KEEP_MS, 'its ttl passed');
+    this.table.expireIn(task, keepMs, 'its ttl passed');
     return task;
   }
 

@@ -7,8 +7,8 @@ import { taskNotFound } from './tasks-extension.js';
 export const MAX_TASKS_PER_CALLER = 1_000;
 /** Tasks held for all callers together: with [server_auth] each caller has a bound, but callers are many. */
 export const MAX_TASKS = 10_000;
-/** The longest a timer can wait: past 2^31-1 ms Node fires it after 1 ms. */
-const MAX_TIMER_MS = 2_147_483_647;
+/** The longest a task can be kept: a timer past 2^31-1 ms (about 24.8 days) fires after 1 ms. */
+export const MAX_KEEP_MS = 2_147_483_647;
 
 export interface TableTask {
   readonly id: string;
@@ -66,7 +66,7 @@ export class TaskTable<T extends TableTask> {
   /** Forgets `task` after `ms` (replacing an earlier time; clamped to what a timer can hold). */
   expireIn(task: T, ms: number, why: string): void {
     clearTimeout(this.timers.get(task.id));
-    const timer = setTimeout(() => this.forget(task, why), Math.max(0, Math.min(ms, MAX_TIMER_MS)));
+    const timer = setTimeout(() => this.forget(task, why), Math.max(0, Math.min(ms, MAX_KEEP_MS)));
     timer.unref();
     this.timers.set(task.id, timer);
   }
