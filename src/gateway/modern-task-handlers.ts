@@ -2,9 +2,9 @@
 // task-supporting tool from a client declaring the extension becomes the upstream's task, answered
 // with a CreateTaskResult under the gateway's id; tasks/get (DetailedTask, the outcome inlined once
 // terminal, the open questions as `inputRequests`), tasks/update (answers), tasks/cancel.
-import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequest, type CallToolResult, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolRequest, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { offersToolTasks, type PassThroughResult } from '../mcp-client/index.js';
-import { callerOf, createdTaskResult, declaresTasks, extensionRequired, TaskIdParams, taskNotFound, UpdateParams } from '../mcp-host/index.js';
+import { createdTaskResult, declaresTasks, extensionRequired, requestCapabilities, TaskIdParams, taskNotFound, taskOwner, UpdateParams } from '../mcp-host/index.js';
 import { errorMessage } from '../util/index.js';
 import type { Route } from './catalog-view.js';
 import { toolCallFailure, toProtocolError } from './gateway-errors.js';
@@ -17,16 +17,6 @@ const FETCH_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const CANCEL_TIMEOUT_MS = 10_000;
 /** An upstream task turned input_required: how long tasks/get waits for its questions to arrive. */
 const QUESTIONS_WAIT_MS = 1_000;
-
-/** The capabilities a 2026-07-28 request declares in its own `_meta`. */
-export function requestCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
-  return (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-}
-
-/** Whose task it is: the authenticated caller (`[server_auth]`), else one identity for every caller of this gateway. */
-function ownerOf(ctx: ServerContext): string {
-  return callerOf(ctx.http?.authInfo)?.key ?? 'anonymous';
-}
 
 /**
  * A 2026-07-28 tools/call: a task when the tool supports tasks, its client declares the extension
@@ -61,7 +51,7 @@ export async function callAsModernTask(session: GatewayClient, client: RelayClie
     // The upstream ran it at once: its result is the answer.
     if (typeof created !== 'object' || created === null || typeof created.taskId !== 'string') return answer as CallToolResult;
     const ttl = typeof created.ttl === 'number' ? created.ttl : undefined;
-    const task = await session.pool.modernTasks.created(ownerOf(ctx), route.server, created.taskId, capabilities, ttl);
+    const task = await session.pool.modernTasks.created(taskOwner(ctx), route.server, created.taskId, capabilities, ttl);
     task.fetched = fetchOutcome(session, task);
     return createdTaskResult({ resultType: 'task', ...taskFields(task, created) });
   });
@@ -127,7 +117,7 @@ export function registerModernTaskHandlers(session: GatewayClient): void {
   const { server, pool } = session;
   const owned = (ctx: ServerContext, taskId: string, method: string): ModernTask => {
     if (!declaresTasks(requestCapabilities(ctx))) throw extensionRequired(method);
-    return pool.modernTasks.owned(ownerOf(ctx), taskId);
+    return pool.modernTasks.owned(taskOwner(ctx), taskId);
   };
   const upstreamTask = async (task: ModernTask, ctx: ServerContext): Promise<PassThroughResult> => {
     const signal = ctx.mcpReq.signal;

@@ -30,6 +30,8 @@ export {
   MAX_OPEN_QUESTIONS,
   declaresTasks,
   extensionRequired,
+  requestCapabilities,
+  taskOwner,
   taskNotFound,
   TaskQuestions,
   type InputQuestion,

@@ -2,8 +2,9 @@
 // (the gateway's and the agent server's): its name, its errors, its request params, and a task's
 // open questions (read as `inputRequests`, answered by tasks/update), bounded in number.
 import { randomBytes } from 'node:crypto';
-import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type ClientCapabilities } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { callerOf } from '../access/caller.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 export const TaskIdParams = z.looseObject({ taskId: z.string() });
@@ -13,6 +14,19 @@ export const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: 
  * turn, and is kept until answered, so a server asking without end would otherwise grow it without end.
  */
 export const MAX_OPEN_QUESTIONS = 64;
+
+/** The capabilities a 2026-07-28 request declares in its own `_meta` (one server may serve several requests). */
+export function requestCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
+  return (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+}
+
+/**
+ * Whose task a request's is: the authenticated caller (`issuer#subject` with [server_auth]), else one
+ * identity for every caller of this server, whose tasks only their unguessable ids then keep apart.
+ */
+export function taskOwner(ctx: ServerContext): string {
+  return callerOf(ctx.http?.authInfo)?.key ?? 'anonymous';
+}
 
 /** Whether a 2026-07-28 request's own capabilities declare the tasks extension. */
 export function declaresTasks(capabilities: unknown): boolean {
