@@ -76,13 +76,6 @@ export class ModernCodexTasks {
     return { resultType: 'task', ...view(task) };
   }
 
-  /** Tasks whose turn still runs. */
-  get running(): number {
-    let n = 0;
-    for (const task of this.tasks.values()) if (!isTerminal(task.status)) n += 1;
-    return n;
-  }
-
   /** The DetailedTask: its open approvals as `inputRequests`, its outcome once it ended. */
   get(owner: string, taskId: string): Record<string, unknown> {
     const task = this.tasks.owned(owner, taskId);
