@@ -42,10 +42,6 @@ export class TaskTable<T extends TableTask> {
     return this.byId.size;
   }
 
-  values(): IterableIterator<T> {
-    return this.byId.values();
-  }
-
   /** Adds `task`, then forgets the oldest (evictable) tasks past the bounds, the caller's own first. */
   add(task: T): void {
     this.byId.set(task.id, task);
