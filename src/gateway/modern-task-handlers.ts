@@ -85,6 +85,9 @@ async function fetchOutcome(session: GatewayClient, task: ModernTask): Promise<v
     if (signal.aborted) return;
     const e = toProtocolError(err);
     task.outcome = { error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } };
+  } finally {
+    // No question comes after the outcome: a tasks/get waiting for one answers now.
+    task.questions.wake();
   }
 }
 
@@ -106,11 +109,6 @@ async function settled(promise: Promise<void> | undefined, signal: AbortSignal):
       resolve();
     });
   });
-}
-
-async function questionsOf(task: ModernTask, signal: AbortSignal): Promise<void> {
-  const until = Date.now() + QUESTIONS_WAIT_MS;
-  while (task.questions.size === 0 && task.outcome === undefined && Date.now() < until && !signal.aborted) await new Promise((r) => setTimeout(r, 20));
 }
 
 export function registerModernTaskHandlers(session: GatewayClient): void {
@@ -142,7 +140,8 @@ export function registerModernTaskHandlers(session: GatewayClient): void {
       if (status === 'completed' && task.outcome && 'result' in task.outcome) return { ...fields, result: task.outcome.result };
       return { ...fields, status: 'failed', error: failure(task, now.statusMessage) };
     }
-    if (status === 'input_required' && task.questions.size === 0) await questionsOf(task, ctx.mcpReq.signal);
+    // Its question is on its way (the upstream marks the task before it sends the question): wait for it, not for a poll.
+    if (status === 'input_required') await task.questions.asked(QUESTIONS_WAIT_MS, ctx.mcpReq.signal);
     if (task.questions.size === 0) return fields;
     return { ...fields, status: 'input_required', inputRequests: task.questions.inputRequests() };
   });

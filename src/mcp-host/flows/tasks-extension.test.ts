@@ -59,3 +59,28 @@ describe('TaskQuestions', () => {
     expect(taskNotFound('x'.repeat(10_000)).message.length).toBeLessThan(300);
   });
 });
+
+describe('TaskQuestions.asked', () => {
+  it('wakes when a question is asked, and otherwise when its time, its signal or wake() ends the wait', async () => {
+    const q = new TaskQuestions('input');
+    const never = new AbortController().signal;
+    const t0 = Date.now();
+    const waiting = q.asked(5_000, never);
+    void q.ask({ method: 'roots/list' }, never, 'r').catch(() => {});
+    await waiting;
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    await q.asked(5_000, never); // one is open: at once
+    q.rejectAll('done');
+    const t1 = Date.now();
+    await q.asked(30, never);
+    expect(Date.now() - t1).toBeGreaterThanOrEqual(25);
+    const gone = new AbortController();
+    const aborted = q.asked(5_000, gone.signal);
+    gone.abort();
+    await aborted;
+    const woken = q.asked(5_000, never);
+    q.wake();
+    await woken;
+    expect(Date.now() - t1).toBeLessThan(1_000);
+  });
+});

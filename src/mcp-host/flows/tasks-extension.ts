@@ -63,6 +63,8 @@ interface Open {
 /** A task's open questions, each under a key of its own until answered, withdrawn or the task ends. */
 export class TaskQuestions {
   private readonly open = new Map<string, Open>();
+  /** Those waiting for a question to be asked (`asked`). */
+  private readonly waiting = new Set<() => void>();
 
   constructor(private readonly prefix: string) {}
 
@@ -93,7 +95,29 @@ export class TaskQuestions {
         resolve: (answer) => (settle(), resolve(answer)),
         reject: (error) => (settle(), reject(error)),
       });
+      this.wake();
     });
+  }
+
+  /** Settles once a question is open, `ms` passed, `signal` aborted or `wake` was called (never rejects). */
+  asked(ms: number, signal: AbortSignal): Promise<void> {
+    if (this.open.size > 0 || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.waiting.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+      this.waiting.add(done);
+    });
+  }
+
+  /** Ends every `asked` wait: no question will come (the task's outcome arrived). */
+  wake(): void {
+    for (const done of [...this.waiting]) done();
   }
 
   /** The client's answers, each to the question of its key; unknown keys are ignored. */
