@@ -4,24 +4,28 @@
 // the round with an input-required result carrying Codex's elicitation, and the client's retry with
 // the answer resumes the turn; codex/event and progress go out on the current round's response stream.
 // A request declaring the tasks extension gets the call as a task instead (modern-codex-tasks.ts).
-import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequestParams, type McpServerFactory, type ServerContext } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import type { CallToolRequestParams, McpServerFactory, ServerContext } from '@modelcontextprotocol/server';
 import { errorMessage, type Logger } from '../util/index.js';
-import { auditedServer, callerOf, createdTaskResult, TaskServer, type InputFlows } from '../mcp-host/index.js';
+import {
+  auditedServer,
+  createdTaskResult,
+  declaresTasks,
+  extensionRequired,
+  requestCapabilities,
+  TaskIdParams,
+  TASKS_EXTENSION,
+  taskOwner,
+  TaskServer,
+  UpdateParams,
+  type InputFlows,
+} from '../mcp-host/index.js';
 import { CallNotifier } from './call-notifier.js';
 import type { CodexServerOptions } from './codex-server.js';
-import { declaresTasks, extensionRequired, TASKS_EXTENSION, type ModernCodexTasks } from './modern-codex-tasks.js';
+import type { ModernCodexTasks } from './modern-codex-tasks.js';
 import { codexTools } from './tool-definitions.js';
 import type { CodexAgent } from './tool-call.js';
 import { accessOf, dispatchToolCall, refuseCall, runToolCall, type ToolDispatch } from './tool-dispatch.js';
 
-const TaskIdParams = z.looseObject({ taskId: z.string() });
-const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).optional() });
-
-/** This request's own capabilities (its `_meta` envelope): one server may serve several requests (stdio). */
-const capabilitiesOf = (ctx: ServerContext) => (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
-/** Whose task: the authenticated caller ([server_auth]), else one identity for every caller of this server. */
-const ownerOf = (ctx: ServerContext) => callerOf(ctx.http?.authInfo)?.key ?? 'anonymous';
 
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
@@ -47,18 +51,18 @@ export function codexServerFactory(agent: CodexAgent, options: CodexServerOption
     server.setRequestHandler('tools/call', (request, ctx) => {
       const refusal = refuseCall(request.params, accessOf(agent, ctx));
       if (refusal) return refusal;
-      if (declaresTasks(capabilitiesOf(ctx))) return startTask(dispatch, tasks, request.params, ctx).then(createdTaskResult);
+      if (declaresTasks(requestCapabilities(ctx))) return startTask(dispatch, tasks, request.params, ctx).then(createdTaskResult);
       return flows.round(ctx, (flowCtx, channel) =>
         dispatchToolCall(dispatch, request.params, flowCtx, flowCtx.mcpReq.signal, {
           // The approval's codex_* fields ride the embedded request as they do a 2025 elicitation.
           elicit: (params, signal) => channel.ask({ method: 'elicitation/create', params } as Parameters<typeof channel.ask>[0], { signal }),
-          capabilities: () => capabilitiesOf(ctx),
+          capabilities: () => requestCapabilities(ctx),
         }),
       );
     });
     const owned = (ctx: ServerContext, method: string) => {
-      if (!declaresTasks(capabilitiesOf(ctx))) throw extensionRequired(method);
-      return ownerOf(ctx);
+      if (!declaresTasks(requestCapabilities(ctx))) throw extensionRequired(method);
+      return taskOwner(ctx);
     };
     server.setRequestHandler('tasks/get', { params: TaskIdParams }, (params, ctx) => tasks.get(owned(ctx, 'tasks/get'), params.taskId));
     // The SDK lifts a request's inputResponses into its context (they are the revision's MRTR field).
@@ -82,8 +86,8 @@ export function codexServerFactory(agent: CodexAgent, options: CodexServerOption
  */
 function startTask(d: ToolDispatch, tasks: ModernCodexTasks, params: CallToolRequestParams, ctx: ServerContext): Promise<Record<string, unknown>> {
   const access = accessOf(d.agent, ctx);
-  const capabilities = capabilitiesOf(ctx);
-  return tasks.start(ownerOf(ctx), (task) =>
+  const capabilities = requestCapabilities(ctx);
+  return tasks.start(taskOwner(ctx), (task) =>
     runToolCall(d, params, {
       ...access,
       toolCallId: task.taskId,

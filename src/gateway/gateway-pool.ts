@@ -86,7 +86,7 @@ export class GatewayPool {
   ) {
     this.roots = deps.roots ?? [{ uri: pathToFileURL(process.cwd()).href, name: 'workspace' }];
     this.tasks = new GatewayTasks(deps.logger);
-    this.modernTasks = new ModernTasks(deps.logger);
+    this.modernTasks = new ModernTasks(deps.logger, () => this.up?.manager);
   }
 
   /** Where one record per served HTTP request goes ([server_auth] audit), when configured. */

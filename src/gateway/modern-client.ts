@@ -12,7 +12,7 @@ import {
   type LoggingLevel,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { TaskServer, type FlowChannel, type InputFlows } from '../mcp-host/index.js';
+import { requestCapabilities, TASKS_EXTENSION, TaskServer, type FlowChannel, type InputFlows } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
 import { gatewayCapabilities, MODERN_PROTOCOL_VERSION, type GatewayClient } from './gateway-client.js';
@@ -21,8 +21,7 @@ import { registerToolSearchHandlers } from './tool-search-handlers.js';
 import { levelPasses, type GatewayPool } from './gateway-pool.js';
 import type { Notification, RelayClient } from './relay.js';
 import type { Upstreams } from './upstreams.js';
-import { registerModernTaskHandlers, requestCapabilities } from './modern-task-handlers.js';
-import { TASKS_EXTENSION } from './modern-tasks.js';
+import { registerModernTaskHandlers } from './modern-task-handlers.js';
 
 export class ModernGatewayClient implements GatewayClient {
   readonly server: Server;

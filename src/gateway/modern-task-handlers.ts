@@ -2,15 +2,14 @@
 // task-supporting tool from a client declaring the extension becomes the upstream's task, answered
 // with a CreateTaskResult under the gateway's id; tasks/get (DetailedTask, the outcome inlined once
 // terminal, the open questions as `inputRequests`), tasks/update (answers), tasks/cancel.
-import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequest, type CallToolResult, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import type { CallToolRequest, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { offersToolTasks, type PassThroughResult } from '../mcp-client/index.js';
-import { callerOf, createdTaskResult } from '../mcp-host/index.js';
+import { createdTaskResult, declaresTasks, extensionRequired, requestCapabilities, TaskIdParams, taskNotFound, taskOwner, UpdateParams } from '../mcp-host/index.js';
 import { errorMessage } from '../util/index.js';
 import type { Route } from './catalog-view.js';
 import { toolCallFailure, toProtocolError } from './gateway-errors.js';
 import type { GatewayClient } from './gateway-client.js';
-import { declaresTasks, extensionRequired, taskNotFound, TERMINAL, withoutRelatedTask, type ModernTask, type TaskError } from './modern-tasks.js';
+import { TERMINAL, withoutRelatedTask, type ModernTask, type TaskError } from './modern-tasks.js';
 import type { RelayClient } from './relay.js';
 
 /** The upstream's tasks/result waits as long as the task runs (it is aborted when the task is forgotten). */
@@ -18,18 +17,6 @@ const FETCH_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const CANCEL_TIMEOUT_MS = 10_000;
 /** An upstream task turned input_required: how long tasks/get waits for its questions to arrive. */
 const QUESTIONS_WAIT_MS = 1_000;
-const TaskIdParams = z.looseObject({ taskId: z.string() });
-const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).optional() });
-
-/** The capabilities a 2026-07-28 request declares in its own `_meta`. */
-export function requestCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
-  return (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-}
-
-/** Whose task it is: the authenticated caller (`[server_auth]`), else one identity for every caller of this gateway. */
-function ownerOf(ctx: ServerContext): string {
-  return callerOf(ctx.http?.authInfo)?.key ?? 'anonymous';
-}
 
 /**
  * A 2026-07-28 tools/call: a task when the tool supports tasks, its client declares the extension
@@ -64,13 +51,13 @@ export async function callAsModernTask(session: GatewayClient, client: RelayClie
     // The upstream ran it at once: its result is the answer.
     if (typeof created !== 'object' || created === null || typeof created.taskId !== 'string') return answer as CallToolResult;
     const ttl = typeof created.ttl === 'number' ? created.ttl : undefined;
-    const task = await session.pool.modernTasks.created(ownerOf(ctx), route.server, created.taskId, capabilities, ttl);
+    const task = await session.pool.modernTasks.created(taskOwner(ctx), route.server, created.taskId, capabilities, ttl);
     task.fetched = fetchOutcome(session, task);
     return createdTaskResult({ resultType: 'task', ...taskFields(task, created) });
   });
 }
 
-/** The Task fields of the 2026-07-28 wire from a 2025 upstream's task (`ttl` → `ttlMs`, `pollInterval` → `pollIntervalMs`). */
+/** The Task fields of the 2026-07-28 wire from a 2025 upstream's task (`ttl` → `ttlMs` as kept here, `pollInterval` → `pollIntervalMs`). */
 function taskFields(task: ModernTask, upstream: Record<string, unknown>): Record<string, unknown> {
   const ms = (v: unknown) => (typeof v === 'number' && v > 0 ? Math.max(1, Math.round(v)) : undefined);
   const status = String(upstream.status ?? 'working');
@@ -81,7 +68,8 @@ function taskFields(task: ModernTask, upstream: Record<string, unknown>): Record
     ...(typeof upstream.statusMessage === 'string' ? { statusMessage: upstream.statusMessage } : {}),
     createdAt: upstream.createdAt ?? new Date().toISOString(),
     lastUpdatedAt: upstream.lastUpdatedAt ?? upstream.createdAt ?? new Date().toISOString(),
-    ttlMs: ms(upstream.ttl) ?? null,
+    // What the gateway keeps it for (not null: it does forget it), which the upstream's own ttl bounds.
+    ttlMs: task.keepMs,
     ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
   };
 }
@@ -97,6 +85,9 @@ async function fetchOutcome(session: GatewayClient, task: ModernTask): Promise<v
     if (signal.aborted) return;
     const e = toProtocolError(err);
     task.outcome = { error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } };
+  } finally {
+    // No question comes after the outcome: a tasks/get waiting for one answers now.
+    task.questions.wake();
   }
 }
 
@@ -120,16 +111,11 @@ async function settled(promise: Promise<void> | undefined, signal: AbortSignal):
   });
 }
 
-async function questionsOf(task: ModernTask, signal: AbortSignal): Promise<void> {
-  const until = Date.now() + QUESTIONS_WAIT_MS;
-  while (task.questions.size === 0 && task.outcome === undefined && Date.now() < until && !signal.aborted) await new Promise((r) => setTimeout(r, 20));
-}
-
 export function registerModernTaskHandlers(session: GatewayClient): void {
   const { server, pool } = session;
   const owned = (ctx: ServerContext, taskId: string, method: string): ModernTask => {
     if (!declaresTasks(requestCapabilities(ctx))) throw extensionRequired(method);
-    return pool.modernTasks.owned(ownerOf(ctx), taskId);
+    return pool.modernTasks.owned(taskOwner(ctx), taskId);
   };
   const upstreamTask = async (task: ModernTask, ctx: ServerContext): Promise<PassThroughResult> => {
     const signal = ctx.mcpReq.signal;
@@ -154,15 +140,15 @@ export function registerModernTaskHandlers(session: GatewayClient): void {
       if (status === 'completed' && task.outcome && 'result' in task.outcome) return { ...fields, result: task.outcome.result };
       return { ...fields, status: 'failed', error: failure(task, now.statusMessage) };
     }
-    if (status === 'input_required' && task.questions.size === 0) await questionsOf(task, ctx.mcpReq.signal);
+    // Its question is on its way (the upstream marks the task before it sends the question): wait for it, not for a poll.
+    if (status === 'input_required') await task.questions.asked(QUESTIONS_WAIT_MS, ctx.mcpReq.signal);
     if (task.questions.size === 0) return fields;
-    const inputRequests = Object.fromEntries([...task.questions].map(([k, q]) => [k, q.request]));
-    return { ...fields, status: 'input_required', inputRequests };
+    return { ...fields, status: 'input_required', inputRequests: task.questions.inputRequests() };
   });
 
   server.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
     // The SDK lifts a request's inputResponses into its context (they are the revision's MRTR field).
-    pool.modernTasks.answer(owned(ctx, params.taskId, 'tasks/update'), ctx.mcpReq.inputResponses ?? params.inputResponses ?? {});
+    owned(ctx, params.taskId, 'tasks/update').questions.answer(ctx.mcpReq.inputResponses ?? params.inputResponses ?? {});
     return {};
   });
 
@@ -175,8 +161,7 @@ export function registerModernTaskHandlers(session: GatewayClient): void {
     } catch (err) {
       if (!TERMINAL.has(String((await upstreamTask(task, ctx)).status))) throw toProtocolError(err);
     }
-    for (const q of task.questions.values()) q.reject(new Error('the task was cancelled'));
-    task.questions.clear();
+    task.questions.rejectAll('the task was cancelled');
     return {};
   });
 }

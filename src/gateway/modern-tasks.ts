@@ -2,31 +2,24 @@
 // the gateway keeps, per task, its own unguessable id, the caller it belongs to, the upstream's
 // outcome (fetched with tasks/result as soon as the task exists) and the questions the upstream asked
 // meanwhile, which the client reads on tasks/get (`inputRequests`) and answers with tasks/update.
-import { randomBytes } from 'node:crypto';
-import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type ClientCapabilities } from '@modelcontextprotocol/server';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { PassThroughResult } from '../mcp-client/index.js';
-import { TaskIds } from '../mcp-host/index.js';
+import type { McpConnectionManager } from '../mcp/index.js';
+import { MAX_KEEP_MS, TaskIds, TaskQuestions, TaskTable, type InputQuestion } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
-import { MAX_TASKS_PER_CLIENT } from './gateway-tasks.js';
 import type { Notification, RelayClient } from './relay.js';
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 /** How long a task is remembered when its upstream gave it no ttl. */
 const DEFAULT_KEEP_MS = 24 * 60 * 60 * 1000;
+const CANCEL_TIMEOUT_MS = 10_000;
 
 /** A JSON-RPC error as a failed task inlines it. */
 export interface TaskError {
   code: number;
   message: string;
   data?: unknown;
-}
-
-interface Question {
-  request: { method: string; params?: Record<string, unknown> };
-  resolve(answer: unknown): void;
-  reject(error: Error): void;
 }
 
 export interface ModernTask {
@@ -37,28 +30,13 @@ export interface ModernTask {
   readonly upstreamId: string;
   /** The capabilities of the request that created it: what its upstream may ask. */
   readonly capabilities: ClientCapabilities | undefined;
-  readonly questions: Map<string, Question>;
+  /** How long it is kept from its creation: its upstream's ttl, or the gateway's own when none or longer than a timer holds (its `ttlMs`). */
+  readonly keepMs: number;
+  readonly questions: TaskQuestions;
   /** Settles when the upstream's tasks/result answered (the outcome is then set). */
   fetched?: Promise<void>;
   outcome?: { result: PassThroughResult } | { error: TaskError };
   readonly controller: AbortController;
-  expiry?: NodeJS.Timeout;
-}
-
-/** A -32021 naming the extension: the request needs it and its client did not declare it. */
-export function extensionRequired(what: string): MissingRequiredClientCapabilityError {
-  return new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } as ClientCapabilities }, `${what} needs the ${TASKS_EXTENSION} extension, which this request's client capabilities do not declare`);
-}
-
-/** The answer for an id the caller has no task under (never existed, forgotten, or another caller's). */
-export function taskNotFound(id: unknown): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${String(id)}`);
-}
-
-/** Whether a 2026-07-28 request's own capabilities declare the tasks extension. */
-export function declaresTasks(capabilities: ClientCapabilities | undefined): boolean {
-  const extensions = (capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
-  return typeof extensions === 'object' && extensions !== null && extensions[TASKS_EXTENSION] !== undefined;
 }
 
 /** The upstream's words without the 2025 related-task marker (the task id is the gateway's own now). */
@@ -70,31 +48,34 @@ export function withoutRelatedTask<T extends Record<string, unknown>>(value: T):
 }
 
 export class ModernTasks {
-  private readonly byId = new Map<string, ModernTask>();
+  private readonly table: TaskTable<ModernTask>;
   private readonly byUpstream = new Map<string, ModernTask>();
 
   /** Mints the ids; the HTTP leg gives it the key replicas share (its ids then name this replica). */
   ids = new TaskIds(undefined);
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    /** The pool's upstream connections, once started (a forgotten task still running is cancelled there). */
+    private readonly manager: () => McpConnectionManager | undefined,
+  ) {
+    this.table = new TaskTable<ModernTask>({ forgotten: (task, why) => this.forgotten(task, why) });
+  }
 
   /** A task the upstream created for `owner`'s call, under a new id of the gateway's. */
   async created(owner: string, server: string, upstreamId: string, capabilities: ClientCapabilities | undefined, ttlMs: number | undefined): Promise<ModernTask> {
-    const task: ModernTask = { id: await this.ids.mint(), owner, server, upstreamId, capabilities, questions: new Map(), controller: new AbortController() };
-    this.byId.set(task.id, task);
+    // ttlMs on the wire is a positive integer or null; the gateway forgets every task, so never null.
+    const keepMs = typeof ttlMs === 'number' && ttlMs > 0 ? Math.min(Math.max(1, Math.round(ttlMs)), MAX_KEEP_MS) : DEFAULT_KEEP_MS;
+    const task: ModernTask = { id: await this.ids.mint(), owner, server, upstreamId, capabilities, keepMs, questions: new TaskQuestions('input'), controller: new AbortController() };
     this.byUpstream.set(key(server, upstreamId), task);
-    task.expiry = setTimeout(() => this.forget(task, 'its ttl passed'), ttlMs ?? DEFAULT_KEEP_MS);
-    task.expiry.unref();
-    const mine = [...this.byId.values()].filter((t) => t.owner === owner);
-    for (const old of mine.slice(0, Math.max(0, mine.length - MAX_TASKS_PER_CLIENT))) this.forget(old, `its caller holds more than ${MAX_TASKS_PER_CLIENT} tasks`);
+    this.table.add(task);
+    this.table.expireIn(task, keepMs, 'its ttl passed');
     return task;
   }
 
   /** The task `id` of `owner`; the same -32602 for an unknown id as for another caller's. */
   owned(owner: string, id: unknown): ModernTask {
-    const task = typeof id === 'string' ? this.byId.get(id) : undefined;
-    if (!task || task.owner !== owner) throw taskNotFound(id);
-    return task;
+    return this.table.owned(owner, id);
   }
 
   /** Who the upstream's request about its task `upstreamId` goes to (its related-task `_meta` names it). */
@@ -103,28 +84,28 @@ export class ModernTasks {
     return task ? new TaskAsker(task) : undefined;
   }
 
-  /** The client's answers: each one answers the question of its key; unknown keys are ignored. */
-  answer(task: ModernTask, responses: Record<string, unknown>): void {
-    for (const [k, q] of task.questions) {
-      if (responses[k] === undefined) continue;
-      task.questions.delete(k);
-      q.resolve(responses[k]);
-    }
-  }
-
   forget(task: ModernTask, why: string): void {
-    if (this.byId.get(task.id) !== task) return;
-    this.byId.delete(task.id);
-    this.byUpstream.delete(key(task.server, task.upstreamId));
-    clearTimeout(task.expiry);
-    task.controller.abort(new Error(`the task was forgotten: ${why}`));
-    for (const q of task.questions.values()) q.reject(new Error(`the task was forgotten: ${why}`));
-    task.questions.clear();
-    this.logger.debug('gateway: 2026-07-28 task forgotten', { server: task.server, why });
+    this.table.forget(task, why);
   }
 
   close(): void {
-    for (const task of [...this.byId.values()]) this.forget(task, 'the gateway is shutting down');
+    this.table.close('the gateway is shutting down');
+  }
+
+  private forgotten(task: ModernTask, why: string): void {
+    this.byUpstream.delete(key(task.server, task.upstreamId));
+    const reason = `the task was forgotten: ${why}`;
+    task.controller.abort(new Error(reason));
+    task.questions.rejectAll(reason);
+    this.logger.debug('gateway: 2026-07-28 task forgotten', { server: task.server, why });
+    // Still running upstream with no one left to read it: the upstream need not run it to its end.
+    const manager = this.manager();
+    if (task.outcome === undefined && manager) {
+      const cancel = async () => (await manager.clientFor(task.server)).taskRequest('tasks/cancel', { taskId: task.upstreamId }, { timeoutMs: CANCEL_TIMEOUT_MS });
+      cancel().catch((err: unknown) =>
+        this.logger.debug('gateway: cancelling a forgotten task upstream failed', { server: task.server, error: errorMessage(err) }),
+      );
+    }
   }
 }
 
@@ -142,21 +123,9 @@ class TaskAsker implements RelayClient {
 
   notify(_notification: Notification): void {}
 
-  ask(request: { method: string; params?: Record<string, unknown> }, options: { key?: string; signal: AbortSignal }): Promise<unknown> {
-    const { task } = this;
+  ask(request: InputQuestion, options: { key?: string; signal: AbortSignal }): Promise<unknown> {
     const params = request.params ? withoutRelatedTask(request.params) : undefined;
-    return new Promise((resolve, reject) => {
-      const k = options.key ?? `input-${randomBytes(6).toString('base64url')}`;
-      task.questions.set(k, { request: { method: request.method, ...(params ? { params } : {}) }, resolve, reject });
-      options.signal.addEventListener(
-        'abort',
-        () => {
-          task.questions.delete(k);
-          reject(new Error(`the upstream withdrew its ${request.method}: ${errorMessage(options.signal.reason)}`));
-        },
-        { once: true },
-      );
-    });
+    return this.task.questions.ask({ method: request.method, ...(params ? { params } : {}) }, options.signal, options.key);
   }
 }
 

@@ -22,3 +22,17 @@ export { createModernLeg, type ModernLeg, type ModernLegOptions } from './http/m
 export { InputFlows, DEFAULT_MAX_WAITING, type FlowChannel, type InputFlowsOptions } from './flows/input-flows.js';
 export { randomRequestStateKey, RequestStateSealer, MAX_REQUEST_STATE_CHARS, DEFAULT_REQUEST_STATE_TTL_MS, type RequestStateKey } from './flows/request-state.js';
 export { TaskIds, TASK_METHODS, retryHolders } from './flows/task-ids.js';
+export { TaskTable, MAX_KEEP_MS, MAX_TASKS, MAX_TASKS_PER_CALLER, type TableTask, type TaskTableOptions } from './flows/task-table.js';
+export {
+  TASKS_EXTENSION,
+  TaskIdParams,
+  UpdateParams,
+  MAX_OPEN_QUESTIONS,
+  declaresTasks,
+  extensionRequired,
+  requestCapabilities,
+  taskOwner,
+  taskNotFound,
+  TaskQuestions,
+  type InputQuestion,
+} from './flows/tasks-extension.js';

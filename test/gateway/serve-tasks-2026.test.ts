@@ -57,6 +57,13 @@ function taskLifecycle(sendFor: () => Send) {
     expect(greet).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Hello, you!' }] });
   }, 60_000);
 
+  it('names as ttlMs how long the gateway keeps a task: its own limit when the upstream names none', async () => {
+    const send = sendFor();
+    const created = (await send('tools/call', { name: 'mcp__tasks__work', arguments: { label: 'unlimited', steps: 1, ttl: null } }, 'mcp__tasks__work')).result!;
+    expect(created).toMatchObject({ resultType: 'task', ttlMs: 24 * 60 * 60 * 1000 });
+    expect(await poll(send, created.taskId as string)).toMatchObject({ status: 'completed', ttlMs: 24 * 60 * 60 * 1000 });
+  }, 60_000);
+
   it("an upstream's questions are the task's inputRequests; tasks/update answers them and the task goes on", async () => {
     const send = sendFor();
     const { taskId } = (await send('tools/call', { name: 'mcp__tasks__confirm_delete', arguments: { filename: 'notes.txt' } }, 'mcp__tasks__confirm_delete')).result as { taskId: string };
