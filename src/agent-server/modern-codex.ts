@@ -5,15 +5,16 @@
 // the answer resumes the turn; codex/event and progress go out on the current round's response stream.
 // A request declaring the tasks extension gets the call as a task instead (modern-codex-tasks.ts).
 import type { CallToolRequestParams, McpServerFactory, ServerContext } from '@modelcontextprotocol/server';
+import { TASKS_EXTENSION } from '../protocol/values.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import {
   auditedServer,
   createdTaskResult,
   declaresTasks,
-  extensionRequired,
   requestCapabilities,
+  taskAnswers,
+  taskCaller,
   TaskIdParams,
-  TASKS_EXTENSION,
   taskOwner,
   TaskServer,
   UpdateParams,
@@ -25,7 +26,6 @@ import type { ModernCodexTasks } from './modern-codex-tasks.js';
 import { codexTools } from './tool-definitions.js';
 import type { CodexAgent } from './tool-call.js';
 import { accessOf, dispatchToolCall, refuseCall, runToolCall, type ToolDispatch } from './tool-dispatch.js';
-
 
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
@@ -60,18 +60,13 @@ export function codexServerFactory(agent: CodexAgent, options: CodexServerOption
         }),
       );
     });
-    const owned = (ctx: ServerContext, method: string) => {
-      if (!declaresTasks(requestCapabilities(ctx))) throw extensionRequired(method);
-      return taskOwner(ctx);
-    };
-    server.setRequestHandler('tasks/get', { params: TaskIdParams }, (params, ctx) => tasks.get(owned(ctx, 'tasks/get'), params.taskId));
-    // The SDK lifts a request's inputResponses into its context (they are the revision's MRTR field).
+    server.setRequestHandler('tasks/get', { params: TaskIdParams }, (params, ctx) => tasks.get(taskCaller(ctx, 'tasks/get'), params.taskId));
     server.setRequestHandler('tasks/update', { params: UpdateParams }, (params, ctx) => {
-      tasks.update(owned(ctx, 'tasks/update'), params.taskId, ctx.mcpReq.inputResponses ?? params.inputResponses ?? {});
+      tasks.update(taskCaller(ctx, 'tasks/update'), params.taskId, taskAnswers(params, ctx));
       return {};
     });
     server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, (params, ctx) => {
-      tasks.cancel(owned(ctx, 'tasks/cancel'), params.taskId);
+      tasks.cancel(taskCaller(ctx, 'tasks/cancel'), params.taskId);
       return {};
     });
     server.onerror = (err) => logger.debug('mcp 2026-07-28 request error', { error: errorMessage(err) });

@@ -12,8 +12,9 @@ import {
   type LoggingLevel,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { requestCapabilities, TASKS_EXTENSION, TaskServer, type FlowChannel, type InputFlows } from '../mcp-host/index.js';
+import { requestCapabilities, TaskServer, type FlowChannel, type InputFlows } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
+import { TASKS_EXTENSION } from '../protocol/values.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
 import { gatewayCapabilities, MODERN_PROTOCOL_VERSION, type GatewayClient } from './gateway-client.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';

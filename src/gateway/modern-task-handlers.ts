@@ -4,17 +4,16 @@
 // terminal, the open questions as `inputRequests`), tasks/update (answers), tasks/cancel.
 import type { CallToolRequest, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { offersToolTasks, type PassThroughResult } from '../mcp-client/index.js';
-import { createdTaskResult, declaresTasks, extensionRequired, requestCapabilities, TaskIdParams, taskNotFound, taskOwner, UpdateParams } from '../mcp-host/index.js';
+import { createdTaskResult, declaresTasks, extensionRequired, requestCapabilities, taskAnswers, taskCaller, TaskIdParams, taskNotFound, taskOwner, UpdateParams } from '../mcp-host/index.js';
 import { errorMessage } from '../util/index.js';
 import type { Route } from './catalog-view.js';
 import { toolCallFailure, toProtocolError } from './gateway-errors.js';
 import type { GatewayClient } from './gateway-client.js';
-import { TERMINAL, withoutRelatedTask, type ModernTask, type TaskError } from './modern-tasks.js';
+import { CANCEL_TIMEOUT_MS, TERMINAL, withoutRelatedTask, type ModernTask, type TaskError } from './modern-tasks.js';
 import type { RelayClient } from './relay.js';
 
 /** The upstream's tasks/result waits as long as the task runs (it is aborted when the task is forgotten). */
 const FETCH_TIMEOUT_MS = 24 * 60 * 60 * 1000;
-const CANCEL_TIMEOUT_MS = 10_000;
 /** An upstream task turned input_required: how long tasks/get waits for its questions to arrive. */
 const QUESTIONS_WAIT_MS = 1_000;
 
@@ -113,10 +112,7 @@ async function settled(promise: Promise<void> | undefined, signal: AbortSignal):
 
 export function registerModernTaskHandlers(session: GatewayClient): void {
   const { server, pool } = session;
-  const owned = (ctx: ServerContext, taskId: string, method: string): ModernTask => {
-    if (!declaresTasks(requestCapabilities(ctx))) throw extensionRequired(method);
-    return pool.modernTasks.owned(taskOwner(ctx), taskId);
-  };
+  const owned = (ctx: ServerContext, taskId: string, method: string): ModernTask => pool.modernTasks.owned(taskCaller(ctx, method), taskId);
   const upstreamTask = async (task: ModernTask, ctx: ServerContext): Promise<PassThroughResult> => {
     const signal = ctx.mcpReq.signal;
     try {
@@ -147,8 +143,7 @@ export function registerModernTaskHandlers(session: GatewayClient): void {
   });
 
   server.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
-    // The SDK lifts a request's inputResponses into its context (they are the revision's MRTR field).
-    owned(ctx, params.taskId, 'tasks/update').questions.answer(ctx.mcpReq.inputResponses ?? params.inputResponses ?? {});
+    owned(ctx, params.taskId, 'tasks/update').questions.answer(taskAnswers(params, ctx));
     return {};
   });
 

@@ -13,7 +13,8 @@ const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 /** How long a task is remembered when its upstream gave it no ttl. */
 const DEFAULT_KEEP_MS = 24 * 60 * 60 * 1000;
-const CANCEL_TIMEOUT_MS = 10_000;
+/** How long a tasks/cancel to an upstream may take. */
+export const CANCEL_TIMEOUT_MS = 10_000;
 
 /** A JSON-RPC error as a failed task inlines it. */
 export interface TaskError {

@@ -3,8 +3,6 @@
 // Kept apart from tasks.ts so a connection loads only these shims; the task runtime loads on a task.
 import type { CallToolResult, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 
-/** The tasks extension (SEP-2663) a client declares; its runtime is tasks.ts. */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** Where a created task rides through the SDK's tools/call decoding (never sent to a server). */
 export const CREATED_TASK_META_KEY = 'switchboard/created-task';
 

@@ -9,7 +9,7 @@ import { MAX_INPUT_ROUNDS, MAX_TOOL_LIST_PAGES } from './defaults.js';
 import { SdkClient } from './input-rounds.js';
 import { reuseResultValidators } from './result-validators.js';
 import { TaskStatusParams } from './task-requests.js';
-import { TASKS_EXTENSION } from './inbound-messages.js';
+import { TASKS_EXTENSION } from '../protocol/values.js';
 import type { InputHandlers, McpClientHandlers } from './types.js';
 
 export interface SdkClientSetup {

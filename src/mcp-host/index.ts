@@ -24,7 +24,6 @@ export { randomRequestStateKey, RequestStateSealer, MAX_REQUEST_STATE_CHARS, DEF
 export { TaskIds, TASK_METHODS, retryHolders } from './flows/task-ids.js';
 export { TaskTable, MAX_KEEP_MS, MAX_TASKS, MAX_TASKS_PER_CALLER, type TableTask, type TaskTableOptions } from './flows/task-table.js';
 export {
-  TASKS_EXTENSION,
   TaskIdParams,
   UpdateParams,
   MAX_OPEN_QUESTIONS,
@@ -32,6 +31,8 @@ export {
   extensionRequired,
   requestCapabilities,
   taskOwner,
+  taskCaller,
+  taskAnswers,
   taskNotFound,
   TaskQuestions,
   type InputQuestion,

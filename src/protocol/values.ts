@@ -13,3 +13,6 @@ export const REVIEW_DECISIONS = ['approved', 'approved_for_session', 'denied', '
 /** `tool_search` in config.toml: defer MCP tools behind a search tool always, never, or when they are large. */
 export const TOOL_SEARCH_MODES = ['auto', 'on', 'off'] as const;
 export type ToolSearchModeValue = (typeof TOOL_SEARCH_MODES)[number];
+
+/** The MCP tasks extension (SEP-2663): its name in `capabilities.extensions`, for clients and servers alike. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { CLIENT_CAPABILITIES_META_KEY, MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { TASKS_EXTENSION } from '../../protocol/values.js';
 import { callerOf } from '../access/caller.js';
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 export const TaskIdParams = z.looseObject({ taskId: z.string() });
 export const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).optional() });
 /**
@@ -32,6 +32,20 @@ export function taskOwner(ctx: ServerContext): string {
 export function declaresTasks(capabilities: unknown): boolean {
   const extensions = (capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
   return typeof extensions === 'object' && extensions !== null && extensions[TASKS_EXTENSION] !== undefined;
+}
+
+/**
+ * The owner a tasks/* request acts as; -32021 when the request does not declare the extension
+ * (`method` names the request in the error).
+ */
+export function taskCaller(ctx: ServerContext, method: string): string {
+  if (!declaresTasks(requestCapabilities(ctx))) throw extensionRequired(method);
+  return taskOwner(ctx);
+}
+
+/** A tasks/update's answers: the SDK lifts a request's inputResponses into its context (the revision's MRTR field). */
+export function taskAnswers(params: { inputResponses?: Record<string, unknown> }, ctx: ServerContext): Record<string, unknown> {
+  return ctx.mcpReq.inputResponses ?? params.inputResponses ?? {};
 }
 
 /** A -32021 naming the extension: `what` needs it and the request's client did not declare it. */
