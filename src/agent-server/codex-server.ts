@@ -4,6 +4,7 @@
 // task (tasks/* answered from codex-tasks.ts).
 import {
   ProtocolError,
+  RELATED_TASK_META_KEY,
   type Server,
   type CallToolRequestParams,
   type CallToolResult,
@@ -14,7 +15,7 @@ import { z } from 'zod';
 import { errorMessage, type Logger } from '../util/index.js';
 import { createdTaskResult, RequestGuard, requestKey, TaskServer } from '../mcp-host/index.js';
 import { CallNotifier } from './call-notifier.js';
-import { CODEX_TASKS_CAPABILITY, CodexTasks, RELATED_TASK, type TaskHandle } from './codex-tasks.js';
+import { CODEX_TASKS_CAPABILITY, CodexTasks, type TaskHandle } from './codex-tasks.js';
 import { codexTools } from './tool-definitions.js';
 import type { CodexAgent } from './tool-call.js';
 import { accessOf, dispatchToolCall, refuseCall, runToolCall } from './tool-dispatch.js';
@@ -175,7 +176,7 @@ export class CodexMcpServer {
   private startTask(params: CallToolRequestParams, ctx: ServerContext): CallToolResult {
     const access = accessOf(this.agent, ctx);
     const created = this.tasks.start(params.task, (task: TaskHandle) => {
-      const related = { [RELATED_TASK]: { taskId: task.taskId } };
+      const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
       return runToolCall({ agent: this.agent, options: this.options, logger: this.logger }, params, {
         ...access,
         toolCallId: task.taskId,

@@ -3,10 +3,9 @@
 // status message), tasks/result waits for the call's result, tasks/cancel interrupts the turn. Tasks
 // belong to the one connection that created them and end with it.
 import { randomUUID } from 'node:crypto';
-import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, type CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from '../util/index.js';
 
-export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 /** What the agent server declares: tasks for tools/call, listing and cancelling them. */
 export const CODEX_TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
 /** How long a finished task stays readable when the client asked for no ttl, and the most it may ask. */
@@ -100,7 +99,7 @@ export class CodexTasks {
       task.result,
       new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new ProtocolError(ProtocolErrorCode.InvalidRequest, 'tasks/result cancelled')), { once: true })),
     ]);
-    return { ...result, _meta: { ...result._meta, [RELATED_TASK]: { taskId } } };
+    return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
   }
 
   list(): Record<string, unknown>[] {

@@ -3,12 +3,11 @@
 // requests go to the owning upstream under the upstream's id; another client naming the id is told
 // the task does not exist; status notifications go to the owner only.
 import { randomUUID } from 'node:crypto';
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import type { PassThroughResult, TaskStatusParams } from '../mcp-client/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import type { RelayClient } from './relay.js';
 
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 /** Tasks remembered per client; the oldest are forgotten past it (the upstream's ttl ends them anyway). */
 export const MAX_TASKS_PER_CLIENT = 1_000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -55,7 +54,7 @@ export class GatewayTasks {
     if (typeof out.taskId === 'string') out.taskId = entry.id;
     if (typeof out.status === 'string') entry.status = out.status;
     const meta = out._meta as Record<string, unknown> | undefined;
-    if (meta && typeof meta[RELATED_TASK] === 'object' && meta[RELATED_TASK] !== null) out._meta = { ...meta, [RELATED_TASK]: { ...(meta[RELATED_TASK] as object), taskId: entry.id } };
+    if (meta && typeof meta[RELATED_TASK_META_KEY] === 'object' && meta[RELATED_TASK_META_KEY] !== null) out._meta = { ...meta, [RELATED_TASK_META_KEY]: { ...(meta[RELATED_TASK_META_KEY] as object), taskId: entry.id } };
     return out;
   }
 

@@ -2,14 +2,13 @@
 // the gateway keeps, per task, its own unguessable id, the caller it belongs to, the upstream's
 // outcome (fetched with tasks/result as soon as the task exists) and the questions the upstream asked
 // meanwhile, which the client reads on tasks/get (`inputRequests`) and answers with tasks/update.
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import { RELATED_TASK_META_KEY, type ClientCapabilities } from '@modelcontextprotocol/server';
 import type { PassThroughResult } from '../mcp-client/index.js';
 import type { McpConnectionManager } from '../mcp/index.js';
 import { MAX_KEEP_MS, TaskIds, TaskQuestions, TaskTable, type InputQuestion } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import type { Notification, RelayClient } from './relay.js';
 
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 /** How long a task is remembered when its upstream gave it no ttl. */
 const DEFAULT_KEEP_MS = 24 * 60 * 60 * 1000;
@@ -43,8 +42,8 @@ export interface ModernTask {
 /** The upstream's words without the 2025 related-task marker (the task id is the gateway's own now). */
 export function withoutRelatedTask<T extends Record<string, unknown>>(value: T): T {
   const meta = value._meta as Record<string, unknown> | undefined;
-  if (!meta || !(RELATED_TASK in meta)) return value;
-  const { [RELATED_TASK]: _gone, ...rest } = meta;
+  if (!meta || !(RELATED_TASK_META_KEY in meta)) return value;
+  const { [RELATED_TASK_META_KEY]: _gone, ...rest } = meta;
   return { ...value, ...(Object.keys(rest).length > 0 ? { _meta: rest } : { _meta: undefined }) };
 }
 

@@ -7,6 +7,7 @@
 import {
   ProtocolError,
   ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
   type ClientCapabilities,
   type ElicitResult,
   type ListRootsResult,
@@ -25,7 +26,6 @@ const NO_TIMEOUT_MS = 2_147_483_647;
 export const STATUS_LOGGER = 'switchboard';
 /** URL elicitations remembered until their completion notice (oldest forgotten first). */
 const MAX_OPEN_URL_ELICITATIONS = 1024;
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 export type Notification = Parameters<ServerContext['mcpReq']['notify']>[0];
 type SamplingAnswer = ReturnType<NonNullable<McpClientHandlers['sampling']>>;
@@ -206,7 +206,7 @@ export class Relay {
 
   /** The asker of the 2026-07-28 task that `params` names in its related-task `_meta`, if any. */
   private relatedAsker(upstream: string, params: unknown): RelayClient | undefined {
-    const related = ((params as { _meta?: Record<string, unknown> } | undefined)?._meta?.[RELATED_TASK] as { taskId?: unknown } | undefined)?.taskId;
+    const related = ((params as { _meta?: Record<string, unknown> } | undefined)?._meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined)?.taskId;
     return typeof related === 'string' ? this.options.taskAsker?.(upstream, related) : undefined;
   }
 
