@@ -9,7 +9,7 @@ import { McpClientError } from './errors.js';
 import { ListenStream, type ListenStreamSetup } from './listen-stream.js';
 import type { TransportRecipe } from './recipe.js';
 import { STDIO_PROBE_TIMEOUT_MS } from './defaults.js';
-import { carryCreatedTasks, deliverResponsesAfterNotifications } from './inbound-messages.js';
+import { adjustInbound } from './inbound-messages.js';
 import type { SdkClient } from './input-rounds.js';
 import type { SdkClientSetup } from './sdk-client.js';
 import { createSdkClient } from './sdk-client.js';
@@ -101,8 +101,7 @@ export class Connection {
     } finally {
       attempt.signal.removeEventListener('abort', abandon);
     }
-    carryCreatedTasks(transport);
-    deliverResponsesAfterNotifications(transport);
+    adjustInbound(transport);
     if (client.getProtocolEra() === 'modern') {
       connection.listenStream = new ListenStream(client, { ...setup.listen, serverName: setup.serverName, logger: setup.logger });
       connection.listenStream.start();

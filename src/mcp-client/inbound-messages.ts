@@ -11,37 +11,30 @@ const isResultObject = (message: JSONRPCMessage): message is JSONRPCMessage & { 
   'id' in message && 'result' in message && typeof message.result === 'object' && message.result !== null;
 
 /**
- * Call after `client.connect(transport)`: responses are handed on one microtask later, in order. The
- * SDK client handles a notification one microtask after it arrives but a response at once, so a
- * progress notification read in the same chunk as its request's result would find the request
- * finished and be dropped ("unknown token").
+ * Call after `client.connect(transport)`: what the SDK client receives, adjusted in one place.
+ * - Responses are handed on one microtask later, in order. The SDK client handles a notification one
+ *   microtask after it arrives but a response at once, so a progress notification read in the same
+ *   chunk as its request's result would find the request finished and be dropped ("unknown token").
+ * - A CreateTaskResult (`resultType: "task"`) reaches the SDK as an empty complete tool result
+ *   carrying the task, which tasks.ts's `createdTask` takes back out.
  */
-export function deliverResponsesAfterNotifications(transport: Transport): void {
+export function adjustInbound(transport: Transport): void {
   const deliver = transport.onmessage;
   if (!deliver) return;
   transport.onmessage = (message, extra) => {
-    if (isResponse(message)) queueMicrotask(() => deliver(message, extra));
-    else deliver(message, extra);
+    if (!isResponse(message)) return deliver(message, extra);
+    const adjusted = carryingCreatedTask(message);
+    queueMicrotask(() => deliver(adjusted, extra));
   };
 }
 
-/**
- * Call after `client.connect(transport)`: a CreateTaskResult (`resultType: "task"`) reaches the SDK as
- * an empty complete tool result carrying the task, which tasks.ts's `createdTask` takes back out.
- */
-export function carryCreatedTasks(transport: Transport): void {
-  const deliver = transport.onmessage;
-  if (!deliver) return;
-  transport.onmessage = (message, extra) => {
-    if (isResultObject(message) && message.result.resultType === 'task') {
-      const task = { ...message.result };
-      delete task.resultType;
-      const carried = { resultType: 'complete', content: [], _meta: { [CREATED_TASK_META_KEY]: task } };
-      deliver({ ...message, result: carried } as JSONRPCMessage, extra);
-      return;
-    }
-    deliver(message, extra);
-  };
+/** A task-creating result as the SDK's tools/call decoding accepts it; any other message as it is. */
+function carryingCreatedTask(message: JSONRPCMessage): JSONRPCMessage {
+  if (!isResultObject(message) || message.result.resultType !== 'task') return message;
+  const task = { ...message.result };
+  delete task.resultType;
+  const carried = { resultType: 'complete', content: [], _meta: { [CREATED_TASK_META_KEY]: task } };
+  return { ...message, result: carried } as JSONRPCMessage;
 }
 
 /** Whether a tools/call result carries a created task (decoded and driven by tasks.ts). */
