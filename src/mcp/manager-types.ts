@@ -58,7 +58,6 @@ export interface ReadOptions {
   inputs?: InputHandlers;
 }
 
-
 /** How the first startup of the eager servers ended. */
 export interface StartupSummary {
   ready: string[];
