@@ -17,8 +17,8 @@ import { PoolSubscriptions } from './pool-subscriptions.js';
 import type { GatewayToolSearch } from './tool-search-handlers.js';
 import type { RelayClient } from './relay.js';
 import { openUpstreams, type GatewayUpstreamSetup, type Upstreams } from './upstreams.js';
+import { cancelUpstreamTask } from './upstream-tasks.js';
 
-const TASK_CANCEL_TIMEOUT_MS = 10_000;
 const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 export interface GatewayOptions {
@@ -165,9 +165,7 @@ export class GatewayPool {
     const up = this.up;
     if (!up || this.closed) return;
     up.relay.forget(client);
-    const cancelled = this.tasks.leave(client, async (task) =>
-      (await up.manager.clientFor(task.server)).taskRequest('tasks/cancel', { taskId: task.upstreamId }, { timeoutMs: TASK_CANCEL_TIMEOUT_MS }),
-    );
+    const cancelled = this.tasks.leave(client, (task) => cancelUpstreamTask(up.manager, task.server, task.upstreamId));
     const emptied = this.subscriptions.removeClient(client);
     await Promise.all([...cancelled, ...emptied.map(({ uri, server }) => this.unsubscribeUpstream(up, server, uri))]);
     if (this.wantedLevel() !== this.upstreamLevel) await this.applyLevel();

@@ -9,11 +9,10 @@ import { errorMessage } from '../util/index.js';
 import type { Route } from './catalog-view.js';
 import { toolCallFailure, toProtocolError } from './gateway-errors.js';
 import type { GatewayClient } from './gateway-client.js';
-import { CANCEL_TIMEOUT_MS, TERMINAL, withoutRelatedTask, type ModernTask, type TaskError } from './modern-tasks.js';
+import { TERMINAL, withoutRelatedTask, type ModernTask, type TaskError } from './modern-tasks.js';
+import { cancelUpstreamTask, TASK_RESULT_TIMEOUT_MS, upstreamTaskParams } from './upstream-tasks.js';
 import type { RelayClient } from './relay.js';
 
-/** The upstream's tasks/result waits as long as the task runs (it is aborted when the task is forgotten). */
-const FETCH_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 /** An upstream task turned input_required: how long tasks/get waits for its questions to arrive. */
 const QUESTIONS_WAIT_MS = 1_000;
 
@@ -36,9 +35,7 @@ export async function callAsModernTask(session: GatewayClient, client: RelayClie
     if (support === 'required') throw extensionRequired(`Tool ${request.params.name} runs only as a task: it`);
     return plain();
   }
-  const { arguments: args, _meta } = request.params;
-  const { progressToken: _token, ...meta } = _meta ?? {};
-  const params = { name: route.name, ...(args ? { arguments: args } : {}), task: {}, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
+  const params = upstreamTaskParams(route, request, {});
   return up.relay.within(route.server, client, ctx, async (call) => {
     let answer: PassThroughResult;
     try {
@@ -78,7 +75,7 @@ async function fetchOutcome(session: GatewayClient, task: ModernTask): Promise<v
   const signal = task.controller.signal;
   try {
     const upstream = await session.upstreams().manager.clientFor(task.server, { signal });
-    const result = await upstream.taskRequest('tasks/result', { taskId: task.upstreamId }, { signal, timeoutMs: FETCH_TIMEOUT_MS });
+    const result = await upstream.taskRequest('tasks/result', { taskId: task.upstreamId }, { signal, timeoutMs: TASK_RESULT_TIMEOUT_MS });
     task.outcome = { result: withoutRelatedTask(result) };
   } catch (err) {
     if (signal.aborted) return;
@@ -152,7 +149,7 @@ export function registerModernTaskHandlers(session: GatewayClient): void {
     const task = owned(ctx, params.taskId, 'tasks/cancel');
     const signal = ctx.mcpReq.signal;
     try {
-      await (await session.upstreams().manager.clientFor(task.server, { signal })).taskRequest('tasks/cancel', { taskId: task.upstreamId }, { signal, timeoutMs: CANCEL_TIMEOUT_MS });
+      await cancelUpstreamTask(session.upstreams().manager, task.server, task.upstreamId, signal);
     } catch (err) {
       if (!TERMINAL.has(String((await upstreamTask(task, ctx)).status))) throw toProtocolError(err);
     }

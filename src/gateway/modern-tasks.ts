@@ -8,12 +8,11 @@ import type { McpConnectionManager } from '../mcp/index.js';
 import { MAX_KEEP_MS, TaskIds, TaskQuestions, TaskTable, type InputQuestion } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import type { Notification, RelayClient } from './relay.js';
+import { cancelUpstreamTask } from './upstream-tasks.js';
 
 export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 /** How long a task is remembered when its upstream gave it no ttl. */
 const DEFAULT_KEEP_MS = 24 * 60 * 60 * 1000;
-/** How long a tasks/cancel to an upstream may take. */
-export const CANCEL_TIMEOUT_MS = 10_000;
 
 /** A JSON-RPC error as a failed task inlines it. */
 export interface TaskError {
@@ -101,8 +100,7 @@ export class ModernTasks {
     // Still running upstream with no one left to read it: the upstream need not run it to its end.
     const manager = this.manager();
     if (task.outcome === undefined && manager) {
-      const cancel = async () => (await manager.clientFor(task.server)).taskRequest('tasks/cancel', { taskId: task.upstreamId }, { timeoutMs: CANCEL_TIMEOUT_MS });
-      cancel().catch((err: unknown) =>
+      cancelUpstreamTask(manager, task.server, task.upstreamId).catch((err: unknown) =>
         this.logger.debug('gateway: cancelling a forgotten task upstream failed', { server: task.server, error: errorMessage(err) }),
       );
     }

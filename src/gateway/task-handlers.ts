@@ -9,14 +9,11 @@ import type { GatewayClient } from './gateway-client.js';
 import type { GatewaySession } from './gateway-session.js';
 import type { TaskEntry } from './gateway-tasks.js';
 import type { Route } from './catalog-view.js';
-import { createdTaskResult } from '../mcp-host/index.js';
+import { createdTaskResult, TaskIdParams } from '../mcp-host/index.js';
+import { TASK_CANCEL_TIMEOUT_MS, TASK_RESULT_TIMEOUT_MS, upstreamTaskParams } from './upstream-tasks.js';
 
 /** What the gateway declares: tasks for tools/call, listing and cancelling them. */
 export const GATEWAY_TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
-/** tasks/result waits for the task to end; the client's own cancellation ends the wait sooner. */
-const TASK_RESULT_TIMEOUT_MS = 24 * 60 * 60 * 1000;
-const CANCEL_TIMEOUT_MS = 10_000;
-const TaskIdParams = z.looseObject({ taskId: z.string() });
 const ListParams = z.looseObject({ cursor: z.string().optional() });
 
 /**
@@ -35,9 +32,7 @@ export async function callAsTask(
   const signal = ctx.mcpReq.signal;
   const client = await up.manager.clientFor(route.server, { signal }).catch(() => undefined);
   if (!client || !offersToolTasks(client.capabilities)) return plain();
-  const { name: _name, arguments: args, task, _meta } = request.params;
-  const { progressToken: _token, ...meta } = _meta ?? {};
-  const params = { name: route.name, ...(args ? { arguments: args } : {}), task: task as Record<string, unknown>, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
+  const params = upstreamTaskParams(route, request, request.params.task as Record<string, unknown>);
   return up.relay.within(route.server, session, ctx, async (call) => {
     let result: PassThroughResult;
     try {
@@ -66,7 +61,7 @@ export function registerTaskHandlers(session: GatewaySession): void {
 
   server.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => forward('tasks/get', pool.tasks.owned(session, params.taskId), ctx));
 
-  server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => forward('tasks/cancel', pool.tasks.owned(session, params.taskId), ctx, CANCEL_TIMEOUT_MS));
+  server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => forward('tasks/cancel', pool.tasks.owned(session, params.taskId), ctx, TASK_CANCEL_TIMEOUT_MS));
 
   // What the upstream starts while the result is awaited (an elicitation of an input_required task)
   // belongs to this client, like traffic during a call.

@@ -1,0 +1,27 @@
+// What the gateway asks of an upstream's tasks, for clients of either era: the params of a
+// task-augmented tools/call, the cancel of a task, and how long each may take.
+import type { CallToolRequest } from '@modelcontextprotocol/server';
+import type { McpClient, PassThroughResult } from '../mcp-client/index.js';
+import type { McpConnectionManager } from '../mcp/index.js';
+import type { Route } from './catalog-view.js';
+
+/** How long an upstream may take to answer tasks/cancel. */
+export const TASK_CANCEL_TIMEOUT_MS = 10_000;
+/** tasks/result waits as long as the task runs (the caller's cancellation, or forgetting the task, ends it sooner). */
+export const TASK_RESULT_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The upstream's tools/call params for `request` routed to `route`, task-augmented with `task`; the
+ * client's progressToken stays behind (the upstream call gets its own).
+ */
+export function upstreamTaskParams(route: Route, request: CallToolRequest, task: Record<string, unknown>): Parameters<McpClient['callToolAsTask']>[0] {
+  const { arguments: args, _meta } = request.params;
+  const { progressToken: _token, ...meta } = _meta ?? {};
+  return { name: route.name, ...(args ? { arguments: args } : {}), task, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
+}
+
+/** tasks/cancel of `server`'s task `upstreamId`. */
+export async function cancelUpstreamTask(manager: McpConnectionManager, server: string, upstreamId: string, signal?: AbortSignal): Promise<PassThroughResult> {
+  const client = await manager.clientFor(server, signal ? { signal } : {});
+  return client.taskRequest('tasks/cancel', { taskId: upstreamId }, { ...(signal ? { signal } : {}), timeoutMs: TASK_CANCEL_TIMEOUT_MS });
+}
