@@ -13,6 +13,7 @@ const REPO = path.resolve(import.meta.dirname, '..');
 const WORKER = path.join(REPO, 'bench', 'workers', 'observability-worker.mjs');
 const CALLS = 2_000;
 const TRACING_GOAL_MS = 0.025;
+const TRACING_RUNS = 3;
 const SCRAPE_GOAL_MS = 20;
 
 interface P {
@@ -76,15 +77,23 @@ async function tracingOff(ctx: BenchContext): Promise<BenchRow[]> {
 }
 
 async function tracingOn(ctx: BenchContext): Promise<BenchRow[]> {
-  const r = await worker<{ off: P; on: P; exports: number }>('tracing', { n: CALLS });
-  const added = r.on.p50 - r.off.p50;
-  ctx.log(`tracing on: p50 ${r.on.p50.toFixed(3)} ms, off ${r.off.p50.toFixed(3)} ms (${r.exports} exports)`);
+  // One worker run's difference moves by ±25 µs on a shared machine (its own noise floor, both sides
+  // off, is ±10 µs), as much as the goal: the figure is the median of a few runs, each printed.
+  const runs: { off: P; on: P; exports: number }[] = [];
+  for (let i = 0; i < TRACING_RUNS; i++) runs.push(await worker<{ off: P; on: P; exports: number }>('tracing', { n: CALLS }));
+  const added = runs.map((r) => r.on.p50 - r.off.p50);
+  const mid = runs[added.indexOf([...added].sort((a, b) => a - b)[Math.floor(TRACING_RUNS / 2)]!)]!;
+  const median = mid.on.p50 - mid.off.p50;
+  const each = added.map((a) => (a * 1000).toFixed(1)).join(', ');
+  ctx.log(`tracing on: p50 ${mid.on.p50.toFixed(3)} ms, off ${mid.off.p50.toFixed(3)} ms (${mid.exports} exports); added per run ${each} µs`);
   return [
-    row(`tracing on and exporting: tools/call p50, gateway session in-process (${CALLS} sequential)`, r.on.p50, 'ms', {
-      baseline: r.off.p50,
-      notes: `baseline = the same gateway with tracing off, same process, alternating blocks; two spans per call (server, client), ${r.exports} OTLP/HTTP exports to a loopback receiver`,
+    row(`tracing on and exporting: tools/call p50, gateway session in-process (${CALLS} sequential)`, mid.on.p50, 'ms', {
+      baseline: mid.off.p50,
+      notes: `the run with the median difference of ${TRACING_RUNS}; baseline = the same gateway with tracing off, same process, alternating blocks; two spans per call (server, client), ${mid.exports} OTLP/HTTP exports to a loopback receiver`,
     }),
-    row('tracing on: added p50 per call', added * 1000, 'µs', { notes: `on − off; goal ≤ ${TRACING_GOAL_MS * 1000} µs: ${added <= TRACING_GOAL_MS ? 'met' : 'MISSED'}` }),
+    row('tracing on: added p50 per call', median * 1000, 'µs', {
+      notes: `on − off, median of ${TRACING_RUNS} runs (${each} µs); goal ≤ ${TRACING_GOAL_MS * 1000} µs: ${median <= TRACING_GOAL_MS ? 'met' : 'MISSED'}`,
+    }),
   ];
 }
 
