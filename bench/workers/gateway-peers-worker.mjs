@@ -1,8 +1,9 @@
 // The client side of bench/gateway-peers.bench.ts: SDK v2 clients over Streamable HTTP against
 // gateways the bench started. Runs in its own process so the bench's module loader and its /proc
 // sampling stay away from the clients being timed.
-// Usage: node gateway-peers-worker.mjs sequential '{"targets":[{"name","url","tool"}],"n":1000}'
-//          prints {name: {p50, p99}} (ms), blocks of 100 calls alternating between the targets;
+// Usage: node gateway-peers-worker.mjs sequential '{"targets":[{"name","url","tool"}],"n":1000,"warmup":1000}'
+//          prints {name: {p50, p99, warmupP50}} (ms), blocks of 100 calls alternating between the
+//          targets, after `warmup` calls each (the first calls of a fresh session, timed apart);
 //        node gateway-peers-worker.mjs crowd '{"url","tool","clients","calls","callTimeoutMs"}'
 //          connects every client at once, each makes `calls` sequential calls; prints the outcome
 //          as one JSON line while the sessions are still open, then waits for a line on stdin before
@@ -42,23 +43,28 @@ async function end({ client, transport }) {
 
 const call = (client, tool, text, timeout) => client.callTool({ name: tool, arguments: { text } }, { timeout });
 
-async function sequential({ targets, n }) {
+/** p50/p99 of `n` calls per target in alternating blocks of 100, after `warmup` calls each (also blocks, also timed). */
+async function sequential({ targets, n, warmup }) {
   const conns = [];
   try {
     for (const t of targets) conns.push(await connect(t.url, 30_000));
-    const times = targets.map(() => []);
-    for (let i = 0; i < 100; i++) for (const [k, t] of targets.entries()) await call(conns[k].client, t.tool, 'w', 10_000);
-    // Alternating blocks, so drift on a shared machine hits every gateway alike.
-    for (let block = 0; block < n / 100; block++) {
-      for (const [k, t] of targets.entries()) {
-        for (let i = 0; i < 100; i++) {
-          const t0 = performance.now();
-          await call(conns[k].client, t.tool, 'x', 10_000);
-          times[k].push(performance.now() - t0);
+    const blocks = async (count) => {
+      const times = targets.map(() => []);
+      // Alternating blocks, so drift on a shared machine hits every gateway alike.
+      for (let block = 0; block < count / 100; block++) {
+        for (const [k, t] of targets.entries()) {
+          for (let i = 0; i < 100; i++) {
+            const t0 = performance.now();
+            await call(conns[k].client, t.tool, 'x', 10_000);
+            times[k].push(performance.now() - t0);
+          }
         }
       }
-    }
-    return Object.fromEntries(targets.map((t, k) => [t.name, { p50: percentile(times[k], 50), p99: percentile(times[k], 99) }]));
+      return times;
+    };
+    const warm = await blocks(warmup);
+    const times = await blocks(n);
+    return Object.fromEntries(targets.map((t, k) => [t.name, { p50: percentile(times[k], 50), p99: percentile(times[k], 99), warmupP50: percentile(warm[k], 50) }]));
   } finally {
     await Promise.all(conns.map(end));
   }
