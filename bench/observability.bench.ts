@@ -89,7 +89,7 @@ async function tracingOn(ctx: BenchContext): Promise<BenchRow[]> {
   return [
     row(`tracing on and exporting: tools/call p50, gateway session in-process (${CALLS} sequential)`, mid.on.p50, 'ms', {
       baseline: mid.off.p50,
-      notes: `the run with the median difference of ${TRACING_RUNS}; baseline = the same gateway with tracing off, same process, alternating blocks; two spans per call (server, client), ${mid.exports} OTLP/HTTP exports to a loopback receiver`,
+      notes: `the run with the median difference of ${TRACING_RUNS}; baseline = the same gateway with tracing off, same process, alternating blocks after 1,000 calls each; two spans per call (server, client), ${mid.exports} OTLP/HTTP exports to a loopback receiver`,
     }),
     row('tracing on: added p50 per call', median * 1000, 'µs', {
       notes: `on − off, median of ${TRACING_RUNS} runs (${each} µs); goal ≤ ${TRACING_GOAL_MS * 1000} µs: ${median <= TRACING_GOAL_MS ? 'met' : 'MISSED'}`,
