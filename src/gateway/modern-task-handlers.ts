@@ -7,10 +7,10 @@ import { offersToolTasks, type PassThroughResult } from '../mcp-client/index.js'
 import { createdTaskResult, declaresTasks, extensionRequired, requestCapabilities, taskAnswers, taskCaller, TaskIdParams, taskNotFound, taskOwner, UpdateParams } from '../mcp-host/index.js';
 import { errorMessage } from '../util/index.js';
 import type { Route } from './catalog-view.js';
-import { toolCallFailure, toProtocolError } from './gateway-errors.js';
+import { toProtocolError } from './gateway-errors.js';
 import type { GatewayClient } from './gateway-client.js';
 import { TERMINAL, withoutRelatedTask, type ModernTask, type TaskError } from './modern-tasks.js';
-import { cancelUpstreamTask, TASK_RESULT_TIMEOUT_MS, upstreamTaskParams } from './upstream-tasks.js';
+import { cancelUpstreamTask, relayTaskCall, TASK_RESULT_TIMEOUT_MS, upstreamTaskParams } from './upstream-tasks.js';
 import type { RelayClient } from './relay.js';
 
 /** An upstream task turned input_required: how long tasks/get waits for its questions to arrive. */
@@ -36,13 +36,7 @@ export async function callAsModernTask(session: GatewayClient, client: RelayClie
     return plain();
   }
   const params = upstreamTaskParams(route, request, {});
-  return up.relay.within(route.server, client, ctx, async (call) => {
-    let answer: PassThroughResult;
-    try {
-      answer = await upstream.callToolAsTask(params, { signal, onProgress: (p) => call.progress(p) });
-    } catch (err) {
-      return toolCallFailure(err);
-    }
+  return relayTaskCall(up, route, client, ctx, upstream, params, async (answer) => {
     const created = answer.task as Record<string, unknown> | undefined;
     // The upstream ran it at once: its result is the answer.
     if (typeof created !== 'object' || created === null || typeof created.taskId !== 'string') return answer as CallToolResult;

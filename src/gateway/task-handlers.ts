@@ -4,13 +4,13 @@
 import type { CallToolRequest, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { offersToolTasks, type PassThroughResult, type TaskMethod } from '../mcp-client/index.js';
-import { toolCallFailure, toProtocolError } from './gateway-errors.js';
+import { toProtocolError } from './gateway-errors.js';
 import type { GatewayClient } from './gateway-client.js';
 import type { GatewaySession } from './gateway-session.js';
 import type { TaskEntry } from './gateway-tasks.js';
 import type { Route } from './catalog-view.js';
 import { createdTaskResult, TaskIdParams } from '../mcp-host/index.js';
-import { TASK_CANCEL_TIMEOUT_MS, TASK_RESULT_TIMEOUT_MS, upstreamTaskParams } from './upstream-tasks.js';
+import { relayTaskCall, TASK_CANCEL_TIMEOUT_MS, TASK_RESULT_TIMEOUT_MS, upstreamTaskParams } from './upstream-tasks.js';
 
 /** What the gateway declares: tasks for tools/call, listing and cancelling them. */
 export const GATEWAY_TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
@@ -33,16 +33,9 @@ export async function callAsTask(
   const client = await up.manager.clientFor(route.server, { signal }).catch(() => undefined);
   if (!client || !offersToolTasks(client.capabilities)) return plain();
   const params = upstreamTaskParams(route, request, request.params.task as Record<string, unknown>);
-  return up.relay.within(route.server, session, ctx, async (call) => {
-    let result: PassThroughResult;
-    try {
-      result = await client.callToolAsTask(params, { signal, onProgress: (p) => call.progress(p) });
-    } catch (err) {
-      return toolCallFailure(err);
-    }
-    if (typeof result.task !== 'object' || result.task === null) return result as CallToolResult;
-    return createdTaskResult(session.pool.tasks.created(session, route.server, result));
-  });
+  return relayTaskCall(up, route, session, ctx, client, params, (result) =>
+    typeof result.task !== 'object' || result.task === null ? (result as CallToolResult) : createdTaskResult(session.pool.tasks.created(session, route.server, result)),
+  );
 }
 
 export function registerTaskHandlers(session: GatewaySession): void {

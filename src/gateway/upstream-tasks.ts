@@ -1,9 +1,12 @@
 // What the gateway asks of an upstream's tasks, for clients of either era: the params of a
 // task-augmented tools/call, the cancel of a task, and how long each may take.
-import type { CallToolRequest } from '@modelcontextprotocol/server';
+import type { CallToolRequest, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import type { McpClient, PassThroughResult } from '../mcp-client/index.js';
 import type { McpConnectionManager } from '../mcp/index.js';
 import type { Route } from './catalog-view.js';
+import { toolCallFailure } from './gateway-errors.js';
+import type { RelayClient } from './relay.js';
+import type { Upstreams } from './upstreams.js';
 
 /** How long an upstream may take to answer tasks/cancel. */
 export const TASK_CANCEL_TIMEOUT_MS = 10_000;
@@ -18,6 +21,31 @@ export function upstreamTaskParams(route: Route, request: CallToolRequest, task:
   const { arguments: args, _meta } = request.params;
   const { progressToken: _token, ...meta } = _meta ?? {};
   return { name: route.name, ...(args ? { arguments: args } : {}), task, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
+}
+
+/**
+ * The task-augmented call on `upstream`, inside the relay for `client` (its questions, progress and
+ * cancellation tied to this request); `answered` gets the upstream's answer, a failure becomes the
+ * call's error result.
+ */
+export function relayTaskCall(
+  up: Upstreams,
+  route: Route,
+  client: RelayClient,
+  ctx: ServerContext,
+  upstream: McpClient,
+  params: Parameters<McpClient['callToolAsTask']>[0],
+  answered: (answer: PassThroughResult) => CallToolResult | Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  return up.relay.within(route.server, client, ctx, async (call) => {
+    let answer: PassThroughResult;
+    try {
+      answer = await upstream.callToolAsTask(params, { signal: ctx.mcpReq.signal, onProgress: (p) => call.progress(p) });
+    } catch (err) {
+      return toolCallFailure(err);
+    }
+    return answered(answer);
+  });
 }
 
 /** tasks/cancel of `server`'s task `upstreamId`. */
