@@ -5,7 +5,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs as configStartupMs, toolTimeoutMs as configToolMs } from '../config/index.js';
 import { errorMessage } from '../util/index.js';
-import { mcpSpan, metaWithTrace, NOOP_TELEMETRY, tracingFetch, type Telemetry } from '../util/telemetry/index.js';
+import { mcpSpan, metaWithTrace, NOOP_TELEMETRY, tracingFetch, type Telemetry, type TraceContext } from '../util/telemetry/index.js';
 import { classifyError } from './classify-error.js';
 import type { Connection, ConnectionSetup } from './connection.js';
 import { ConnectionKeeper } from './connection-keeper.js';
@@ -21,7 +21,7 @@ import { collectPages, listModernTools, type ListCacheHint } from './pagination.
 import { announceAfterDrop } from './listen-stream.js';
 import { currentAccessToken, recipeFromConfig } from './recipe.js';
 import type { InputRequestOptions, McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
-import { McpServerApi } from './server-api.js';
+import { McpServerApi, type OperationFn } from './server-api.js';
 
 /** Per-call options of `McpClient.callTool`. */
 export interface CallToolOptions extends InputRequestOptions {
@@ -143,9 +143,9 @@ export class McpClient extends McpServerApi {
     const toolDefinition = this.callDefinitions.get(name);
     // A progress token only when the caller listens (onProgress): a server then sends progress, and
     // each notification also extends the deadline. Nobody listening, the call pays for none of it.
-    return this.run('tools/call', { ...options, spanParams: { name } }, async (c, a) => {
-      // Built inside the request's span, whose trace context `_meta` carries on.
-      const meta = metaWithTrace(options.meta, this.telemetry);
+    return this.run('tools/call', { ...options, spanParams: { name } }, async (c, a, trace) => {
+      // The request's span is the parent the server continues.
+      const meta = metaWithTrace(options.meta, trace);
       const params = { name, ...(args ? { arguments: args } : {}), ...(meta ? { _meta: meta } : {}) };
       const { inputs } = options;
       const result =
@@ -174,20 +174,27 @@ export class McpClient extends McpServerApi {
     await Promise.allSettled([...this.background]);
   }
 
-  protected async run<T>(label: string, options: RunOptions, fn: (connection: Connection, attempt: AttemptOptions) => Promise<T>): Promise<T> {
+  protected async run<T>(label: string, options: RunOptions, fn: OperationFn<T>): Promise<T> {
     const outcome = await this.runOutcome(label, options, fn);
     if (outcome.recovered && label !== 'tools/list') this.refreshToolsAfterRecovery();
     return outcome.value;
   }
 
-  private runOutcome<T>(label: string, options: RunOptions, fn: (connection: Connection, attempt: AttemptOptions) => Promise<T>) {
-    if (!this.telemetry.active) return this.runUntraced(label, options, fn);
-    const span = mcpSpan({ kind: 'client', method: label, params: options.spanParams, upstream: this.serverName, protocolVersion: this.readyProtocol(), transport: this.isHttp() ? 'tcp' : 'pipe' });
-    return this.telemetry.span(span, (s) =>
-      this.runUntraced(label, options, fn).then((outcome) => {
-        if ((outcome.value as { isError?: unknown } | undefined)?.isError === true) s.fail('tool_error');
-        return outcome;
-      }),
+  private runOutcome<T>(label: string, options: RunOptions, fn: OperationFn<T>) {
+    if (!this.telemetry.active) return this.runUntraced(label, options, fn, undefined);
+    const http = this.isHttp();
+    const span = mcpSpan({ kind: 'client', method: label, params: options.spanParams, upstream: this.serverName, protocolVersion: this.readyProtocol(), transport: http ? 'tcp' : 'pipe' });
+    // `_meta` gets the span's context from `fn`'s third argument. Only HTTP needs it as the current
+    // span too (the fetch wrapper's `traceparent` header); over stdio that async context would cost
+    // each call more than the span itself (docs/operations.md).
+    return this.telemetry.span(
+      span,
+      (s) =>
+        this.runUntraced(label, options, fn, s.traceContext()).then((outcome) => {
+          if ((outcome.value as { isError?: unknown } | undefined)?.isError === true) s.fail('tool_error');
+          return outcome;
+        }),
+      { current: http },
     );
   }
 
@@ -195,7 +202,7 @@ export class McpClient extends McpServerApi {
     return this.state.kind === 'ready' ? this.state.protocolVersion : undefined;
   }
 
-  private async runUntraced<T>(label: string, options: RunOptions, fn: (connection: Connection, attempt: AttemptOptions) => Promise<T>) {
+  private async runUntraced<T>(label: string, options: RunOptions, fn: OperationFn<T>, trace: TraceContext | undefined) {
     let used: Connection | undefined;
     const spec: OperationSpec = {
       label,
@@ -222,7 +229,7 @@ export class McpClient extends McpServerApi {
         // Ready and not recovering (nearly every call): no waiting, so no await on the way in.
         const connection = this.readyConnection() ?? (await this.acquire(attempt.signal));
         used = connection;
-        return connection.use(() => fn(connection, attempt));
+        return connection.use(() => fn(connection, attempt, trace));
       },
     );
   }

@@ -21,10 +21,14 @@ import { checkItemLimit, collectPages } from './pagination.js';
 import { PassThroughResult, type TaskMethod } from './task-requests.js';
 import { runInputRounds, type InputLeg } from './input-rounds.js';
 import type { InputRequestOptions, RequestOptions } from './types.js';
+import type { TraceContext } from '../util/telemetry/index.js';
+
+/** One attempt of an operation on a connection; `trace`: the request span's context, for a `_meta` that carries it on. */
+export type OperationFn<T> = (c: Connection, a: AttemptOptions, trace: TraceContext | undefined) => Promise<T>;
 
 export abstract class McpServerApi {
   /** Run one operation through the wrapper (McpClient owns connections and recovery). */
-  protected abstract run<T>(label: string, options: RequestOptions & Pick<OperationSpec, 'onProgress' | 'progress'>, fn: (c: Connection, a: AttemptOptions) => Promise<T>): Promise<T>;
+  protected abstract run<T>(label: string, options: RequestOptions & Pick<OperationSpec, 'onProgress' | 'progress'>, fn: OperationFn<T>): Promise<T>;
   abstract get capabilities(): ServerCapabilities | undefined;
   /** Resources subscribed to on a 2026-07-28 server: its listen stream asks for their updates. */
   protected readonly subscribedUris = new Set<string>();

@@ -19,7 +19,7 @@ class Wire implements Transport {
 
 function recording(): { tracer: Tracer; started: SpanSpec[] } {
   const started: SpanSpec[] = [];
-  const span: OpenSpan = { set() {}, fail() {}, within: (fn) => fn(), end() {} };
+  const span: OpenSpan = { set() {}, fail() {}, traceContext: () => undefined, within: (fn) => fn(), end() {} };
   return { started, tracer: { start: (spec) => (started.push(spec), span), traceContext: () => undefined, shutdown: async () => {} } };
 }
 

@@ -24,18 +24,21 @@ describe('the no-op telemetry', () => {
     const base = async () => new Response('ok');
     expect(tracingFetch(base, NOOP_TELEMETRY)).toBe(base);
     const meta = { progressToken: 1 };
-    expect(metaWithTrace(meta, NOOP_TELEMETRY)).toBe(meta);
+    expect(metaWithTrace(meta, undefined)).toBe(meta);
+    return NOOP_TELEMETRY.span(mcpSpan({ kind: 'client', method: 'ping' }), async (s) => expect(s.traceContext()).toBeUndefined());
   });
 });
 
-/** A tracer whose spans carry a fixed trace context while they are current (async context, as OpenTelemetry's). */
+const TP = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+
+/** A tracer whose spans carry a fixed trace context, current while they are (async context, as OpenTelemetry's). */
 function fakeTracer(): Tracer {
   const current = new AsyncLocalStorage<boolean>();
   return {
     start(): OpenSpan {
-      return { set() {}, fail() {}, within: <T>(fn: () => T): T => current.run(true, fn), end() {} };
+      return { set() {}, fail() {}, traceContext: () => ({ traceparent: TP }), within: <T>(fn: () => T): T => current.run(true, fn), end() {} };
     },
-    traceContext: () => (current.getStore() ? { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } : undefined),
+    traceContext: () => (current.getStore() ? { traceparent: TP } : undefined),
     shutdown: async () => {},
   };
 }
@@ -65,24 +68,30 @@ describe('createTelemetry', () => {
 
   it('gives _meta the trace context alone when the request had none', async () => {
     const telemetry = createTelemetry({ tracer: fakeTracer() });
-    const meta = await telemetry.span(mcpSpan({ kind: 'client', method: 'tools/call' }), async () => metaWithTrace(undefined, telemetry));
-    expect(meta).toEqual({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+    const meta = await telemetry.span(mcpSpan({ kind: 'client', method: 'tools/call' }), async (s) => metaWithTrace(undefined, s.traceContext()));
+    expect(meta).toEqual({ traceparent: TP });
   });
 
-  it('puts the current trace context into _meta and headers while tracing', async () => {
+  it('puts the span\'s trace context into _meta, and the current one into headers, while tracing', async () => {
     const telemetry = createTelemetry({ tracer: fakeTracer() });
     let seen: Headers | undefined;
     const fetch = tracingFetch(async (_input: string, init?: RequestInit) => {
       seen = new Headers(init?.headers);
       return new Response('');
     }, telemetry)!;
-    const meta = await telemetry.span(mcpSpan({ kind: 'client', method: 'tools/call' }), async () => {
+    const meta = await telemetry.span(mcpSpan({ kind: 'client', method: 'tools/call' }), async (s) => {
       await fetch('http://x', { headers: { a: 'b' } });
-      return metaWithTrace({ traceparent: 'stale', tracestate: 'stale', other: 1 }, telemetry);
+      return metaWithTrace({ traceparent: 'stale', tracestate: 'stale', other: 1 }, s.traceContext());
     });
-    expect(meta).toEqual({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', other: 1 });
-    expect(seen?.get('traceparent')).toBe('00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01');
+    expect(meta).toEqual({ traceparent: TP, other: 1 });
+    expect(seen?.get('traceparent')).toBe(TP);
     expect(seen?.get('a')).toBe('b');
+  });
+
+  it('leaves the current span as it was for a span started with current: false', async () => {
+    const telemetry = createTelemetry({ tracer: fakeTracer() });
+    const inside = await telemetry.span(mcpSpan({ kind: 'client', method: 'tools/call' }), async (s) => [telemetry.traceContext(), s.traceContext()], { current: false });
+    expect(inside).toEqual([undefined, { traceparent: TP }]);
   });
 
   it('names error types by code, then class', () => {

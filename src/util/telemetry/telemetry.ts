@@ -23,6 +23,8 @@ export interface SpanHandle {
   set(key: string, value: AttrValue): void;
   /** The operation failed; `errorType` becomes `error.type` (a class or code, never a message). */
   fail(errorType: string): void;
+  /** The trace context naming this span as the parent, for a request made on its behalf; undefined when not tracing. */
+  traceContext(): TraceContext | undefined;
 }
 
 /** A span started and not yet ended (the shape for requests whose start and end are separate events). */
@@ -59,8 +61,12 @@ export interface Telemetry {
   readonly active: boolean;
   readonly tracing: boolean;
   start(spec: SpanSpec): OpenSpan;
-  /** Runs `fn` inside a span that ends when it settles (a rejection marks it failed by its error's code or class). */
-  span<T>(spec: SpanSpec, fn: (span: SpanHandle) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` inside a span that ends when it settles (a rejection marks it failed by its error's code
+   * or class). The span is the current one while `fn` runs unless `current` is false: then `fn` passes
+   * its context on itself (`span.traceContext()`), which spares the async context's cost per call.
+   */
+  span<T>(spec: SpanSpec, fn: (span: SpanHandle) => Promise<T>, options?: { current?: boolean }): Promise<T>;
   /** The current trace context, for an outgoing request; undefined when not tracing. */
   traceContext(): TraceContext | undefined;
   /** Flushes and stops the exporter. */
@@ -70,6 +76,7 @@ export interface Telemetry {
 const NOOP_SPAN: OpenSpan = Object.freeze({
   set() {},
   fail() {},
+  traceContext: () => undefined,
   within: <T>(fn: () => T): T => fn(),
   end() {},
 });
@@ -79,7 +86,7 @@ export const NOOP_TELEMETRY: Telemetry = Object.freeze({
   active: false,
   tracing: false,
   start: () => NOOP_SPAN,
-  span: <T>(_spec: SpanSpec, fn: (span: SpanHandle) => Promise<T>): Promise<T> => fn(NOOP_SPAN),
+  span: <T>(_spec: SpanSpec, fn: (span: SpanHandle) => Promise<T>, _options?: { current?: boolean }): Promise<T> => fn(NOOP_SPAN),
   traceContext: () => undefined,
   shutdown: async () => {},
 });
@@ -123,6 +130,10 @@ class ObservedSpan implements OpenSpan {
     return this.inner.within(fn);
   }
 
+  traceContext(): TraceContext | undefined {
+    return this.inner.traceContext();
+  }
+
   end(): void {
     if (this.done) return;
     this.done = true;
@@ -147,7 +158,7 @@ export function createTelemetry(options: { tracer?: Tracer | null; listeners?: r
     start,
     // Reactions on fn's promise rather than an async function around it: one frame less per span,
     // and the upstream call of every tool call runs through here.
-    span<T>(spec: SpanSpec, fn: (span: SpanHandle) => Promise<T>): Promise<T> {
+    span<T>(spec: SpanSpec, fn: (span: SpanHandle) => Promise<T>, options?: { current?: boolean }): Promise<T> {
       const span = start(spec);
       const failed = (err: unknown): never => {
         span.fail(errorTypeOf(err));
@@ -156,7 +167,7 @@ export function createTelemetry(options: { tracer?: Tracer | null; listeners?: r
       };
       let running: Promise<T>;
       try {
-        running = span.within(() => fn(span));
+        running = options?.current === false ? fn(span) : span.within(() => fn(span));
       } catch (err) {
         return Promise.reject(err).catch(failed);
       }

@@ -1,6 +1,6 @@
 // Outgoing HTTP carries the current trace context: a fetch wrapper that adds `traceparent` (and
 // `tracestate`) headers. Used for upstream MCP servers and the model provider, only while tracing.
-import type { Telemetry } from './telemetry.js';
+import type { Telemetry, TraceContext } from './telemetry.js';
 
 type AnyFetch = (input: never, init?: RequestInit) => Promise<Response>;
 type LooseFetch = (input: unknown, init?: RequestInit) => Promise<Response>;
@@ -20,10 +20,8 @@ export function tracingFetch<F extends AnyFetch = typeof fetch>(base: F | undefi
   return wrapped as unknown as F;
 }
 
-/** `_meta` for an outgoing request: the caller's, with the current trace context written over it. */
-export function metaWithTrace(meta: Record<string, unknown> | undefined, telemetry: Telemetry): Record<string, unknown> | undefined {
-  if (!telemetry.tracing) return meta;
-  const tc = telemetry.traceContext();
+/** `_meta` for a request: the caller's, with the trace context `tc` (when tracing) written over it. */
+export function metaWithTrace(meta: Record<string, unknown> | undefined, tc: TraceContext | undefined): Record<string, unknown> | undefined {
   if (!tc) return meta;
   if (meta === undefined) return { ...tc };
   const { tracestate: _stale, ...rest } = meta;
