@@ -101,7 +101,8 @@ try {
       cleanup.push(() => pool.close());
       const session = new GatewaySession(pool);
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await session.connect(args.variant === 'noserver' ? serverSide : observedTransport(serverSide, telemetry, { transport: 'pipe' }));
+      // Observed as `serve` observes its transport: the relays look up a request's span (currentSpan: false).
+      await session.connect(args.variant === 'noserver' ? serverSide : observedTransport(serverSide, telemetry, { transport: 'pipe', currentSpan: false }));
       cleanup.push(() => session.close());
       const c = await client(clientSide);
       cleanup.push(() => c.close());

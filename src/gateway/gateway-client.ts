@@ -1,7 +1,9 @@
 // What the gateway's request handlers need of the client they serve: a 2025 session (one SDK server
 // per connection) or one 2026-07-28 request (a fresh SDK server per request), both on the shared pool.
-import type { InputRequiredResult, LoggingLevel, ProtocolEra, Server, ServerContext } from '@modelcontextprotocol/server';
+import type { InputRequiredResult, LoggingLevel, ProtocolEra, Server, ServerContext, Transport } from '@modelcontextprotocol/server';
+import { requestSpanOf } from '../mcp-host/index.js';
 import type { Logger } from '../util/index.js';
+import type { TraceContext } from '../util/telemetry/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
 import type { GatewayPool, PoolClient } from './gateway-pool.js';
 import type { RelayClient } from './relay.js';
@@ -22,6 +24,11 @@ export function gatewayCapabilities() {
 
 export interface GatewayClient extends PoolClient {
   readonly server: Server;
+  /**
+   * The transport observing this client's requests (their server spans), when the server's own does
+   * not lead to it (stdio: the SDK serves on a channel of its own over the observed transport).
+   */
+  readonly observed?: Transport;
   readonly pool: GatewayPool;
   readonly logger: Logger;
   readonly catalog: CatalogView;
@@ -41,4 +48,12 @@ export interface GatewayClient extends PoolClient {
    * `client` is who the relay asks: the session itself, or one object per 2026-07-28 request.
    */
   rounds<R>(ctx: ServerContext, work: (ctx: ServerContext, client: RelayClient) => Promise<R>): Promise<R | InputRequiredResult>;
+}
+
+/**
+ * The trace context of the request `ctx` is handling (its server span's), which what the gateway asks
+ * upstreams for it continues; undefined when not tracing.
+ */
+export function traceParentOf(client: GatewayClient, ctx: ServerContext): TraceContext | undefined {
+  return requestSpanOf(client.observed ?? client.server.transport, ctx.mcpReq.id)?.traceContext();
 }

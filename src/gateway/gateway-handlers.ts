@@ -5,7 +5,7 @@ import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequest, type CallToolResult
 import { errorMessage } from '../util/index.js';
 import { mayUse, viewOf, visiblePrompts, visibleResources, visibleTools } from './caller-view.js';
 import { invalidParams, resourceNotFound, toolCallFailure, toProtocolError } from './gateway-errors.js';
-import { MODERN_PROTOCOL_VERSION, type GatewayClient } from './gateway-client.js';
+import { MODERN_PROTOCOL_VERSION, traceParentOf, type GatewayClient } from './gateway-client.js';
 import type { RelayClient } from './relay.js';
 import { callAsTask } from './task-handlers.js';
 import { callAsModernTask } from './modern-task-handlers.js';
@@ -72,6 +72,7 @@ export async function callGatewayTool(
           onProgress: (p) => call.progress(p),
           meta: forwardedMeta(ctx, session, client, route.server),
           inputs: up.relay.inputsFor(call),
+          traceParent: traceParentOf(session, ctx),
         });
       } catch (err) {
         return toolCallFailure(err);
@@ -109,7 +110,7 @@ export function registerGatewayHandlers(session: GatewayClient): void {
     const up = session.upstreams();
     const target = await relayed(() => up.routes.route(uri, signal));
     if (target === undefined || !mayUse(viewOf(access, ctx), { server: target, name: uri })) throw resourceNotFound(uri);
-    return up.relay.within(target, client, ctx, (call) => relayed(() => up.manager.readResource(target, uri, { signal, inputs: up.relay.inputsFor(call) })));
+    return up.relay.within(target, client, ctx, (call) => relayed(() => up.manager.readResource(target, uri, { signal, inputs: up.relay.inputsFor(call), traceParent: traceParentOf(session, ctx) })));
   }));
 
   server.setRequestHandler('resources/subscribe', async (request, ctx) => {
@@ -139,7 +140,7 @@ export function registerGatewayHandlers(session: GatewayClient): void {
     const route = await relayed(() => up.catalog.resolvePrompt(request.params.name, signal));
     if (!mayUse(viewOf(access, ctx), route)) throw invalidParams(`Unknown prompt: ${request.params.name}`);
     return up.relay.within(route.server, client, ctx, (call) =>
-      relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal, inputs: up.relay.inputsFor(call) })),
+      relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal, inputs: up.relay.inputsFor(call), traceParent: traceParentOf(session, ctx) })),
     );
   }));
 
@@ -165,7 +166,7 @@ export function registerGatewayHandlers(session: GatewayClient): void {
         const client = await up.manager.clientFor(owner, { signal });
         // The gateway offers completion for every prompt and template; servers without it have none.
         if (!client.capabilities?.completions) return NO_COMPLETIONS;
-        return client.complete(params, { signal });
+        return client.complete(params, { signal, traceParent: traceParentOf(session, ctx) });
       }),
     );
   });

@@ -34,7 +34,10 @@ export class GatewaySession implements GatewayClient {
   private readonly closeListeners: (() => void)[] = [];
   private level: LoggingLevel | undefined;
 
-  constructor(readonly pool: GatewayPool) {
+  constructor(
+    readonly pool: GatewayPool,
+    readonly observed?: Transport,
+  ) {
     const { options } = pool;
     this.server = new TaskServer(
       { name: options.name, title: options.title, version: options.version },

@@ -11,6 +11,7 @@ import {
   type InputRequiredResult,
   type LoggingLevel,
   type ServerContext,
+  type Transport,
 } from '@modelcontextprotocol/server';
 import { requestCapabilities, TaskServer, type FlowChannel, type InputFlows } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
@@ -33,6 +34,7 @@ export class ModernGatewayClient implements GatewayClient {
     readonly pool: GatewayPool,
     private readonly flows: InputFlows,
     instructions: string | undefined,
+    readonly observed?: Transport,
   ) {
     const { options } = pool;
     // A TaskServer: a tools/call may answer with a CreateTaskResult (the tasks extension).

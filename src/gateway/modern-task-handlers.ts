@@ -8,7 +8,7 @@ import { createdTaskResult, declaresTasks, extensionRequired, requestCapabilitie
 import { errorMessage } from '../util/index.js';
 import type { Route } from './catalog-view.js';
 import { toProtocolError } from './gateway-errors.js';
-import type { GatewayClient } from './gateway-client.js';
+import { traceParentOf, type GatewayClient } from './gateway-client.js';
 import { TERMINAL, withoutRelatedTask, type ModernTask, type TaskError } from './modern-tasks.js';
 import { cancelUpstreamTask, relayTaskCall, TASK_RESULT_TIMEOUT_MS, upstreamTaskParams } from './upstream-tasks.js';
 import type { RelayClient } from './relay.js';
@@ -36,7 +36,7 @@ export async function callAsModernTask(session: GatewayClient, client: RelayClie
     return plain();
   }
   const params = upstreamTaskParams(route, request, {});
-  return relayTaskCall(up, route, client, ctx, upstream, params, async (answer) => {
+  return relayTaskCall(session, route, client, ctx, upstream, params, async (answer) => {
     const created = answer.task as Record<string, unknown> | undefined;
     // The upstream ran it at once: its result is the answer.
     if (typeof created !== 'object' || created === null || typeof created.taskId !== 'string') return answer as CallToolResult;
@@ -107,7 +107,7 @@ export function registerModernTaskHandlers(session: GatewayClient): void {
   const upstreamTask = async (task: ModernTask, ctx: ServerContext): Promise<PassThroughResult> => {
     const signal = ctx.mcpReq.signal;
     try {
-      return await (await session.upstreams().manager.clientFor(task.server, { signal })).taskRequest('tasks/get', { taskId: task.upstreamId }, { signal });
+      return await (await session.upstreams().manager.clientFor(task.server, { signal })).taskRequest('tasks/get', { taskId: task.upstreamId }, { signal, traceParent: traceParentOf(session, ctx) });
     } catch (err) {
       const e = toProtocolError(err);
       // The upstream no longer knows it (its ttl passed, it restarted): neither does the gateway now.

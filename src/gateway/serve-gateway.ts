@@ -39,17 +39,18 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
   const flows = new InputFlows({ logger: deps.logger });
   const sessions: GatewaySession[] = [];
   const unwatch: (() => void)[] = [];
-  // No tracer and no metrics: no span to start per request.
-  const observed = deps.telemetry?.active ? observedTransport(transport, deps.telemetry, { transport: 'pipe' }) : transport;
+  // No tracer and no metrics: no span to start per request. The relays find a request's span by its id
+  // (traceParentOf), so it need not be the current span.
+  const observed = deps.telemetry?.active ? observedTransport(transport, deps.telemetry, { transport: 'pipe', currentSpan: false }) : transport;
   try {
     const connection = serveStdio(
       async (ctx) => {
         if (ctx.era === 'legacy') {
-          const session = new GatewaySession(pool);
+          const session = new GatewaySession(pool, observed);
           sessions.push(session);
           return session.server;
         }
-        const { server } = new ModernGatewayClient(pool, flows, await pool.instructions());
+        const { server } = new ModernGatewayClient(pool, flows, await pool.instructions(), observed);
         unwatch.push(watchChanges(pool, serverNotifier(server, deps.logger)));
         return server;
       },
@@ -87,6 +88,8 @@ export async function serveGatewayHttp(options: GatewayOptions, deps: GatewayDep
     host = await startHttpHost({
       retryIntervalMs: SSE_RETRY_MS,
       ...http,
+      // The relays find a request's span through their server's transport (traceParentOf).
+      currentSpan: false,
       logger,
       modern: modern.leg,
       async openSession(transport) {

@@ -5,7 +5,7 @@ import type { CallToolRequest, CallToolResult, ServerContext } from '@modelconte
 import { z } from 'zod';
 import { offersToolTasks, type PassThroughResult, type TaskMethod } from '../mcp-client/index.js';
 import { toProtocolError } from './gateway-errors.js';
-import type { GatewayClient } from './gateway-client.js';
+import { traceParentOf, type GatewayClient } from './gateway-client.js';
 import type { GatewaySession } from './gateway-session.js';
 import type { TaskEntry } from './gateway-tasks.js';
 import type { Route } from './catalog-view.js';
@@ -33,7 +33,7 @@ export async function callAsTask(
   const client = await up.manager.clientFor(route.server, { signal }).catch(() => undefined);
   if (!client || !offersToolTasks(client.capabilities)) return plain();
   const params = upstreamTaskParams(route, request, request.params.task as Record<string, unknown>);
-  return relayTaskCall(up, route, session, ctx, client, params, (result) =>
+  return relayTaskCall(session, route, session, ctx, client, params, (result) =>
     typeof result.task !== 'object' || result.task === null ? (result as CallToolResult) : createdTaskResult(session.pool.tasks.created(session, route.server, result)),
   );
 }
@@ -45,7 +45,7 @@ export function registerTaskHandlers(session: GatewaySession): void {
     const up = session.upstreams();
     try {
       const client = await up.manager.clientFor(entry.server, { signal });
-      const answer = await client.taskRequest(method, { taskId: entry.upstreamId }, { signal, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+      const answer = await client.taskRequest(method, { taskId: entry.upstreamId }, { signal, traceParent: traceParentOf(session, ctx), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
       return pool.tasks.toClient(entry, answer);
     } catch (err) {
       throw toProtocolError(err);

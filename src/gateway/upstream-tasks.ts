@@ -6,7 +6,7 @@ import type { McpConnectionManager } from '../mcp/index.js';
 import type { Route } from './catalog-view.js';
 import { toolCallFailure } from './gateway-errors.js';
 import type { RelayClient } from './relay.js';
-import type { Upstreams } from './upstreams.js';
+import { traceParentOf, type GatewayClient } from './gateway-client.js';
 
 /** How long an upstream may take to answer tasks/cancel. */
 export const TASK_CANCEL_TIMEOUT_MS = 10_000;
@@ -29,7 +29,7 @@ export function upstreamTaskParams(route: Route, request: CallToolRequest, task:
  * call's error result.
  */
 export function relayTaskCall(
-  up: Upstreams,
+  session: GatewayClient,
   route: Route,
   client: RelayClient,
   ctx: ServerContext,
@@ -37,10 +37,10 @@ export function relayTaskCall(
   params: Parameters<McpClient['callToolAsTask']>[0],
   answered: (answer: PassThroughResult) => CallToolResult | Promise<CallToolResult>,
 ): Promise<CallToolResult> {
-  return up.relay.within(route.server, client, ctx, async (call) => {
+  return session.upstreams().relay.within(route.server, client, ctx, async (call) => {
     let answer: PassThroughResult;
     try {
-      answer = await upstream.callToolAsTask(params, { signal: ctx.mcpReq.signal, onProgress: (p) => call.progress(p) });
+      answer = await upstream.callToolAsTask(params, { signal: ctx.mcpReq.signal, onProgress: (p) => call.progress(p), traceParent: traceParentOf(session, ctx) });
     } catch (err) {
       return toolCallFailure(err);
     }

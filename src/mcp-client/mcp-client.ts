@@ -183,7 +183,8 @@ export class McpClient extends McpServerApi {
   private runOutcome<T>(label: string, options: RunOptions, fn: OperationFn<T>) {
     if (!this.telemetry.active) return this.runUntraced(label, options, fn, undefined);
     const http = this.isHttp();
-    const span = mcpSpan({ kind: 'client', method: label, params: options.spanParams, upstream: this.serverName, protocolVersion: this.readyProtocol(), transport: http ? 'tcp' : 'pipe' });
+    const parent = options.traceParent;
+    const span = mcpSpan({ kind: 'client', method: label, params: options.spanParams, upstream: this.serverName, protocolVersion: this.readyProtocol(), transport: http ? 'tcp' : 'pipe', ...(parent ? { parent } : {}) });
     // `_meta` gets the span's context from `fn`'s third argument. Only HTTP needs it as the current
     // span too (the fetch wrapper's `traceparent` header); over stdio that async context would cost
     // each call more than the span itself (docs/operations.md).

@@ -17,7 +17,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import type { Logger } from '../util/index.js';
-import type { Telemetry } from '../util/telemetry/index.js';
+import type { Telemetry, TraceContext } from '../util/telemetry/index.js';
 import type { McpClientError } from './errors.js';
 import type { StdioLauncher } from './launchers/index.js';
 import type { TaskStatusParams } from './task-requests.js';
@@ -141,6 +141,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the tool timeout for this request. */
   timeoutMs?: number;
+  /** The trace context this request continues (W3C `traceparent` / `tracestate`); without it, the current span's. */
+  traceParent?: TraceContext;
 }
 
 /** A request a 2026-07-28 server may answer with input-required results (tools/call, prompts/get, resources/read). */

@@ -15,7 +15,7 @@ export { CallerLimits, MemoryLimitStore, type CallerLimitStore, type CallerLimit
 export { AuditedTransport, auditedServer, auditFilePath, fileAuditSink, type AuditDescriber, type AuditRecord, type AuditSink } from './access/audit-trail.js';
 export { readAuditTail, type AuditTailOptions } from './access/audit-reader.js';
 export { TaskServer, createdTaskResult } from './rpc/task-server.js';
-export { observedTransport, type ObservedTransportInfo } from './rpc/observed-transport.js';
+export { observedTransport, requestSpanOf, type ObservedTransportInfo } from './rpc/observed-transport.js';
 export { listenTap, type OnListen } from './rpc/listen-tap.js';
 export { createOps, startOpsListener, type Ops, type OpsGuard, type OpsOptions, type OpsSource, type OpsSnapshot, type UpstreamRow, type ClientRow, type CallRow, type ThreadRow } from './ops/index.js';
 export { createModernLeg, type ModernLeg, type ModernLegOptions } from './http/modern-leg.js';

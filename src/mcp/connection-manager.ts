@@ -165,7 +165,7 @@ export class McpConnectionManager {
     }
     const release = this.router.enter(serverName, options.onElicitation);
     try {
-      return await client.callTool(tool, args, { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress, meta: options.meta, inputs: options.inputs });
+      return await client.callTool(tool, args, { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress, meta: options.meta, inputs: options.inputs, traceParent: options.traceParent });
     } finally {
       release();
     }
@@ -212,7 +212,7 @@ export class McpConnectionManager {
 
   async readResource(serverName: string, uri: string, options: ReadOptions = {}): Promise<ReadResourceResult> {
     const client = await this.clientFor(serverName, options);
-    return client.readResource(uri, { signal: options.signal, inputs: options.inputs });
+    return client.readResource(uri, { signal: options.signal, inputs: options.inputs, traceParent: options.traceParent });
   }
 
   /** Prompts of every ready server under qualified names (`<server>__<prompt>`). */
@@ -222,7 +222,7 @@ export class McpConnectionManager {
 
   async getPrompt(serverName: string, prompt: string, args: Record<string, string> | undefined, options: ReadOptions = {}): Promise<GetPromptResult> {
     const client = await this.clientFor(serverName, options);
-    return client.getPrompt(prompt, args, { signal: options.signal, inputs: options.inputs });
+    return client.getPrompt(prompt, args, { signal: options.signal, inputs: options.inputs, traceParent: options.traceParent });
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 // The connection manager's public shapes: options, dependencies, events, call options, summaries.
 import type { McpServerConfig } from '../config/index.js';
-import type { InputHandlers, McpClientHandlers } from '../mcp-client/index.js';
+import type { InputHandlers, McpClientHandlers, RequestOptions } from '../mcp-client/index.js';
 import type { EventMsgOf } from '../protocol/index.js';
 import type { Logger } from '../util/index.js';
 import type { CallElicitationHandler } from './elicitation-router.js';
@@ -49,6 +49,8 @@ export interface CallOptions {
   /** Answers this call's input requests (a 2026-07-28 server's input-required results) instead of the handlers. */
   inputs?: InputHandlers;
   meta?: Record<string, unknown>;
+  /** The trace context the call continues (the gateway's: the request it relays); else the current span's. */
+  traceParent?: RequestOptions['traceParent'];
 }
 
 /** Options of a resources/read or prompts/get through the manager. */
@@ -56,6 +58,8 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** As {@link CallOptions.inputs}. */
   inputs?: InputHandlers;
+  /** As {@link CallOptions.traceParent}. */
+  traceParent?: RequestOptions['traceParent'];
 }
 
 /** How the first startup of the eager servers ended. */

@@ -7,11 +7,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { createOtelTracer } from '../../src/util/telemetry/otel-tracer.js';
 import { createTelemetry, mcpSpan, tracingFetch, type Telemetry } from '../../src/util/telemetry/index.js';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
-import { runCliProcess } from '../support/cli.js';
+import { BIN, runCliProcess } from '../support/cli.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
 import { post2026 } from '../support/raw-2026.js';
@@ -115,12 +116,37 @@ describe('tracing a gateway call over OTLP', () => {
     expect(found.missing.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'mcp__up__missing', 'network.transport': 'tcp', 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
     expect(found.echo).toMatchObject({ traceId, parentSpanId: 'b7ad6b7169203331' });
     expect(found.echo.attributes['error.type']).toBeUndefined();
+    // The per-request server's span is the parent of the manager's call to the upstream.
+    await waitFor(() => receiver.spans.find((s) => s.service === 'switchboard' && s.kind === 3 && s.name === 'tools/call echo' && s.parentSpanId === found.echo.spanId), 'the manager span under the 2026 request');
 
     const metrics = await (await fetch(new URL('/metrics', serve.url), { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
     const lines = metrics.split('\n');
     expect(lines).toContain('mcp_server_operation_duration_seconds_count{method="tools/call",outcome="error"} 1');
     expect(JSON.stringify(receiver.spans)).not.toContain(SECRET_ARGUMENT);
   });
+
+  it.each([
+    ['2025', {}],
+    ['2026-07-28', { versionNegotiation: { mode: 'auto' as const } }],
+  ])('links the gateway, manager and upstream spans of a %s client on stdio', async (_era, negotiation) => {
+    const before = receiver.spans.length;
+    const client = new Client({ name: 'otlp-stdio', version: '0' }, negotiation);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: { PATH: process.env.PATH!, HOME: home, SWITCHBOARD_HOME: home, ...otel }, cwd: work, stderr: 'pipe' }));
+    try {
+      await waitFor(async () => (await client.listTools()).tools.some((t) => t.name === 'mcp__up__echo'), 'the upstream tool in the catalog');
+      await client.callTool({ name: 'mcp__up__echo', arguments: { text: 'over stdio' } });
+    } finally {
+      await client.close();
+    }
+    const chain = await waitFor(() => {
+      const fresh = receiver.spans.slice(before);
+      const gateway = fresh.find((s) => s.service === 'switchboard' && s.kind === 2 && s.name === 'tools/call mcp__up__echo' && s.attributes['network.transport'] === 'pipe');
+      const manager = gateway && fresh.find((s) => s.service === 'switchboard' && s.kind === 3 && s.name === 'tools/call echo' && s.parentSpanId === gateway.spanId);
+      const upstream = manager && fresh.find((s) => s.service === 'traced-upstream' && s.kind === 2 && s.parentSpanId === manager.spanId);
+      return upstream && { gateway, manager, upstream };
+    }, `the stdio call's spans; received: ${receiver.spans.map((s) => `${s.service}/${s.kind}/${s.name}`).join(', ')}`);
+    expect(new Set([chain.gateway, chain.manager, chain.upstream].map((s) => s.traceId)).size).toBe(1);
+  }, 60_000);
 
   it('traces `switchboard mcp call` too: its client span is the parent of the upstream span', async () => {
     const before = receiver.spans.length;

@@ -68,6 +68,8 @@ export interface HttpHostOptions {
   requestStateKey?: RequestStateKey;
   /** Health, readiness, metrics and the status page beside the endpoint; its telemetry observes every request. */
   ops?: Ops;
+  /** Whether a request's server span is the current span while the product handles it (ObservedTransportInfo.currentSpan; default true). */
+  currentSpan?: boolean;
   /** Connect an MCP server to a new session's transport (a decorator over the SDK's). */
   openSession(transport: Transport): Promise<HttpSessionHandle>;
 }

@@ -49,7 +49,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const budget = new EventBudget(options.eventBudgetBytes);
   const log = options.logger;
   let opening = 0;
-  if (options.ops) options.modern?.observedBy(options.ops.telemetry);
+  if (options.ops) options.modern?.observedBy(options.ops.telemetry, options.currentSpan);
   options.ops?.setClients(() =>
     sessions.ids().map((id) => {
       const s = sessions.get(id)!;
@@ -118,7 +118,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       },
     }, (message) => log.warn(message));
     const running = new RunningRequests(transport);
-    const observed = options.ops ? observedTransport(running, options.ops.telemetry, { transport: 'tcp', protocolVersion: () => handle.protocolVersion?.() }) : running;
+    const observed = options.ops ? observedTransport(running, options.ops.telemetry, { transport: 'tcp', protocolVersion: () => handle.protocolVersion?.(), currentSpan: options.currentSpan }) : running;
     const handle: HttpSessionHandle = await options.openSession(observed);
     return { transport, running, handle, events };
   };

@@ -24,7 +24,7 @@ export interface ModernLeg {
   /** The host listens at `origin` (reachable by other replicas): retries held here name it. */
   listeningAt(origin: string): void;
   /** The host's telemetry: every request a per-request server answers gets a server span, as a session's do. */
-  observedBy(telemetry: Telemetry): void;
+  observedBy(telemetry: Telemetry, currentSpan?: boolean): void;
   close(): Promise<void>;
 }
 
@@ -44,9 +44,10 @@ export interface ModernLegOptions {
 export function createModernLeg(factory: McpServerFactory, options: ModernLegOptions): ModernLeg {
   const onerror = (error: Error) => options.logger.debug('mcp 2026-07-28 request refused or failed', { error: errorMessage(error) });
   let telemetry: Telemetry | undefined;
+  let currentSpan: boolean | undefined;
   const observed: McpServerFactory = async (ctx) => {
     const server = await factory(ctx);
-    return telemetry ? observedServer(server, telemetry, { transport: 'tcp', protocolVersion: () => MODERN_REVISION }) : server;
+    return telemetry ? observedServer(server, telemetry, { transport: 'tcp', protocolVersion: () => MODERN_REVISION, currentSpan }) : server;
   };
   const handler = createMcpHandler(observed, { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes, onerror });
   const node = toNodeHandler(handler, { onerror, maxRequestBodySize: options.maxBodyBytes });
@@ -74,8 +75,9 @@ export function createModernLeg(factory: McpServerFactory, options: ModernLegOpt
       await node(req, res, body);
     },
     listeningAt: (origin) => options.retries?.listeningAt(origin),
-    observedBy(t) {
+    observedBy(t, current) {
       telemetry = t;
+      currentSpan = current;
     },
     close: () => handler.close(),
   };

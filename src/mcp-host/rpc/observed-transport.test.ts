@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
 import { createTelemetry, NOOP_TELEMETRY, type EndedSpan, type OpenSpan, type SpanSpec, type Tracer } from '../../util/telemetry/index.js';
-import { observedTransport } from './observed-transport.js';
+import { listenTap } from './listen-tap.js';
+import { observedTransport, requestSpanOf } from './observed-transport.js';
 
 /** The far side of a transport: what the server sent, and a way to deliver messages to it. */
 class Wire implements Transport {
@@ -64,5 +65,25 @@ describe('observedTransport', () => {
     await wire.close();
     expect(ended.map((e) => [e.spec.name, e.errorType]).at(-1)).toEqual(['prompts/get p', 'connection_closed']);
     expect(wire.sent).toHaveLength(2);
+  });
+});
+
+describe('observedTransport with currentSpan: false', () => {
+  it('leaves the span out of the async context and gives it by request id (through decorators too) until its answer', async () => {
+    let entered = 0;
+    const span: OpenSpan = { set() {}, fail() {}, traceContext: () => undefined, within: (fn) => (entered++, fn()), end() {} };
+    const tracer: Tracer = { start: () => span, traceContext: () => undefined, shutdown: async () => {} };
+    const wire = new Wire();
+    const observed = observedTransport(wire, createTelemetry({ tracer }), { transport: 'pipe', currentSpan: false });
+    const outer = listenTap(observed, () => {});
+    outer.onmessage = () => {};
+    await outer.start();
+    wire.onmessage!({ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'echo' } });
+    expect(entered).toBe(0);
+    expect(requestSpanOf(outer, 'a')).toBe(span);
+    expect(requestSpanOf(outer, 'b')).toBeUndefined();
+    expect(requestSpanOf(wire, 'a')).toBeUndefined();
+    await outer.send({ jsonrpc: '2.0', id: 'a', result: { content: [] } });
+    expect(requestSpanOf(outer, 'a')).toBeUndefined();
   });
 });

@@ -1,15 +1,16 @@
 // A server span for every MCP request served, on any transport: a decorator that starts the span when
 // a request arrives (its parent from `_meta.traceparent`, else the HTTP `traceparent` header), runs
-// the server's handling inside it, and ends it with the response (error.type from a JSON-RPC error
-// code or an `isError` tool result).
+// the server's handling inside it (or leaves handlers to look it up by request id), and ends it with
+// the response (error.type from a JSON-RPC error code or an `isError` tool result).
 import {
   type JSONRPCMessage,
+  type RequestId,
   type MessageExtraInfo,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { isErrorResponse, isRequest, isResult } from './message-kind.js';
-import { mcpSpan, type OpenSpan, type Telemetry } from '../../util/telemetry/index.js';
+import { mcpSpan, type OpenSpan, type SpanHandle, type Telemetry } from '../../util/telemetry/index.js';
 import { requestKey } from './request-guard.js';
 import { TransportDecorator } from './transport-decorator.js';
 
@@ -17,6 +18,22 @@ export interface ObservedTransportInfo {
   transport: 'pipe' | 'tcp';
   /** The revision negotiated (asked when a request arrives). */
   protocolVersion?(): string | undefined;
+  /**
+   * Whether a request's server span is the current span while the server handles it (default true).
+   * A product whose handlers look the span up themselves (`spanOf`) and pass its trace context on (the
+   * gateway's relays) sets false: the async context would cost each request more than its span.
+   */
+  currentSpan?: boolean;
+}
+
+/** The server spans of the requests a connection is handling, by request id. */
+export interface RequestSpans {
+  spanOf(id: RequestId): SpanHandle | undefined;
+}
+
+/** The server span of request `id` on `transport` (an observed transport, or a decorator over one). */
+export function requestSpanOf(transport: Transport | undefined, id: RequestId): SpanHandle | undefined {
+  return (transport as Partial<RequestSpans> | undefined)?.spanOf?.(id);
 }
 
 function headerParent(extra: MessageExtraInfo | undefined): { traceparent?: string; tracestate?: string } | undefined {
@@ -68,9 +85,14 @@ class ObservedTransport extends TransportDecorator {
       const key = requestKey(message.id);
       this.open.get(key)?.end();
       this.open.set(key, span);
-      span.within(() => this.onmessage?.(message, extra));
+      if (this.info.currentSpan === false) this.onmessage?.(message, extra);
+      else span.within(() => this.onmessage?.(message, extra));
     };
     await this.inner.start();
+  }
+
+  override spanOf(id: RequestId): SpanHandle | undefined {
+    return this.open.get(requestKey(id));
   }
 
   override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {

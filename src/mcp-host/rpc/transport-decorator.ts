@@ -1,6 +1,7 @@
 // The base of every transport decorator in the host (request guard's peers: running requests, audit,
 // server spans): what passes straight through to the wrapped transport, written once.
-import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import type { SpanHandle } from '../../util/telemetry/index.js';
 
 export abstract class TransportDecorator implements Transport {
   onclose?: () => void;
@@ -15,6 +16,11 @@ export abstract class TransportDecorator implements Transport {
 
   get hasPerRequestStream(): boolean | undefined {
     return this.inner.hasPerRequestStream;
+  }
+
+  /** The server span of request `id`, from an observed transport underneath (observed-transport.ts). */
+  spanOf(id: RequestId): SpanHandle | undefined {
+    return (this.inner as { spanOf?(id: RequestId): SpanHandle | undefined }).spanOf?.(id);
   }
 
   setProtocolVersion = (version: string): void => this.inner.setProtocolVersion?.(version);

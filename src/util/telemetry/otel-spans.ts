@@ -52,6 +52,10 @@ export interface SpanSetting {
   readonly processor: SpanProcessor;
   /** Runs `fn` with `span` as the current span (the tracer's async context). */
   within<T>(span: OtelSpan, fn: () => T): T;
+  /** `span` handed out its trace context (`traceparent`): children started from it are its own. */
+  handedOut(traceparent: string, span: OtelSpan): void;
+  /** A span that handed out `traceparent` ended. */
+  ended(traceparent: string): void;
 }
 
 /** The attributes with a value (the SDK drops undefined ones too). */
@@ -120,6 +124,7 @@ export class OtelSpan implements OpenSpan, ReadableSpan, SpanContext {
     if (this.carried) return this.carried;
     const traceparent = `00-${this.traceId}-${this.spanId}-${this.recording ? '01' : '00'}`;
     const tracestate = this.traceState?.serialize();
+    if (!this.ended) this.setting.handedOut(traceparent, this);
     return (this.carried = tracestate ? { traceparent, tracestate } : { traceparent });
   }
 
@@ -140,6 +145,7 @@ export class OtelSpan implements OpenSpan, ReadableSpan, SpanContext {
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    if (this.carried) this.setting.ended(this.carried.traceparent);
     if (!this.recording) return;
     this.t1 = performance.now();
     this.setting.processor.onEnd(this);

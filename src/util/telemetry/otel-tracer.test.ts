@@ -69,4 +69,20 @@ describe('the OpenTelemetry tracer', () => {
       expect(sent?.traceparent).toMatch(/^00-0af7651916cd43dd8448eb211c80319c-(?!b7ad6b7169203331)[0-9a-f]{16}-00$/);
     }
   });
+
+  it('parents a span started from an open span\'s handed-out context on that span, and reads it as remote once it ended', async () => {
+    const { exporter, telemetry } = traced();
+    const server = telemetry.start({ name: 'tools/call x', kind: 'server', attributes: {}, parent: { traceparent: PARENT } });
+    const handed = server.traceContext()!;
+    // Not the current span: the context is passed explicitly, as the gateway's relays pass it.
+    await telemetry.span({ name: 'tools/call y', kind: 'client', attributes: {}, parent: handed }, async () => undefined, { current: false });
+    server.end();
+    await telemetry.span({ name: 'tools/call z', kind: 'client', attributes: {}, parent: handed }, async () => undefined);
+    await telemetry.shutdown();
+    const spans = exporter.getFinishedSpans();
+    const named = (name: string) => spans.find((s) => s.name === name)!;
+    expect(named('tools/call y').parentSpanContext).toBe(named('tools/call x').spanContext());
+    expect(named('tools/call z').parentSpanContext).toMatchObject({ spanId: named('tools/call x').spanContext().spanId, isRemote: true });
+    expect(new Set(spans.map((s) => s.spanContext().traceId))).toEqual(new Set(['0af7651916cd43dd8448eb211c80319c']));
+  });
 });

@@ -54,6 +54,9 @@ export interface OtelTracerOptions {
 
 const NOT_RECORDED: SpanSpec['attributes'] = Object.freeze({});
 
+/** A bound on the spans kept by the trace context they handed out (each leaves when it ends). */
+const MAX_HANDED_OUT = 10_000;
+
 export function createOtelTracer(options: OtelTracerOptions): Tracer {
   const current = new AsyncLocalStorage<OtelSpan>();
   const propagator = new W3CTraceContextPropagator();
@@ -64,20 +67,32 @@ export function createOtelTracer(options: OtelTracerOptions): Tracer {
     .merge(resourceFromAttributes({ 'service.name': options.serviceName, 'service.version': options.serviceVersion }))
     .merge(detectResources({ detectors: [envDetector] }));
   const processor = new BatchSpanProcessor({ exporter: options.exporter ?? exporterFor(options.env), ...batchOptionsFromEnv(options.env) });
+  // Open spans by the `traceparent` they handed out: a child started from one (`spec.parent`, as the
+  // gateway's relays pass their request's) gets the span itself as its parent, as the current span
+  // would, rather than a remote context parsed from the string.
+  const handedOut = new Map<string, OtelSpan>();
   const setting: SpanSetting = {
     resource,
     instrumentationScope: { name: 'switchboard', version: options.serviceVersion },
     processor,
     within: (span, fn) => current.run(span, fn),
+    handedOut(traceparent, span) {
+      if (handedOut.size >= MAX_HANDED_OUT) handedOut.delete(handedOut.keys().next().value!);
+      handedOut.set(traceparent, span);
+    },
+    ended: (traceparent) => void handedOut.delete(traceparent),
   };
 
   /**
-   * The caller's span context for a request served (`traceparent` as the W3C propagator reads it; one
-   * it cannot read starts a new trace), else the current span's.
+   * The caller's span context (an open span of ours that handed out that `traceparent`, else the
+   * `traceparent` as the W3C propagator reads it; one it cannot read starts a new trace), else the
+   * current span's.
    */
   const parentOf = (spec: SpanSpec): SpanContext | undefined => {
     const carrier = spec.parent;
     if (carrier && typeof carrier.traceparent === 'string') {
+      const local = handedOut.get(carrier.traceparent);
+      if (local) return local;
       const fields: Record<string, string> = { traceparent: carrier.traceparent };
       if (typeof carrier.tracestate === 'string') fields.tracestate = carrier.tracestate;
       return trace.getSpanContext(propagator.extract(ROOT_CONTEXT, fields, defaultTextMapGetter));
