@@ -15,7 +15,7 @@ import { carriesCreatedTask } from './inbound-messages.js';
 import { runInputRounds } from './input-rounds.js';
 import { McpClientError } from './errors.js';
 import { createLocalLauncher } from './launchers/index.js';
-import type { AttemptOptions, OperationSpec } from './operation.js';
+import type { OperationSpec } from './operation.js';
 import { runOperation } from './operation.js';
 import { collectPages, listModernTools, type ListCacheHint } from './pagination.js';
 import { announceAfterDrop } from './listen-stream.js';
