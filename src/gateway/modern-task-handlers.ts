@@ -6,6 +6,7 @@ import type { CallToolRequest, CallToolResult, ServerContext } from '@modelconte
 import { offersToolTasks, type PassThroughResult } from '../mcp-client/index.js';
 import { createdTaskResult, declaresTasks, extensionRequired, requestCapabilities, taskAnswers, taskCaller, TaskIdParams, taskNotFound, taskOwner, UpdateParams } from '../mcp-host/index.js';
 import { errorMessage } from '../util/index.js';
+import type { TraceContext } from '../util/telemetry/index.js';
 import type { Route } from './catalog-view.js';
 import { toProtocolError } from './gateway-errors.js';
 import { traceParentOf, type GatewayClient } from './gateway-client.js';
@@ -42,7 +43,7 @@ export async function callAsModernTask(session: GatewayClient, client: RelayClie
     if (typeof created !== 'object' || created === null || typeof created.taskId !== 'string') return answer as CallToolResult;
     const ttl = typeof created.ttl === 'number' ? created.ttl : undefined;
     const task = await session.pool.modernTasks.created(taskOwner(ctx), route.server, created.taskId, capabilities, ttl);
-    task.fetched = fetchOutcome(session, task);
+    task.fetched = fetchOutcome(session, task, traceParentOf(session, ctx));
     return createdTaskResult({ resultType: 'task', ...taskFields(task, created) });
   });
 }
@@ -64,12 +65,15 @@ function taskFields(task: ModernTask, upstream: Record<string, unknown>): Record
   };
 }
 
-/** The upstream's tasks/result, asked at once: it delivers the task's questions while it runs, and its outcome. */
-async function fetchOutcome(session: GatewayClient, task: ModernTask): Promise<void> {
+/**
+ * The upstream's tasks/result, asked at once: it delivers the task's questions while it runs, and its
+ * outcome. `traceParent`: the tools/call that created the task, which this continues.
+ */
+async function fetchOutcome(session: GatewayClient, task: ModernTask, traceParent: TraceContext | undefined): Promise<void> {
   const signal = task.controller.signal;
   try {
     const upstream = await session.upstreams().manager.clientFor(task.server, { signal });
-    const result = await upstream.taskRequest('tasks/result', { taskId: task.upstreamId }, { signal, timeoutMs: TASK_RESULT_TIMEOUT_MS });
+    const result = await upstream.taskRequest('tasks/result', { taskId: task.upstreamId }, { signal, timeoutMs: TASK_RESULT_TIMEOUT_MS, traceParent });
     task.outcome = { result: withoutRelatedTask(result) };
   } catch (err) {
     if (signal.aborted) return;
