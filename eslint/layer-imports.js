@@ -1,8 +1,9 @@
 // Enforces the layer table of ARCHITECTURE.md: imports point down only, and another layer is
-// reached through its index.ts (its public face), never through a file deep inside it. Three
+// reached through its index.ts (its public face), never through a file deep inside it. Four
 // exceptions: protocol/values.ts, the dependency-free value lists for start-up hot paths;
-// util/telemetry/index.ts, which util/index.ts does not re-export so CLI start-up never loads it; and
-// mcp-client/oauth/index.ts, which mcp-client/index.ts does not re-export so a stdio connection never loads it.
+// util/telemetry/index.ts, which util/index.ts does not re-export so CLI start-up never loads it;
+// mcp-client/oauth/index.ts, which mcp-client/index.ts does not re-export so a stdio connection never
+// loads it; and mcp-client/prelaunch/index.ts, free of the MCP SDK, so a server can start before it loads.
 import path from 'node:path';
 
 export const LAYER_TABLE = {
@@ -72,7 +73,7 @@ export const layerImports = {
       const publicEntry =
         ['index.js', 'index.ts', 'index', ''].includes(inner) || (to === 'protocol' && inner === 'values.js') ||
         (to === 'util' && inner === path.join('telemetry', 'index.js')) ||
-        (to === 'mcp-client' && inner === path.join('oauth', 'index.js'));
+        (to === 'mcp-client' && (inner === path.join('oauth', 'index.js') || inner === path.join('prelaunch', 'index.js')));
       if (!publicEntry) {
         context.report({ node, messageId: 'deep', data: { spec, to } });
       }

@@ -170,6 +170,7 @@ export class McpClient extends McpServerApi {
     const reason = failure ?? closedError();
     this.deadlines.close(reason);
     this.closeController.abort(reason);
+    this.deps.launcher?.release?.();
     await this.keeper?.close();
     await Promise.allSettled([...this.background]);
   }

@@ -1,6 +1,6 @@
 // TransportRecipe: plain data from which a fresh transport can always be built again (recovery uses it).
 import type { AuthProvider, OAuthClientProvider } from '@modelcontextprotocol/client';
-import type { McpServerConfig } from '../config/index.js';
+import type { McpServerConfig, StdioTransportConfig } from '../config/index.js';
 import type { Logger } from '../util/index.js';
 import { McpClientError } from './errors.js';
 import type { StdioLauncher, StdioServerSpec } from './launchers/index.js';
@@ -31,15 +31,14 @@ export interface RecipeDeps {
   logger: Logger;
 }
 
+/** What server `name`'s stdio transport config says to run. */
+export function stdioSpecOf(name: string, t: StdioTransportConfig): StdioServerSpec {
+  return { serverName: name, command: t.command, args: [...t.args], env: t.env ? { ...t.env } : null, envVars: [...t.env_vars], cwd: t.cwd };
+}
+
 export function recipeFromConfig(config: McpServerConfig, deps: RecipeDeps): TransportRecipe {
   const t = config.transport;
-  if (t.type === 'stdio') {
-    return {
-      kind: 'stdio',
-      launcher: deps.launcher,
-      spec: { serverName: config.name, command: t.command, args: [...t.args], env: t.env ? { ...t.env } : null, envVars: [...t.env_vars], cwd: t.cwd },
-    };
-  }
+  if (t.type === 'stdio') return { kind: 'stdio', launcher: deps.launcher, spec: stdioSpecOf(config.name, t) };
   const headers: Record<string, string> = { ...(t.http_headers ?? {}) };
   for (const [header, variable] of Object.entries(t.env_http_headers ?? {})) {
     const value = deps.env[variable];

@@ -1,11 +1,13 @@
 // The default way the manager makes a client for a server: the launcher its `environment` names,
 // the host's environment for bearer/header variables, and the OAuth provider where configured.
-// The MCP SDK is loaded on the first client, so commands that only read snapshots never pay for it.
+// The MCP SDK is loaded on the first client, so commands that only read snapshots never pay for it;
+// a local stdio server's process is started before that load, and handed to its client after it.
 import type { OAuthClientProvider, Root } from '@modelcontextprotocol/client';
 import type { EnvironmentConfig, McpServerConfig } from '../config/index.js';
 import type { McpClientOptions, StdioLauncher } from '../mcp-client/index.js';
 import type { Logger } from '../util/index.js';
 import type { Telemetry } from '../util/telemetry/index.js';
+import { prelaunchLocal } from '../mcp-client/prelaunch/index.js';
 import type { ClientFactory } from './managed-server.js';
 
 /** What the default client factory builds clients with. */
@@ -32,22 +34,31 @@ export function createDefaultClientFactory(options: DefaultClientFactoryOptions)
   const layer = () => import('../mcp-client/index.js');
   let sdk: ReturnType<typeof layer> | undefined;
   let local: StdioLauncher | undefined;
+  const localOptions = options.nodeCompileCacheDir === undefined ? {} : { compileCacheDir: options.nodeCompileCacheDir };
   return async (config, handlers, perClient) => {
-    sdk ??= layer();
-    const { createLocalLauncher, createMcpClient, selectLauncher } = await sdk;
-    local ??= createLocalLauncher(options.nodeCompileCacheDir === undefined ? {} : { compileCacheDir: options.nodeCompileCacheDir });
-    const provider = config.transport.type === 'stdio' ? undefined : await options.authProviderFor?.(config);
-    return createMcpClient(
-      config,
-      {
-        logger: options.logger,
-        launcher: config.transport.type === 'stdio' ? selectLauncher(config, { local, environments: options.environments, env: options.env }) : undefined,
-        env: options.env,
-        authProviderFor: provider ? () => provider : undefined,
-        handlers,
-        ...(options.telemetry ? { telemetry: options.telemetry } : {}),
-      },
-      { ...options.clientOptions, roots: options.roots ?? options.clientOptions?.roots, ...(perClient?.prior ? { prior: perClient.prior } : {}) },
-    );
+    // A local stdio server's process starts at once, so that it boots while the layer below loads.
+    const prelaunch = prelaunchLocal(config, options.environments, localOptions, options.logger);
+    try {
+      sdk ??= layer();
+      const { adoptingLauncher, createLocalLauncher, createMcpClient, selectLauncher } = await sdk;
+      local ??= createLocalLauncher(localOptions);
+      const provider = config.transport.type === 'stdio' ? undefined : await options.authProviderFor?.(config);
+      const launcher = prelaunch ? adoptingLauncher(localOptions, prelaunch) : config.transport.type === 'stdio' ? selectLauncher(config, { local, environments: options.environments, env: options.env }) : undefined;
+      return createMcpClient(
+        config,
+        {
+          logger: options.logger,
+          launcher,
+          env: options.env,
+          authProviderFor: provider ? () => provider : undefined,
+          handlers,
+          ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+        },
+        { ...options.clientOptions, roots: options.roots ?? options.clientOptions?.roots, ...(perClient?.prior ? { prior: perClient.prior } : {}) },
+      );
+    } catch (err) {
+      prelaunch?.abandon();
+      throw err;
+    }
   };
 }

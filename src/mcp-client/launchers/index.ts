@@ -5,4 +5,4 @@ export type * from './launcher.js';
 export type { ExecServerEnvironment, ExecutorLauncherOptions } from './executor-launcher.js';
 export type { SshLauncherOptions } from './ssh-launcher.js';
 export { selectLauncher, UnknownEnvironmentError, LOCAL_ENVIRONMENT_ID, type LauncherSelection } from './select-launcher.js';
-export { createLocalLauncher, type LocalLauncherOptions } from './local-launcher.js';
+export { adoptingLauncher, createLocalLauncher, type LocalLauncherOptions } from './local-launcher.js';

@@ -38,4 +38,6 @@ export interface LaunchedServer {
 export interface StdioLauncher {
   readonly kind: 'local' | 'exec-server' | 'ssh';
   launch(spec: StdioServerSpec, options: LaunchOptions): Promise<LaunchedServer>;
+  /** The client using it closed: what the launcher holds for that client alone goes (a process started ahead of it). */
+  release?(): void;
 }

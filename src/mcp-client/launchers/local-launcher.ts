@@ -1,14 +1,15 @@
 // The local StdioLauncher: the server runs as a child in its own process group, with an allow-listed
 // environment; its pipes feed the shared StdioTransport, and close kills the whole group.
-import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
-import { errorMessage, PROCESS_GROUP_TERM_GRACE_MS, terminateGroup } from '../../util/index.js';
+import { errorMessage, PROCESS_GROUP_TERM_GRACE_MS } from '../../util/index.js';
 import { McpClientError } from '../errors.js';
 import type { LaunchedServer, LaunchOptions, StdioLauncher, StdioServerSpec } from './launcher.js';
-import { addCompileCache, createLocalServerEnv } from './stdio-env.js';
+import { spawnLocalProcess, stopChild, type LocalLauncherOptions, type LocalProcess } from './local-process.js';
 import { StdioTransport } from './stdio-transport.js';
+import type { Prelaunch } from '../prelaunch/index.js';
+
+export type { LocalLauncherOptions } from './local-process.js';
 
 /** How long an exited server's stderr may take to drain (a grandchild can hold it open). */
 const STDERR_DRAIN_GRACE_MS = 250;
@@ -18,15 +19,6 @@ const STDERR_DRAIN_GRACE_MS = 250;
  */
 const COMPILE_CACHE_EXIT_GRACE_MS = 200;
 
-export interface LocalLauncherOptions {
-  /** The environment the allow list copies from; defaults to this process's. */
-  parentEnv?: Readonly<Record<string, string | undefined>>;
-  /** SIGTERM → SIGKILL grace for the process group. */
-  termGraceMs?: number;
-  /** NODE_COMPILE_CACHE for servers that are Node programs (see addCompileCache); none when unset. */
-  compileCacheDir?: string;
-}
-
 export function createLocalLauncher(options: LocalLauncherOptions = {}): StdioLauncher {
   return {
     kind: 'local',
@@ -34,33 +26,23 @@ export function createLocalLauncher(options: LocalLauncherOptions = {}): StdioLa
   };
 }
 
-async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local: LocalLauncherOptions): Promise<LaunchedServer> {
-  const parentEnv = local.parentEnv ?? process.env;
-  const env = createLocalServerEnv(parentEnv, spec.envVars, spec.env);
-  let compileCache = addCompileCache(env, parentEnv, local.compileCacheDir);
-  if (compileCache && !(await privateDir(local.compileCacheDir!, options.logger))) {
-    delete env.NODE_COMPILE_CACHE;
-    compileCache = false;
-  }
-  const program = spec.command;
-  if (spec.cwd !== null && !existsSync(spec.cwd)) {
-    throw new McpClientError('launch_failed', `failed to start MCP server \`${program}\`: working directory \`${spec.cwd}\` does not exist`);
-  }
-  options.signal?.throwIfAborted();
+/**
+ * The local launcher for one client whose server was started ahead of it (prelaunch/): the first
+ * launch adopts that process, later ones (recovery, a restart after the era probe) start their own.
+ */
+export function adoptingLauncher(options: LocalLauncherOptions, prelaunched: Prelaunch): StdioLauncher {
+  return {
+    kind: 'local',
+    async launch(spec, launchOptions) {
+      const started = prelaunched.take();
+      return launchLocal(spec, launchOptions, options, started ? await started : undefined);
+    },
+    release: () => prelaunched.abandon(),
+  };
+}
 
-  const child: ChildProcessWithoutNullStreams = spawn(spec.command, spec.args, {
-    cwd: spec.cwd ?? undefined,
-    env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    // Its own process group, so close() reaches grandchildren (npx, uvx, sh -c wrappers).
-    detached: process.platform !== 'win32',
-    windowsHide: true,
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.once('spawn', resolve);
-    child.once('error', (err) => reject(new McpClientError('launch_failed', `failed to start MCP server \`${program}\`: ${err.message}`, { cause: err })));
-  });
-
+async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local: LocalLauncherOptions, started?: LocalProcess): Promise<LaunchedServer> {
+  const { child, program, compileCache, exit } = started ?? (await spawnLocalProcess(spec, local, options.logger, options.signal));
   const { stdin, stdout, stderr } = child;
   const transport = new StdioTransport({ program, logger: options.logger, onStderrLine: options.onStderrLine });
   stdout.on('data', (chunk: Buffer) => transport.receiveStdout(chunk));
@@ -76,7 +58,7 @@ async function launchLocal(spec: StdioServerSpec, options: LaunchOptions, local:
       resolve();
     }),
   );
-  child.once('exit', (code, signal) => {
+  void exit.then(({ code, signal }) => {
     const how = signal ? `was killed by signal ${signal}` : `exited with code ${code ?? 'unknown'}`;
     // Its last words on stderr usually arrive after the exit status; they belong in the error. The
     // grace timer goes once stderr is drained: a pending timer would keep a finished CLI alive.
@@ -131,20 +113,6 @@ function writeFrame(stdin: Writable, frame: string): Promise<void> | void {
   });
 }
 
-/**
- * The compile cache's directory, made here (0700, like the rest of the home) rather than by the
- * server's Node, which would make it and its parents with the default mode. False if it cannot be.
- */
-async function privateDir(dir: string, logger: LaunchOptions['logger']): Promise<boolean> {
-  try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    return true;
-  } catch (err) {
-    logger.debug(`Node compile cache for stdio servers not used: ${errorMessage(err)}`);
-    return false;
-  }
-}
-
 /** Resolves when the child has exited, or after `ms`. */
 function exitWithin(child: ChildProcess, ms: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -157,14 +125,4 @@ function exitWithin(child: ChildProcess, ms: number): Promise<void> {
     const timer = setTimeout(done, ms);
     child.once('exit', done);
   });
-}
-
-/** The whole process group on POSIX; Windows has no groups to signal, so the child alone. */
-async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
-  if (child.pid === undefined) return;
-  if (process.platform === 'win32') {
-    child.kill();
-    return;
-  }
-  await terminateGroup(child.pid, graceMs);
 }

@@ -28,13 +28,18 @@ export class UnknownEnvironmentError extends SwitchboardError {
   }
 }
 
+/** Whether a server's `environment` setting names this machine (the local launcher). */
+export function runsLocally(server: Pick<McpServerConfig, 'environment'>, environments: Readonly<Record<string, EnvironmentConfig>>): boolean {
+  const id = server.environment;
+  return id === null || (id === LOCAL_ENVIRONMENT_ID && environments[id] === undefined);
+}
+
 /** The launcher for one server's `environment` setting. */
 export function selectLauncher(server: Pick<McpServerConfig, 'name' | 'environment'>, selection: LauncherSelection): StdioLauncher {
-  const id = server.environment;
-  if (id === null) return selection.local;
+  if (runsLocally(server, selection.environments)) return selection.local;
+  const id = server.environment!;
   const environment = selection.environments[id];
   if (environment === undefined) {
-    if (id === LOCAL_ENVIRONMENT_ID) return selection.local;
     throw new UnknownEnvironmentError(server.name, id, Object.keys(selection.environments));
   }
   switch (environment.type) {
