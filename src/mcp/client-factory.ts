@@ -7,7 +7,6 @@ import type { EnvironmentConfig, McpServerConfig } from '../config/index.js';
 import type { McpClientOptions, StdioLauncher } from '../mcp-client/index.js';
 import type { Logger } from '../util/index.js';
 import type { Telemetry } from '../util/telemetry/index.js';
-import { prelaunchLocal } from '../mcp-client/prelaunch/index.js';
 import type { ClientFactory } from './managed-server.js';
 
 /** What the default client factory builds clients with. */
@@ -32,11 +31,16 @@ export interface DefaultClientFactoryOptions {
  */
 export function createDefaultClientFactory(options: DefaultClientFactoryOptions): ClientFactory {
   const layer = () => import('../mcp-client/index.js');
+  // Small and free of the SDK: loaded with the first client, not with every manager (a command that
+  // only reads snapshots makes no client).
+  const early = () => import('../mcp-client/prelaunch/index.js');
   let sdk: ReturnType<typeof layer> | undefined;
+  let starter: ReturnType<typeof early> | undefined;
   let local: StdioLauncher | undefined;
   const localOptions = options.nodeCompileCacheDir === undefined ? {} : { compileCacheDir: options.nodeCompileCacheDir };
   return async (config, handlers, perClient) => {
-    // A local stdio server's process starts at once, so that it boots while the layer below loads.
+    // A local stdio server's process starts before the layer below loads, so that it boots meanwhile.
+    const { prelaunchLocal } = await (starter ??= early());
     const prelaunch = prelaunchLocal(config, options.environments, localOptions, options.logger);
     try {
       sdk ??= layer();
