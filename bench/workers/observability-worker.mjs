@@ -1,7 +1,8 @@
 // Measures what observability costs, in one fresh process, and prints the figures as JSON.
 // bench/observability.bench.ts drives it.
 // Usage: node observability-worker.mjs <mode> '<json args>'
-//   every mode that times calls takes {warmup?} too: calls per side before the timed ones (1,000)
+//   every mode that times calls takes {warmup?} too: calls per side before the timed ones (the bench
+//                           passes its own; 1,000 when run by hand)
 //   off      {n, todayBin}  tools/call p50 through `serve` on stdio: this build (tracing off) against
 //                           today's build (todayBin), alternating blocks, each with its own tiny upstream
 //   tracing  {n, same?, sampler?, variant?}
@@ -26,10 +27,7 @@ const args = JSON.parse(argJson ?? '{}');
 
 const client = (transport) => connectClient('bench-observability', transport);
 
-/**
- * Calls each side serves before the timed ones (`warmup` overrides): per-call time falls for about
- * the first 1,000 while V8 optimizes the code, and longer on the side that runs more of it.
- */
+/** Calls each side serves before the timed ones when run by hand (the bench passes `warmup`). */
 const WARMUP = 1000;
 
 /** p50/p99 of `n` calls on each side, in alternating blocks of 100 after a warm-up. */
