@@ -77,7 +77,9 @@ describe('the npm package', () => {
     env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, SWITCHBOARD_HOME: path.join(temp, 'home') };
     const repo = path.join(temp, 'repo');
     await mkdir(repo);
-    for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'bin']) {
+    // The build: tsc, then scripts/bundle.ts.
+    await mkdir(path.join(repo, 'scripts'));
+    for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'bin', 'scripts/bundle.ts']) {
       await cp(path.join(root, entry), path.join(repo, entry), { recursive: true });
     }
     await symlink(await realpath(path.join(root, 'node_modules')), path.join(repo, 'node_modules'), 'dir');
