@@ -4,19 +4,31 @@
 // Usage: node manager-worker.mjs <cold|calls|memory> <args json>
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { parseMcpServerConfig } from '../../dist/config/index.js';
-import { createDefaultClientFactory, McpConnectionManager } from '../../dist/mcp/index.js';
-import { nullLogger } from '../../dist/util/index.js';
 import { NODE, percentile } from './worker-support.mjs';
 
 const [what, argJson] = process.argv.slice(2);
 const args = JSON.parse(argJson ?? '{}');
 
-function configs(spec, n) {
+/**
+ * switchboard's modules, imported by the measurements that use them only: the SDK side of `memory`
+ * is a process of bare SDK clients, which loads nothing of switchboard.
+ */
+async function switchboard() {
+  const [{ parseMcpServerConfig }, { createDefaultClientFactory, McpConnectionManager }, { nullLogger }] = await Promise.all([
+    import('../../dist/config/index.js'),
+    import('../../dist/mcp/index.js'),
+    import('../../dist/util/index.js'),
+  ]);
+  return { parseMcpServerConfig, createDefaultClientFactory, McpConnectionManager, nullLogger };
+}
+
+async function configs(spec, n) {
+  const { parseMcpServerConfig } = await switchboard();
   return Array.from({ length: n }, (_, i) => parseMcpServerConfig(`s${i}`, { command: NODE, args: spec.args, ...(spec.env ? { env: spec.env } : {}) }).config);
 }
 
-function manager(servers) {
+async function manager(servers) {
+  const { createDefaultClientFactory, McpConnectionManager, nullLogger } = await switchboard();
   return new McpConnectionManager(
     { servers: Object.fromEntries(servers.map((s) => [s.name, s])) },
     { createClient: createDefaultClientFactory({ logger: nullLogger, environments: {} }), logger: nullLogger },
@@ -42,7 +54,7 @@ async function sdkCold(spec, n) {
 }
 
 async function managerCold(spec, n) {
-  const m = manager(configs(spec, n));
+  const m = await manager(await configs(spec, n));
   const started = performance.now();
   const tools = await m.listAllTools({ wait: 'all' });
   const ms = performance.now() - started;
@@ -68,7 +80,7 @@ async function cold({ spec, runs }) {
 }
 
 async function calls({ spec, n }) {
-  const m = manager(configs(spec, 1));
+  const m = await manager(await configs(spec, 1));
   await m.listAllTools({ wait: 'all' });
   const [{ client: direct }] = await sdkClients(spec, 1);
   const ours = [];
@@ -98,7 +110,7 @@ async function memory({ spec, side }) {
   const before = process.memoryUsage().rss;
   let close;
   if (side === 'manager') {
-    const m = manager(configs(spec, 10));
+    const m = await manager(await configs(spec, 10));
     await m.listAllTools({ wait: 'all' });
     close = () => m.close();
   } else {
