@@ -54,7 +54,7 @@ try {
     platform: 'node',
     external,
     logLevel: 'warn',
-    output: { dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: false },
+    output: { dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: false, comments: { jsdoc: false }, charset: 'ascii' },
   });
   await removeCompiled(DIST);
   await moveInto(out, DIST);
