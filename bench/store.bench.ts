@@ -66,6 +66,7 @@ async function operations(store: Store): Promise<Record<string, number>> {
   const log = await store.threads.create(id(ROUNDS + 1), new Date(), records(1)[0]!);
   const append = await timeIt(ROUNDS, () => log.append(records(8)));
   const load = await timeIt(50, () => store.threads.load(id(ROUNDS + 1)));
+  await log.close();
   const lease = await timeIt(ROUNDS, async (i) => (await store.leases.tryAcquire(id(i)))!.release());
   return { create, append, load, lease };
 }

@@ -104,7 +104,12 @@ export class FileThreadStore implements ThreadStore {
       throw err;
     }
     const log = new FileThreadLog(file, handle);
-    await log.append([first]);
+    try {
+      await log.append([first]);
+    } catch (err) {
+      await log.close();
+      throw err;
+    }
     return log;
   }
 
