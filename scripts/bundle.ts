@@ -1,7 +1,7 @@
 // The build's second step (`npm run build`): tsc has compiled src/ into dist/, one module per
 // source file, with the declarations. This bundles those modules, so that a command or a program
 // loads a few files instead of a hundred (Node's loader spends CPU and about 20 KB of memory on
-// every module it resolves, links and evaluates; the MCP SDK ships bundled for the same reason).
+// every module it resolves, links and evaluates; the MCP SDK's packages ship bundled too).
 //
 // The entries are every folder's public face (`dist/<folder>/index.js`, what other code and the
 // tests import), the package's entries (`dist/api/*.js`) and the CLI (`dist/cli/main.js`); each is
@@ -47,6 +47,7 @@ async function moveInto(from: string, to: string): Promise<void> {
   }
 }
 
+// Beside dist/ (a rename does not cross file systems); a build killed half-way leaves it, ignored by git.
 const out = await mkdtemp(path.join(DIST, '..', '.bundle-'));
 try {
   await build({
