@@ -21,8 +21,14 @@ function entries(): Record<string, string> {
   return Object.fromEntries(files.map((f) => [f.slice(0, -'.js'.length), path.join(DIST, f)]));
 }
 
+/**
+ * Packages only our config layer uses, bundled into its chunk: about 20 modules less to load. The
+ * MCP SDK, zod's v4 (which the SDK shares) and the rest stay packages.
+ */
+const INLINED = new Set(['smol-toml', 'zod/v3']);
+
 /** A bare specifier (a package, or a Node built-in) stays an import; our own modules are bundled. */
-const external = (id: string) => !id.startsWith('.') && !path.isAbsolute(id);
+const external = (id: string) => !id.startsWith('.') && !path.isAbsolute(id) && !INLINED.has(id);
 
 /** Every compiled module and its source map (this build's, and an earlier build's chunks), not the declarations. */
 async function removeCompiled(dir: string): Promise<void> {
