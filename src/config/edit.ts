@@ -1,6 +1,5 @@
 // Format-preserving edits of config.toml: add, replace or remove one [mcp_servers.<name>] table
 // (with its sub-tables, dotted keys or inline form) while every other byte of the file stays as it was.
-import { isDeepStrictEqual } from 'node:util';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigError } from './config-error.js';
 import { parseTomlText } from './config.js';
@@ -215,7 +214,7 @@ export class ConfigDocument {
     }
     expected.mcp_servers = servers;
     const actual: Table = { ...next, mcp_servers: next.mcp_servers ?? {} };
-    if (!isDeepStrictEqual(canonical(actual), canonical(expected))) {
+    if (!process.getBuiltinModule('node:util').isDeepStrictEqual(canonical(actual), canonical(expected))) {
       throw new ConfigError('internal error: the edit would change more than the MCP server table; nothing was written', { file: this.file });
     }
   }

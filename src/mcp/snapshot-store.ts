@@ -1,6 +1,5 @@
 // Startup snapshots: each server's last live tool list on disk, so a warm start can answer at once,
 // and the protocol revision it negotiated, so a warm start connects without probing for it again.
-import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -55,7 +54,7 @@ function stableStringify(value: unknown): string {
 
 /** What a server's tool list depends on: how it is reached, not its filters or timeouts. */
 export function snapshotConfigHash(config: McpServerConfig): string {
-  return createHash('sha256')
+  return process.getBuiltinModule('node:crypto').createHash('sha256')
     .update(stableStringify({ transport: config.transport, environment: config.environment }))
     .digest('hex')
     .slice(0, 16);

@@ -1,7 +1,5 @@
 // Model-visible tool names: `mcp__<server>__<tool>`, sanitised, length-capped, collision-free, and
 // determined only by the set of (server, tool) pairs — never by the order servers became ready.
-import { createHash } from 'node:crypto';
-
 export const DEFAULT_MAX_TOOL_NAME_BYTES = 64;
 const SUFFIX_HEX = 12;
 /** "_" + 12 hex characters. */
@@ -33,8 +31,9 @@ function identity(ref: RawToolRef): string {
   return `${ref.server}\u0000${ref.tool}`;
 }
 
+/** node:crypto is taken here, at the first name that needs a suffix (docs/architecture.md, conventions). */
 function sha1Hex(text: string): string {
-  return createHash('sha1').update(text, 'utf8').digest('hex');
+  return process.getBuiltinModule('node:crypto').createHash('sha1').update(text, 'utf8').digest('hex');
 }
 
 function compare(a: string, b: string): number {

@@ -1,12 +1,12 @@
 // Atomic file replacement (temp file in the same folder + rename) with an explicit mode.
-import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { randomHex } from './random-hex.js';
 
 export async function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomHex()}.tmp`);
   const handle = await open(tmp, 'wx', options.mode ?? 0o644);
   try {
     await handle.writeFile(data);

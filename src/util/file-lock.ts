@@ -2,11 +2,11 @@
 // appears atomically with its owner's pid in it (a finished temp file hard-linked into place), so a
 // waiter never mistakes a lock being created for a stale one. A dead owner's lock (or one held past
 // `staleMs`) is moved aside and only that inode is removed, so two waiters never both take it over.
-import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sleep } from './abort.js';
 import { SwitchboardError } from './errors.js';
+import { randomHex } from './random-hex.js';
 
 export type Release = () => void;
 /** Releases a file lock; awaiting it is optional (the lock file is removed either way). */
@@ -71,7 +71,7 @@ async function takeOverIfStale(lockPath: string, staleMs: number): Promise<void>
     return; // released meanwhile
   }
   if (ownerAlive(pid) && Date.now() - info.mtimeMs < staleMs) return;
-  const aside = `${lockPath}.stale-${randomBytes(6).toString('hex')}`;
+  const aside = `${lockPath}.stale-${randomHex()}`;
   try {
     await rename(lockPath, aside);
   } catch {
@@ -113,7 +113,7 @@ export async function acquireFileLock(lockPath: string, options: FileLockOptions
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   const staleMs = options.staleMs ?? 120_000;
-  const mine = `${lockPath}.${process.pid}-${randomBytes(6).toString('hex')}`;
+  const mine = `${lockPath}.${process.pid}-${randomHex()}`;
   await writeFile(mine, String(process.pid), { mode: 0o600 });
   let delay = 5;
   try {

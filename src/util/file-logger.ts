@@ -1,7 +1,6 @@
 // The file logger (the CLI's `$SWITCHBOARD_HOME/log/switchboard.log`): pino JSON lines written
 // asynchronously to a size-rotated file. pino is loaded by the first record that passes the level
 // filter, so a command that logs nothing never pays for loading it.
-import { createRequire } from 'node:module';
 import type * as Pino from 'pino';
 import { DEFAULT_LOG_ROTATION, RotatingLogFile, type FdDestination, type LogRotation } from './log-file.js';
 import { sinkLogger, type LogLevel, type LogSink, type Logger } from './logger.js';
@@ -12,7 +11,10 @@ export interface FileLoggerOptions {
   rotation?: LogRotation;
 }
 
-const require = createRequire(import.meta.url);
+/** pino, loaded at the first record written (with node:module, taken then too: docs/architecture.md, conventions). */
+function loadPino(): typeof Pino {
+  return process.getBuiltinModule('node:module').createRequire(import.meta.url)('pino') as typeof Pino;
+}
 
 /**
  * Records go out as `{"level":"info","time":"<ISO>","msg":"…",…fields}`, secrets already masked by
@@ -32,7 +34,7 @@ export function createFileLogger(file: string, options: FileLoggerOptions = {}):
 
 /** pino.destination registers the exit hook that flushes a SonicBoom synchronously. */
 function pinoDestination(): (fd: number) => FdDestination {
-  const { pino } = require('pino') as typeof Pino;
+  const { pino } = loadPino();
   return (fd: number) => pino.destination({ dest: fd, sync: false, minLength: 0 }) as unknown as FdDestination;
 }
 
@@ -52,7 +54,7 @@ export function createLineFile(file: string, rotation: LogRotation = DEFAULT_LOG
 }
 
 function pinoSink(file: string, rotation: LogRotation): LogSink {
-  const { pino } = require('pino') as typeof Pino;
+  const { pino } = loadPino();
   const destination = pinoDestination();
   const logger = pino(
     {
