@@ -14,6 +14,8 @@ import { mcpSpan, type OpenSpan, type SpanHandle, type Telemetry } from '../../u
 import { requestKey } from './request-guard.js';
 import { TransportDecorator } from './transport-decorator.js';
 
+export { requestSpanOf } from './transport-decorator.js';
+
 export interface ObservedTransportInfo {
   transport: 'pipe' | 'tcp';
   /** The revision negotiated (asked when a request arrives). */
@@ -24,16 +26,6 @@ export interface ObservedTransportInfo {
    * gateway's relays) sets false: the async context would cost each request more than its span.
    */
   currentSpan?: boolean;
-}
-
-/** The server spans of the requests a connection is handling, by request id. */
-export interface RequestSpans {
-  spanOf(id: RequestId): SpanHandle | undefined;
-}
-
-/** The server span of request `id` on `transport` (an observed transport, or a decorator over one). */
-export function requestSpanOf(transport: Transport | undefined, id: RequestId): SpanHandle | undefined {
-  return (transport as Partial<RequestSpans> | undefined)?.spanOf?.(id);
 }
 
 function headerParent(extra: MessageExtraInfo | undefined): { traceparent?: string; tracestate?: string } | undefined {

@@ -3,6 +3,16 @@
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import type { SpanHandle } from '../../util/telemetry/index.js';
 
+/** The server spans of the requests a connection is handling, by request id (observed-transport.ts). */
+interface RequestSpans {
+  spanOf(id: RequestId): SpanHandle | undefined;
+}
+
+/** The server span of request `id` on `transport` (an observed transport, or a decorator over one). */
+export function requestSpanOf(transport: Transport | undefined, id: RequestId): SpanHandle | undefined {
+  return (transport as Partial<RequestSpans> | undefined)?.spanOf?.(id);
+}
+
 export abstract class TransportDecorator implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -20,7 +30,7 @@ export abstract class TransportDecorator implements Transport {
 
   /** The server span of request `id`, from an observed transport underneath (observed-transport.ts). */
   spanOf(id: RequestId): SpanHandle | undefined {
-    return (this.inner as { spanOf?(id: RequestId): SpanHandle | undefined }).spanOf?.(id);
+    return requestSpanOf(this.inner, id);
   }
 
   setProtocolVersion = (version: string): void => this.inner.setProtocolVersion?.(version);
