@@ -14,12 +14,12 @@ const args = JSON.parse(argJson ?? '{}');
  * is a process of bare SDK clients, which loads nothing of switchboard.
  */
 async function switchboard() {
-  const [{ parseMcpServerConfig }, { createDefaultClientFactory, McpConnectionManager }, { nullLogger }] = await Promise.all([
+  const [{ loadConfig, parseMcpServerConfig }, { createConnectionManager, createDefaultClientFactory, McpConnectionManager }, { nullLogger }] = await Promise.all([
     import('../../dist/config/index.js'),
     import('../../dist/mcp/index.js'),
     import('../../dist/util/index.js'),
   ]);
-  return { parseMcpServerConfig, createDefaultClientFactory, McpConnectionManager, nullLogger };
+  return { loadConfig, parseMcpServerConfig, createConnectionManager, createDefaultClientFactory, McpConnectionManager, nullLogger };
 }
 
 async function configs(spec, n) {
@@ -53,8 +53,32 @@ async function sdkCold(spec, n) {
   return { ms, tools: clients.reduce((s, c) => s + c.tools, 0) };
 }
 
-async function managerCold(spec, n) {
-  const m = await manager(await configs(spec, n));
+/**
+ * The manager as `createConnectionManager` builds it from `home`'s config.toml (the CLI's and the
+ * library's entry): with its defaults, so local servers get the Node compile cache under the home.
+ * No snapshots, so the catalog waits for every server as on a first start.
+ */
+async function productManager(home) {
+  const { loadConfig, createConnectionManager } = await switchboard();
+  const { config } = await loadConfig({ home });
+  return createConnectionManager(config, { snapshots: false });
+}
+
+// Node's built-ins on first use, so the memory measurement's baseline process loads nothing more.
+const fs = () => process.getBuiltinModule('node:fs');
+const path = () => process.getBuiltinModule('node:path');
+
+/** A home whose config.toml has `n` servers started as `spec` says. */
+function writeHome(spec, n) {
+  const home = fs().mkdtempSync(path().join(process.getBuiltinModule('node:os').tmpdir(), 'sb-bench-cold-'));
+  const env = spec.env ? `env = { ${Object.entries(spec.env).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ')} }\n` : '';
+  const tables = Array.from({ length: n }, (_, i) => `[mcp_servers.s${i}]\ncommand = ${JSON.stringify(NODE)}\nargs = ${JSON.stringify(spec.args)}\n${env}`);
+  fs().writeFileSync(path().join(home, 'config.toml'), tables.join('\n'));
+  return home;
+}
+
+async function managerCold(spec, n, home) {
+  const m = home ? await productManager(home) : await manager(await configs(spec, n));
   const started = performance.now();
   const tools = await m.listAllTools({ wait: 'all' });
   const ms = performance.now() - started;
@@ -62,20 +86,34 @@ async function managerCold(spec, n) {
   return { ms, tools: tools.length };
 }
 
-async function cold({ spec, runs }) {
+/**
+ * `compileCache`: undefined measures the manager alone (no compile cache for its servers, as the SDK
+ * clients have none); 'first' and 'warm' measure it as `createConnectionManager` builds it, with the
+ * servers' compile cache emptied before every run (a user's first run) or kept from a warm-up run
+ * (every run after it).
+ */
+async function cold({ spec, runs, compileCache }) {
+  const home = compileCache ? writeHome(spec, 10) : undefined;
+  const emptyCache = () => fs().rmSync(path().join(home, 'cache'), { recursive: true, force: true });
   await sdkCold(spec, 10); // file cache warm for both sides
+  if (home) await managerCold(spec, 10, home); // and the servers' compile cache written
   const ours = [];
   const base = [];
   let tools = {};
+  const ourRun = () => {
+    if (compileCache === 'first') emptyCache();
+    return managerCold(spec, 10, home);
+  };
   for (let i = 0; i < runs; i++) {
     // Alternate which side goes first, so drift on a shared machine hits both alike.
-    const first = i % 2 === 0 ? await managerCold(spec, 10) : await sdkCold(spec, 10);
-    const second = i % 2 === 0 ? await sdkCold(spec, 10) : await managerCold(spec, 10);
+    const first = i % 2 === 0 ? await ourRun() : await sdkCold(spec, 10);
+    const second = i % 2 === 0 ? await sdkCold(spec, 10) : await ourRun();
     const [m, b] = i % 2 === 0 ? [first, second] : [second, first];
     ours.push(m.ms);
     base.push(b.ms);
     tools = { ours: m.tools, base: b.tools };
   }
+  if (home) fs().rmSync(home, { recursive: true, force: true });
   return { ours, base, tools };
 }
 
