@@ -77,9 +77,9 @@ describe('the npm package', () => {
     env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, SWITCHBOARD_HOME: path.join(temp, 'home') };
     const repo = path.join(temp, 'repo');
     await mkdir(repo);
-    // The build: tsc, then scripts/bundle.ts.
+    // The build: tsc, then scripts/bundle.ts (with its options module).
     await mkdir(path.join(repo, 'scripts'));
-    for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'bin', 'scripts/bundle.ts']) {
+    for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'bin', 'scripts/bundle.ts', 'scripts/bundle-options.ts']) {
       await cp(path.join(root, entry), path.join(repo, entry), { recursive: true });
     }
     await symlink(await realpath(path.join(root, 'node_modules')), path.join(repo, 'node_modules'), 'dir');
