@@ -1,7 +1,8 @@
 // Connection-manager benchmarks (issues 4 and 18): cold start of 10 stdio servers against the SDK
 // client connecting to the same servers in parallel (the manager alone, and as createConnectionManager
 // builds it, with the servers' compile cache empty and warm); warm start from snapshots (`mcp tools --no-wait`
-// as a whole process, next to `node -e 0`); per-call overhead against the SDK client direct; memory.
+// as a whole process, next to `node -e 0`); per-call overhead against the SDK client direct; memory
+// against the SDK as its packages ship it and as switchboard's build bundles it.
 // The measurements run on the built code in a fresh process (bench/workers/manager-worker.mjs), each
 // next to its SDK baseline. Goals are issue 18's.
 import { spawn } from 'node:child_process';
@@ -9,6 +10,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { build } from 'rolldown';
+import { external, OUTPUT } from '../scripts/bundle-options.js';
 import { median, row, type BenchContext, type BenchRow } from './bench-types.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -114,23 +117,54 @@ async function callOverhead(ctx: BenchContext): Promise<BenchRow[]> {
 /** Memory runs per side, alternating: one process's RSS moves by about 1 MiB from run to run. */
 const MEMORY_RUNS = 3;
 
+/**
+ * The SDK client (and its stdio transport) bundled into `dir` as the build bundles switchboard
+ * (scripts/bundle-options.ts): the baseline that tells switchboard's own memory from what bundling
+ * the SDK and zod saves.
+ */
+async function bundleSdk(dir: string): Promise<void> {
+  await build({
+    input: { client: '@modelcontextprotocol/client', stdio: '@modelcontextprotocol/client/stdio' },
+    cwd: REPO,
+    platform: 'node',
+    external,
+    logLevel: 'warn',
+    output: { ...OUTPUT, dir },
+  });
+}
+
 async function memory(ctx: BenchContext): Promise<BenchRow[]> {
-  const ours: number[] = [];
-  const base: number[] = [];
-  for (let i = 0; i < MEMORY_RUNS; i++) {
-    ours.push((await worker<{ after: number }>('memory', { spec: tiny, side: 'manager' }, ['--expose-gc'])).after);
-    base.push((await worker<{ after: number }>('memory', { spec: tiny, side: 'sdk' }, ['--expose-gc'])).after);
+  const bundledIn = await mkdtemp(path.join(os.tmpdir(), 'sb-bench-sdk-'));
+  try {
+    await bundleSdk(bundledIn);
+    const sides = { manager: [] as number[], sdk: [] as number[], 'sdk-bundled': [] as number[] };
+    for (let i = 0; i < MEMORY_RUNS; i++) {
+      for (const side of Object.keys(sides) as (keyof typeof sides)[]) {
+        sides[side].push((await worker<{ after: number }>('memory', { spec: tiny, side, bundledIn }, ['--expose-gc'])).after);
+      }
+    }
+    const mib = (b: number) => b / 2 ** 20;
+    const list = (values: number[]) => values.map((b) => mib(b).toFixed(1)).join('/');
+    ctx.log(`memory: manager process ${list(sides.manager)} MiB, SDK-only process ${list(sides.sdk)} MiB, bundled SDK-only process ${list(sides['sdk-bundled'])} MiB`);
+    const ours = median(sides.manager);
+    const common = `median of ${MEMORY_RUNS} processes each, after a full GC; client process only (servers excluded); `;
+    return [
+      row('RSS with 10 connected stdio servers', mib(ours), 'MiB', {
+        baseline: mib(median(sides.sdk)),
+        notes:
+          common +
+          `baseline = 10 SDK clients in a process of their own that loads nothing of switchboard, the SDK as its packages ship it; goal ≤ ${RSS_GOAL_RATIO}x: ${goal(ours <= RSS_GOAL_RATIO * median(sides.sdk))}`,
+      }),
+      row('RSS with 10 connected stdio servers, against the SDK bundled as switchboard is', mib(ours), 'MiB', {
+        baseline: mib(median(sides['sdk-bundled'])),
+        notes:
+          common +
+          `baseline = the same 10 SDK clients, the SDK and zod bundled as switchboard's build bundles them (scripts/bundle-options.ts): what switchboard itself adds; goal ≤ ${RSS_GOAL_RATIO}x: ${goal(ours <= RSS_GOAL_RATIO * median(sides['sdk-bundled']))}`,
+      }),
+    ];
+  } finally {
+    await rm(bundledIn, { recursive: true, force: true });
   }
-  const mib = (b: number) => b / 2 ** 20;
-  ctx.log(`memory: manager process ${ours.map((b) => mib(b).toFixed(1)).join('/')} MiB, SDK-only process ${base.map((b) => mib(b).toFixed(1)).join('/')} MiB`);
-  return [
-    row('RSS with 10 connected stdio servers', mib(median(ours)), 'MiB', {
-      baseline: mib(median(base)),
-      notes:
-        `median of ${MEMORY_RUNS} processes each, after a full GC; client process only (servers excluded); ` +
-        `baseline = 10 SDK clients in a process of their own that loads nothing of switchboard; goal ≤ ${RSS_GOAL_RATIO}x: ${goal(median(ours) <= RSS_GOAL_RATIO * median(base))}`,
-    }),
-  ];
 }
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {

@@ -2,8 +2,6 @@
 // baseline in the same process, and prints the figures as JSON. bench/manager.bench.ts drives it;
 // running outside the bench harness keeps its module loader out of the hot paths being measured.
 // Usage: node manager-worker.mjs <cold|calls|memory> <args json>
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { NODE, percentile } from './worker-support.mjs';
 
 const [what, argJson] = process.argv.slice(2);
@@ -35,7 +33,28 @@ async function manager(servers) {
   );
 }
 
-async function sdkClients(spec, n) {
+// Node's built-ins on first use, so the memory measurement's baseline process loads nothing more.
+const fs = () => process.getBuiltinModule('node:fs');
+const path = () => process.getBuiltinModule('node:path');
+
+/**
+ * The SDK client as its packages ship it, from node_modules (or from `bundledIn`, bundled as
+ * switchboard's build bundles it), imported by the measurements that use it only: the manager side
+ * of `memory` is a switchboard process, which has the SDK bundled in its own chunks
+ * (scripts/bundle.ts) and loads none of node_modules' copy.
+ */
+async function sdk(bundledIn) {
+  const [{ Client }, { StdioClientTransport }] = await Promise.all(
+    bundledIn
+      ? [import(path().join(bundledIn, 'client.js')), import(path().join(bundledIn, 'stdio.js'))]
+      : [import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')],
+  );
+  return { Client, StdioClientTransport };
+}
+
+/** `bundledIn`: the folder of the SDK client bundled as switchboard's build bundles it (`memory` only). */
+async function sdkClients(spec, n, bundledIn) {
+  const { Client, StdioClientTransport } = await sdk(bundledIn);
   return Promise.all(
     Array.from({ length: n }, async () => {
       const client = new Client({ name: 'bench-baseline', version: '1.0.0' });
@@ -63,10 +82,6 @@ async function productManager(home) {
   const { config } = await loadConfig({ home });
   return createConnectionManager(config, { snapshots: false });
 }
-
-// Node's built-ins on first use, so the memory measurement's baseline process loads nothing more.
-const fs = () => process.getBuiltinModule('node:fs');
-const path = () => process.getBuiltinModule('node:path');
 
 /** A home whose config.toml has `n` servers started as `spec` says. */
 function writeHome(spec, n) {
@@ -144,7 +159,8 @@ async function calls({ spec, n }) {
   return { ours: { p50: percentile(ours, 50), p99: percentile(ours, 99) }, base: { p50: percentile(base, 50), p99: percentile(base, 99) } };
 }
 
-async function memory({ spec, side }) {
+/** `side`: 'manager', 'sdk' (the SDK from node_modules) or 'sdk-bundled' (from `bundledIn`). */
+async function memory({ spec, side, bundledIn }) {
   const before = process.memoryUsage().rss;
   let close;
   if (side === 'manager') {
@@ -152,7 +168,7 @@ async function memory({ spec, side }) {
     await m.listAllTools({ wait: 'all' });
     close = () => m.close();
   } else {
-    const clients = await sdkClients(spec, 10);
+    const clients = await sdkClients(spec, 10, side === 'sdk-bundled' ? bundledIn : undefined);
     close = () => Promise.all(clients.map((c) => c.client.close()));
   }
   globalThis.gc?.();

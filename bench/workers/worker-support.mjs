@@ -1,7 +1,6 @@
 // What the bench workers share: where the built CLI and the tiny upstream are, a connected SDK
 // client, and the percentile every figure is read with.
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
 
 export const REPO = path.resolve(import.meta.dirname, '..', '..');
 export const NODE = process.execPath;
@@ -16,6 +15,8 @@ export function percentile(values, p) {
 
 /** An SDK client named `name`, connected on `transport`. */
 export async function connectClient(name, transport) {
+  // The SDK from node_modules on first use: a process measuring switchboard alone loads none of it.
+  const { Client } = await import('@modelcontextprotocol/client');
   const c = new Client({ name, version: '1.0.0' });
   await c.connect(transport);
   return c;
