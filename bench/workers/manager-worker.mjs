@@ -1,7 +1,11 @@
 // Runs one manager measurement in a fresh Node process on the built code (dist/), with its SDK
 // baseline in the same process, and prints the figures as JSON. bench/manager.bench.ts drives it;
 // running outside the bench harness keeps its module loader out of the hot paths being measured.
-// Usage: node manager-worker.mjs <cold|calls|memory> <args json>
+// Usage: node manager-worker.mjs <cold|calls|memory> <args json> (cold {spec, runs, compileCache?},
+// calls {spec, n, warmup}, memory {spec, side, bundledIn?})
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { NODE, percentile } from './worker-support.mjs';
 
 const [what, argJson] = process.argv.slice(2);
@@ -33,10 +37,6 @@ async function manager(servers) {
   );
 }
 
-// Node's built-ins on first use, so the memory measurement's baseline process loads nothing more.
-const fs = () => process.getBuiltinModule('node:fs');
-const path = () => process.getBuiltinModule('node:path');
-
 /**
  * The SDK client as its packages ship it, from node_modules (or from `bundledIn`, bundled as
  * switchboard's build bundles it), imported by the measurements that use it only: the manager side
@@ -46,7 +46,7 @@ const path = () => process.getBuiltinModule('node:path');
 async function sdk(bundledIn) {
   const [{ Client }, { StdioClientTransport }] = await Promise.all(
     bundledIn
-      ? [import(path().join(bundledIn, 'client.js')), import(path().join(bundledIn, 'stdio.js'))]
+      ? [import(path.join(bundledIn, 'client.js')), import(path.join(bundledIn, 'stdio.js'))]
       : [import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')],
   );
   return { Client, StdioClientTransport };
@@ -85,10 +85,10 @@ async function productManager(home) {
 
 /** A home whose config.toml has `n` servers started as `spec` says. */
 function writeHome(spec, n) {
-  const home = fs().mkdtempSync(path().join(process.getBuiltinModule('node:os').tmpdir(), 'sb-bench-cold-'));
+  const home = mkdtempSync(path.join(os.tmpdir(), 'sb-bench-cold-'));
   const env = spec.env ? `env = { ${Object.entries(spec.env).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ')} }\n` : '';
   const tables = Array.from({ length: n }, (_, i) => `[mcp_servers.s${i}]\ncommand = ${JSON.stringify(NODE)}\nargs = ${JSON.stringify(spec.args)}\n${env}`);
-  fs().writeFileSync(path().join(home, 'config.toml'), tables.join('\n'));
+  writeFileSync(path.join(home, 'config.toml'), tables.join('\n'));
   return home;
 }
 
@@ -109,7 +109,7 @@ async function managerCold(spec, n, home) {
  */
 async function cold({ spec, runs, compileCache }) {
   const home = compileCache ? writeHome(spec, 10) : undefined;
-  const emptyCache = () => fs().rmSync(path().join(home, 'cache'), { recursive: true, force: true });
+  const emptyCache = () => rmSync(path.join(home, 'cache'), { recursive: true, force: true });
   await sdkCold(spec, 10); // file cache warm for both sides
   if (home) await managerCold(spec, 10, home); // and the servers' compile cache written
   const ours = [];
@@ -128,25 +128,18 @@ async function cold({ spec, runs, compileCache }) {
     base.push(b.ms);
     tools = { ours: m.tools, base: b.tools };
   }
-  if (home) fs().rmSync(home, { recursive: true, force: true });
+  if (home) rmSync(home, { recursive: true, force: true });
   return { ours, base, tools };
 }
 
-/**
- * Calls each side makes before the measured ones. 1,000, as the peers bench: the manager runs its own
- * bundled copy of the SDK and zod beside the baseline's copy from node_modules, so V8 has two copies
- * to optimize, and after 200 calls the first measured blocks still caught that (p99 1.1–1.3x; 0.5–0.6x
- * after 1,000).
- */
-const WARM_UP_CALLS = 1_000;
-
-async function calls({ spec, n }) {
+/** `warmup`: calls each side makes before the measured ones (the bench's constant). */
+async function calls({ spec, n, warmup }) {
   const m = await manager(await configs(spec, 1));
   await m.listAllTools({ wait: 'all' });
   const [{ client: direct }] = await sdkClients(spec, 1);
   const ours = [];
   const base = [];
-  for (let i = 0; i < WARM_UP_CALLS; i++) {
+  for (let i = 0; i < warmup; i++) {
     await m.callTool('mcp__s0__tool_1', { text: 'w' });
     await direct.callTool({ name: 'tool_1', arguments: { text: 'w' } });
   }
