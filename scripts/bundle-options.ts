@@ -6,11 +6,12 @@ import path from 'node:path';
  * Packages bundled into our chunks instead of loaded from node_modules: the MCP SDK, zod (the SDK's
  * and ours, one copy), the SDK's small dependencies, and the config layer's TOML parser. Loaded from
  * node_modules, zod alone is 97 modules and the SDK client 10 more; bundled, they are a few chunks
- * with what we use of them: a process with 10 SDK clients measured 69 MiB against 81.5 MiB, and
- * loading the SDK client took 56 ms of CPU against 94 ms (docs/performance.md). Everything else
- * (OpenTelemetry, pg, openai, jose, hono, native modules) stays a package, loaded where it is used.
+ * with what we use of them: a process with 10 SDK clients measured 69.2-69.8 MiB against
+ * 81.5-82.0 MiB, and loading the SDK client took 51-55 ms of CPU against 88-89 ms
+ * (docs/performance.md). Everything else (OpenTelemetry, pg, openai, jose, hono, native modules)
+ * stays a package, loaded where it is used.
  */
-export const INLINED = new Set([
+const INLINED = new Set([
   '@modelcontextprotocol/client',
   '@modelcontextprotocol/core',
   '@modelcontextprotocol/node',
