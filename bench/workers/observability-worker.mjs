@@ -1,8 +1,8 @@
 // Measures what observability costs, in one fresh process, and prints the figures as JSON.
 // bench/observability.bench.ts drives it.
 // Usage: node observability-worker.mjs <mode> '<json args>'
-//   every mode that times calls takes {warmup?} too: calls per side before the timed ones (the bench
-//                           passes its own; 1,000 when run by hand)
+//   every mode that times calls takes {warmup} too: calls per side before the timed ones (the bench's
+//                           WARMUP, 1,000)
 //   off      {n, todayBin}  tools/call p50 through `serve` on stdio: this build (tracing off) against
 //                           today's build (todayBin), alternating blocks, each with its own tiny upstream
 //   tracing  {n, same?, sampler?, variant?}
@@ -27,13 +27,11 @@ const args = JSON.parse(argJson ?? '{}');
 
 const client = (transport) => connectClient('bench-observability', transport);
 
-/** Calls each side serves before the timed ones when run by hand (the bench passes `warmup`). */
-const WARMUP = 1000;
-
 /** p50/p99 of `n` calls on each side, in alternating blocks of 100 after a warm-up. */
 async function alternate(sides, n) {
   const call = (s) => s.client.callTool({ name: s.tool, arguments: { text: 'x' } });
-  for (let i = 0; i < (args.warmup ?? WARMUP); i++) for (const s of sides) await call(s);
+  if (!Number.isInteger(args.warmup)) throw new Error('warmup (calls per side before the timed ones) is required');
+  for (let i = 0; i < args.warmup; i++) for (const s of sides) await call(s);
   const times = sides.map(() => []);
   for (let block = 0; block < n / 100; block++) {
     for (const [k, s] of sides.entries()) {
