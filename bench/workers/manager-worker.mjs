@@ -1,8 +1,8 @@
 // Runs one manager measurement in a fresh Node process on the built code (dist/), with its SDK
 // baseline in the same process, and prints the figures as JSON. bench/manager.bench.ts drives it;
 // running outside the bench harness keeps its module loader out of the hot paths being measured.
-// Usage: node manager-worker.mjs <cold|calls|memory> <args json> (cold {spec, runs, compileCache?},
-// calls {spec, n, warmup}, memory {spec, side, bundledIn?})
+// Usage: node manager-worker.mjs <cold|calls|memory> <args json> (cold {spec, runs, compileCache?,
+// negotiation?}, calls {spec, n, warmup}, memory {spec, side, bundledIn?})
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,21 +52,25 @@ async function sdk(bundledIn) {
   return { Client, StdioClientTransport };
 }
 
-/** `bundledIn`: the folder of the SDK client bundled as switchboard's build bundles it (`memory` only). */
-async function sdkClients(spec, n, bundledIn) {
+/**
+ * `bundledIn`: the folder of the SDK client bundled as switchboard's build bundles it (`memory` only).
+ * `negotiation`: the SDK client's `versionNegotiation` mode; its default, 'legacy', sends `initialize`
+ * and cannot reach a 2026-07-28-only server; 'auto' probes with `server/discover` first, as the manager does.
+ */
+async function sdkClients(spec, n, bundledIn, negotiation = 'legacy') {
   const { Client, StdioClientTransport } = await sdk(bundledIn);
   return Promise.all(
     Array.from({ length: n }, async () => {
-      const client = new Client({ name: 'bench-baseline', version: '1.0.0' });
+      const client = new Client({ name: 'bench-baseline', version: '1.0.0' }, { versionNegotiation: { mode: negotiation } });
       await client.connect(new StdioClientTransport({ command: NODE, args: spec.args, env: { PATH: process.env.PATH ?? '', ...spec.env }, stderr: 'ignore' }));
       return { client, tools: (await client.listTools()).tools.length };
     }),
   );
 }
 
-async function sdkCold(spec, n) {
+async function sdkCold(spec, n, negotiation) {
   const started = performance.now();
-  const clients = await sdkClients(spec, n);
+  const clients = await sdkClients(spec, n, undefined, negotiation);
   const ms = performance.now() - started;
   await Promise.all(clients.map((c) => c.client.close()));
   return { ms, tools: clients.reduce((s, c) => s + c.tools, 0) };
@@ -105,12 +109,12 @@ async function managerCold(spec, n, home) {
  * `compileCache`: undefined measures the manager alone (no compile cache for its servers, as the SDK
  * clients have none); 'first' and 'warm' measure it as `createConnectionManager` builds it, with the
  * servers' compile cache emptied before every run (a user's first run) or kept from a warm-up run
- * (every run after it).
+ * (every run after it). `negotiation`: the SDK clients' mode (see sdkClients).
  */
-async function cold({ spec, runs, compileCache }) {
+async function cold({ spec, runs, compileCache, negotiation }) {
   const home = compileCache ? writeHome(spec, 10) : undefined;
   const emptyCache = () => rmSync(path.join(home, 'cache'), { recursive: true, force: true });
-  await sdkCold(spec, 10); // file cache warm for both sides
+  await sdkCold(spec, 10, negotiation); // file cache warm for both sides
   if (home) await managerCold(spec, 10, home); // and the servers' compile cache written
   const ours = [];
   const base = [];
@@ -121,8 +125,8 @@ async function cold({ spec, runs, compileCache }) {
   };
   for (let i = 0; i < runs; i++) {
     // Alternate which side goes first, so drift on a shared machine hits both alike.
-    const first = i % 2 === 0 ? await ourRun() : await sdkCold(spec, 10);
-    const second = i % 2 === 0 ? await sdkCold(spec, 10) : await ourRun();
+    const first = i % 2 === 0 ? await ourRun() : await sdkCold(spec, 10, negotiation);
+    const second = i % 2 === 0 ? await sdkCold(spec, 10, negotiation) : await ourRun();
     const [m, b] = i % 2 === 0 ? [first, second] : [second, first];
     ours.push(m.ms);
     base.push(b.ms);
