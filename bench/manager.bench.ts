@@ -60,8 +60,8 @@ type CompileCache = undefined | 'first' | 'warm';
 
 const COLD_VARIANT: Record<string, string> = {
   none: 'full catalog',
-  first: 'product defaults, first run (servers\' compile cache empty)',
-  warm: 'product defaults, later runs (servers\' compile cache warm)',
+  first: 'product defaults, first run (servers\' compile cache and snapshots empty)',
+  warm: 'product defaults, later runs (servers\' compile cache warm, era known)',
 };
 
 /**
@@ -73,7 +73,7 @@ async function coldStart(ctx: BenchContext, label: string, spec: ServerSpec, run
   const variant = COLD_VARIANT[compileCache ?? 'none']! + (negotiation ? ', against SDK clients negotiating the era' : '');
   ctx.log(`cold start ${label}, ${variant}: manager ${r.ours.map(Math.round).join('/')} ms, SDK ${r.base.map(Math.round).join('/')} ms`);
   const how = compileCache
-    ? 'createConnectionManager from a config.toml, as the CLI and the library build it (mcp_node_compile_cache on by default), snapshots off'
+    ? 'createConnectionManager from a config.toml, as the CLI and the library build it (mcp_node_compile_cache on by default, snapshots kept, each with the era the server spoke), still waiting for every server to list its tools'
     : 'the manager alone: no compile cache for its servers, as the SDK clients have none';
   const baseline = negotiation
     ? "SDK client with versionNegotiation 'auto' (both eras, server/discover first, as the manager; on its own stdio transport the SDK probes in a second, short-lived process), 10 in parallel, same process; no goal (the issue's is against the default client, the rows above)"

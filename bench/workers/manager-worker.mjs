@@ -78,13 +78,14 @@ async function sdkCold(spec, n, negotiation) {
 
 /**
  * The manager as `createConnectionManager` builds it from `home`'s config.toml (the CLI's and the
- * library's entry): with its defaults, so local servers get the Node compile cache under the home.
- * No snapshots, so the catalog waits for every server as on a first start.
+ * library's entry), with its defaults: local servers get the Node compile cache under the home, and
+ * each server's snapshot (its tools and the protocol era it spoke) is kept there. `listAllTools`
+ * with `wait: 'all'` still waits for every server to start and list its tools.
  */
 async function productManager(home) {
   const { loadConfig, createConnectionManager } = await switchboard();
   const { config } = await loadConfig({ home });
-  return createConnectionManager(config, { snapshots: false });
+  return createConnectionManager(config);
 }
 
 /** A home whose config.toml has `n` servers started as `spec` says. */
@@ -102,20 +103,22 @@ async function managerCold(spec, n, home) {
   const tools = await m.listAllTools({ wait: 'all' });
   const ms = performance.now() - started;
   await m.close();
-  return { ms, tools: tools.length };
+  // Only tools the servers listed in this run count, none from a snapshot.
+  return { ms, tools: tools.filter((t) => t.source === 'live').length };
 }
 
 /**
  * `compileCache`: undefined measures the manager alone (no compile cache for its servers, as the SDK
- * clients have none); 'first' and 'warm' measure it as `createConnectionManager` builds it, with the
- * servers' compile cache emptied before every run (a user's first run) or kept from a warm-up run
- * (every run after it). `negotiation`: the SDK clients' mode (see sdkClients).
+ * clients have none, and no snapshots); 'first' and 'warm' measure it as `createConnectionManager`
+ * builds it, with the home's cache (the servers' compile cache and snapshots) emptied before every
+ * run (a user's first run) or kept from a warm-up run (every run after it). `negotiation`: the SDK
+ * clients' mode (see sdkClients).
  */
 async function cold({ spec, runs, compileCache, negotiation }) {
   const home = compileCache ? writeHome(spec, 10) : undefined;
   const emptyCache = () => rmSync(path.join(home, 'cache'), { recursive: true, force: true });
   await sdkCold(spec, 10, negotiation); // file cache warm for both sides
-  if (home) await managerCold(spec, 10, home); // and the servers' compile cache written
+  if (home) await managerCold(spec, 10, home); // and the home's cache written
   const ours = [];
   const base = [];
   let tools = {};
