@@ -1,6 +1,7 @@
 // Connection-manager benchmarks (issues 4 and 18): cold start of 10 stdio servers against the SDK
 // client connecting to the same servers in parallel (the manager alone, and as createConnectionManager
-// builds it, with the servers' compile cache empty and warm); warm start from snapshots (`mcp tools --no-wait`
+// builds it, on a first run and on later ones; and the manager alone against SDK clients that also
+// negotiate the protocol era); warm start from snapshots (`mcp tools --no-wait`
 // as a whole process, next to `node -e 0`); per-call overhead against the SDK client direct; memory
 // against the SDK as its packages ship it and as switchboard's build bundles it.
 // The measurements run on the built code in a fresh process (bench/workers/manager-worker.mjs), each
