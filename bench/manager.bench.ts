@@ -69,7 +69,7 @@ const COLD_VARIANT: Record<string, string> = {
  * `negotiation` 'auto': the SDK clients negotiate the era as the manager does (`server/discover`
  * first), where by default they send `initialize` only and cannot reach a 2026-07-28-only server.
  */
-async function coldStart(ctx: BenchContext, label: string, spec: ServerSpec, runs: number, compileCache?: CompileCache, negotiation?: 'auto'): Promise<BenchRow[]> {
+async function coldStart(ctx: BenchContext, label: string, spec: ServerSpec, runs: number, { compileCache, negotiation }: { compileCache?: CompileCache; negotiation?: 'auto' } = {}): Promise<BenchRow[]> {
   const r = await worker<{ ours: number[]; base: number[]; tools: { ours: number; base: number } }>('cold', { spec, runs, compileCache, negotiation });
   const variant = COLD_VARIANT[compileCache ?? 'none']! + (negotiation ? ', against SDK clients negotiating the era' : '');
   ctx.log(`cold start ${label}, ${variant}: manager ${r.ours.map(Math.round).join('/')} ms, SDK ${r.base.map(Math.round).join('/')} ms`);
@@ -184,12 +184,12 @@ async function memory(ctx: BenchContext): Promise<BenchRow[]> {
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   return [
     ...(await coldStart(ctx, 'tiny server', tiny, 5)),
-    ...(await coldStart(ctx, 'tiny server', tiny, 5, 'first')),
-    ...(await coldStart(ctx, 'tiny server', tiny, 5, 'warm')),
-    ...(await coldStart(ctx, 'tiny server', tiny, 3, undefined, 'auto')),
+    ...(await coldStart(ctx, 'tiny server', tiny, 5, { compileCache: 'first' })),
+    ...(await coldStart(ctx, 'tiny server', tiny, 5, { compileCache: 'warm' })),
+    ...(await coldStart(ctx, 'tiny server', tiny, 3, { negotiation: 'auto' })),
     ...(await coldStart(ctx, 'server-everything', everything, 3)),
-    ...(await coldStart(ctx, 'server-everything', everything, 3, 'first')),
-    ...(await coldStart(ctx, 'server-everything', everything, 3, 'warm')),
+    ...(await coldStart(ctx, 'server-everything', everything, 3, { compileCache: 'first' })),
+    ...(await coldStart(ctx, 'server-everything', everything, 3, { compileCache: 'warm' })),
     ...(await warmStart(ctx)),
     ...(await callOverhead(ctx)),
     ...(await memory(ctx)),

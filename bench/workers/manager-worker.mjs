@@ -54,14 +54,15 @@ async function sdk(bundledIn) {
 
 /**
  * `bundledIn`: the folder of the SDK client bundled as switchboard's build bundles it (`memory` only).
- * `negotiation`: the SDK client's `versionNegotiation` mode; its default, 'legacy', sends `initialize`
- * and cannot reach a 2026-07-28-only server; 'auto' probes with `server/discover` first, as the manager does.
+ * `negotiation` 'auto': the clients probe with `server/discover` first, as the manager does; unset,
+ * they are the SDK's default client, which sends `initialize` and cannot reach a 2026-07-28-only server.
  */
-async function sdkClients(spec, n, bundledIn, negotiation = 'legacy') {
+async function sdkClients(spec, n, bundledIn, negotiation) {
   const { Client, StdioClientTransport } = await sdk(bundledIn);
+  const options = negotiation ? { versionNegotiation: { mode: negotiation } } : undefined;
   return Promise.all(
     Array.from({ length: n }, async () => {
-      const client = new Client({ name: 'bench-baseline', version: '1.0.0' }, { versionNegotiation: { mode: negotiation } });
+      const client = new Client({ name: 'bench-baseline', version: '1.0.0' }, options);
       await client.connect(new StdioClientTransport({ command: NODE, args: spec.args, env: { PATH: process.env.PATH ?? '', ...spec.env }, stderr: 'ignore' }));
       return { client, tools: (await client.listTools()).tools.length };
     }),
