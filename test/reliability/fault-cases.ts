@@ -122,14 +122,21 @@ function isNoiseWarning(line: string): boolean {
   }
 }
 
-/** How many noise lines the subject's log reports as skipped, once at least `atLeast` are there. */
+/**
+ * How many noise lines the subject's log reports as skipped, once at least `atLeast` are there and
+ * the count has held for 250 ms: the log is written asynchronously, and a server's burst can reach
+ * the client split across reads, so a count taken mid-write may end inside a burst.
+ */
 async function skippedNoise(subject: RunningSubject, atLeast: number): Promise<number> {
   const count = async () => (await readFile(subject.logFile, 'utf8').catch(() => '')).split('\n').filter(isNoiseWarning).length;
   const deadline = Date.now() + 5_000;
   let n = await count();
-  while (n < atLeast && Date.now() < deadline) {
+  let since = Date.now();
+  while ((n < atLeast || Date.now() - since < 250) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    n = await count();
+    const next = await count();
+    if (next !== n) since = Date.now();
+    n = next;
   }
   return n;
 }
