@@ -196,7 +196,8 @@ export const STDIO_CASES: FaultCase[] = [
     outcome: 'ready; calls work; every non-JSON-RPC stdout line is skipped and logged at warn with an excerpt',
     async exercise(subject, run) {
       await echo(subject, run, 'ping');
-      // 3 lines at start and 3 before each message: initialize, tools/list and the call's answers.
+      // 3 lines at start and 3 before each message: initialize, tools/list and the call's answers, and
+      // the era probe's when it is sent (15 in all); once the log is still, a whole number of bursts.
       run.notes.push(`skipped lines logged at warn: ${await skippedNoise(subject, NOISE_LINES * 4)}`);
     },
     verify(run) {
