@@ -56,7 +56,10 @@ async function worker<T>(what: string, args: unknown, flags: string[] = []): Pro
   return JSON.parse(stdout) as T;
 }
 
-/** How the servers' Node compile cache stands in a cold-start measurement (see the worker's `cold`). */
+/**
+ * How the home's cache (the servers' Node compile cache and snapshots) stands in a cold-start
+ * measurement (see the worker's `cold`).
+ */
 type CompileCache = undefined | 'first' | 'warm';
 
 const COLD_VARIANT: Record<string, string> = {
@@ -74,7 +77,7 @@ async function coldStart(ctx: BenchContext, label: string, spec: ServerSpec, run
   const variant = COLD_VARIANT[compileCache ?? 'none']! + (negotiation ? ', against SDK clients negotiating the era' : '');
   ctx.log(`cold start ${label}, ${variant}: manager ${r.ours.map(Math.round).join('/')} ms, SDK ${r.base.map(Math.round).join('/')} ms`);
   const how = compileCache
-    ? 'createConnectionManager from a config.toml, as the CLI and the library build it (mcp_node_compile_cache on by default, snapshots kept, each with the era the server spoke), still waiting for every server to list its tools'
+    ? "createConnectionManager from a config.toml, as the CLI and the library build it (its defaults: mcp_node_compile_cache and snapshots on; a snapshot keeps the era its server spoke), the home's cache as the row's name says; still waiting for every server to list its tools"
     : 'the manager alone: no compile cache for its servers, as the SDK clients have none';
   const baseline = negotiation
     ? "SDK client with versionNegotiation 'auto' (both eras, server/discover first, as the manager; on its own stdio transport the SDK probes in a second, short-lived process), 10 in parallel, same process; no goal (the issue's is against the default client, the rows above)"
