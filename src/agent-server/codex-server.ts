@@ -77,7 +77,7 @@ export class CodexMcpServer {
     });
     this.server.setRequestHandler('tools/list', (_request, ctx) => {
       const { view } = accessOf(this.agent, ctx);
-      return { tools: codexTools().filter((t) => view.allows(t.name)) };
+      return { tools: codexTools().filter((t) => view.allowsOwn(t.name)) };
     });
     this.server.setRequestHandler('tools/call', (request, ctx) => (request.params.task ? this.startTask(request.params, ctx) : this.callTool(request.params, ctx)));
     this.server.setRequestHandler('tasks/get', { params: TaskIdParams }, (params) => this.tasks.get(params.taskId));

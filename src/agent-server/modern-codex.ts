@@ -43,7 +43,7 @@ export function codexServerFactory(agent: CodexAgent, options: CodexServerOption
     );
     server.setRequestHandler('tools/list', (_request, ctx) => {
       const { view } = accessOf(agent, ctx);
-      return { tools: codexTools().filter((t) => view.allows(t.name)) };
+      return { tools: codexTools().filter((t) => view.allowsOwn(t.name)) };
     });
     server.setRequestHandler('prompts/list', () => ({ prompts: [] }));
     server.setRequestHandler('resources/list', () => ({ resources: [] }));
@@ -52,7 +52,7 @@ export function codexServerFactory(agent: CodexAgent, options: CodexServerOption
       const refusal = refuseCall(request.params, accessOf(agent, ctx));
       if (refusal) return refusal;
       if (declaresTasks(requestCapabilities(ctx))) return startTask(dispatch, tasks, request.params, ctx).then(createdTaskResult);
-      return flows.round(ctx, (flowCtx, channel) =>
+      return flows.round(ctx, request.params.name, (flowCtx, channel) =>
         dispatchToolCall(dispatch, request.params, flowCtx, flowCtx.mcpReq.signal, {
           // The approval's codex_* fields ride the embedded request as they do a 2025 elicitation.
           elicit: (params, signal) => channel.ask({ method: 'elicitation/create', params } as Parameters<typeof channel.ask>[0], { signal }),

@@ -31,7 +31,7 @@ export function accessOf(agent: CodexAgent, ctx: ServerContext): CallAccess {
 export function refuseCall(params: CallToolRequestParams, access: CallAccess): CallToolResult | undefined {
   const name = params.name;
   // A tool outside the caller's view is answered like one that does not exist.
-  if ((name !== CODEX_TOOL && name !== CODEX_REPLY_TOOL) || !access.view.allows(name)) return toolError(T.unknownTool(name));
+  if ((name !== CODEX_TOOL && name !== CODEX_REPLY_TOOL) || !access.view.allowsOwn(name)) return toolError(T.unknownTool(name));
   if (params.arguments === undefined) return toolError(name === CODEX_TOOL ? T.MISSING_CODEX_ARGS : T.MISSING_REPLY_ARGS);
   return undefined;
 }

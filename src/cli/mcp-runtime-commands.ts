@@ -99,7 +99,7 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
               watch = watchStatus(manager, ctx.stdout);
               manager.start();
               // Lazy servers too, as without --watch.
-              for (const n of manager.serverNames()) manager.clientFor(n).catch(() => {});
+              for (const n of manager.serverNames()) manager.waitForServer(n).catch(() => {});
               await watch.run(stop.promise);
             },
             () => watch?.changed(),
@@ -117,7 +117,7 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
           progress?.start(manager.serverNames());
           manager.start();
           // Lazy servers too: status means "connect to every enabled server".
-          await Promise.allSettled(manager.serverNames().map((n) => manager.clientFor(n)));
+          await Promise.allSettled(manager.serverNames().map((n) => manager.waitForServer(n)));
           await manager.waitForStartup();
           progress?.stop();
           return { rows: statusRows(Object.values(config.mcp_servers), manager.status()), requiredFailed: manager.status().some((s) => s.required && s.state !== 'ready') };

@@ -63,6 +63,19 @@ function optString(raw: Raw, key: string): string | null {
   return v;
 }
 
+/**
+ * [server_auth] rules name items as `<server>__<name>`, split at the first `__`: a server name holding
+ * `__` would make `stripe__*` ambiguous between `stripe` and `stripe__admin`, so it is refused there.
+ */
+function refuseAmbiguousServerNames(names: readonly string[]): void {
+  const bad = names.find((n) => n.includes('__'));
+  if (bad === undefined) return;
+  throw new ConfigError(
+    `MCP server name '${bad}' contains "__", which [server_auth] rules use to separate a server from a tool ("${bad}__*" would read as server '${bad.split('__')[0]}'); rename the server (e.g. '${bad.replaceAll('__', '_')}')`,
+    { keyPath: ['mcp_servers', bad] },
+  );
+}
+
 /** Parse TOML text; a syntax error becomes a ConfigError with file, line and column. */
 export function parseTomlText(text: string, file: string): Raw {
   try {
@@ -110,6 +123,7 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
   }
   const agent = parseTable(agentSettingsSchema, effective, [], 2);
   const serverAuth = parseServerAuth(effective.server_auth);
+  if (serverAuth && serverAuth.rules.length > 0) refuseAmbiguousServerNames(Object.keys(servers));
   const store = parseTable(storeSettingsSchema, effective, [], 2);
 
   const config: Config = {

@@ -73,4 +73,12 @@ threads = "all"
     ['[[server_auth.rules]]\nallow = ["a"]\nthreads = "mine"\n', 'threads must be "own" or "all" (key server_auth.rules.0)'],
     ['[[server_auth.rules]]\nallow = ["a"]\npermit = ["b"]\n', 'a rule takes only when, allow, deny and threads (key server_auth.rules.0)'],
   ])('%j', (text, message) => expect(error(text)).toBe(message));
+
+  it('refuses a server name holding "__" once rules exist (the pattern would be ambiguous), and allows it without rules', () => {
+    const servers = '[mcp_servers.stripe]\ncommand = "s"\n[mcp_servers.stripe__admin]\ncommand = "a"\n';
+    expect(error(`${servers}[[server_auth.rules]]\nallow = ["stripe__*"]\n`)).toBe(
+      `MCP server name 'stripe__admin' contains "__", which [server_auth] rules use to separate a server from a tool ("stripe__admin__*" would read as server 'stripe'); rename the server (e.g. 'stripe_admin') (key mcp_servers.stripe__admin)`,
+    );
+    expect(load(`${servers}[server_auth]\nlimits = { requests_per_minute = 5 }\n`)?.rules).toEqual([]);
+  });
 });

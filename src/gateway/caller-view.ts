@@ -2,7 +2,8 @@
 // claims: the lists filtered to its view, and every name outside it treated as one no server
 // offers, so the view leaks nothing (no "did you mean", no "server unavailable" for it).
 import type { Prompt, ServerContext, Tool } from '@modelcontextprotocol/server';
-import { callerOf, qualified, UNRESTRICTED, type AccessPolicy, type AuditDescriber, type CallerView } from '../mcp-host/index.js';
+import { callerOf, UNRESTRICTED, type AccessPolicy, type AuditDescriber, type CallerView } from '../mcp-host/index.js';
+import { canonicalUri } from '../mcp/index.js';
 import type { GatewayMode, Route } from './catalog-view.js';
 import { SERVER_META_KEY } from './resource-routes.js';
 import type { GatewayPool } from './gateway-pool.js';
@@ -14,7 +15,7 @@ export function viewOf(access: AccessPolicy | undefined, ctx: ServerContext): Ca
 }
 
 export function mayUse(view: CallerView, route: Route | undefined): route is Route {
-  return route !== undefined && (view.unrestricted || view.allows(qualified(route.server, route.name)));
+  return route !== undefined && (view.unrestricted || view.allows(route.server, route.name));
 }
 
 export function visibleTools(view: CallerView, up: Upstreams, mode: GatewayMode, tools: Tool[]): Tool[] {
@@ -33,7 +34,7 @@ export function visibleResources<T extends { uri?: string; uriTemplate?: string;
   return items.filter((item) => {
     const server = mode.kind === 'transparent' ? mode.server : item._meta?.[SERVER_META_KEY];
     const uri = item.uri ?? item.uriTemplate;
-    return typeof server === 'string' && typeof uri === 'string' && view.allows(qualified(server, uri));
+    return typeof server === 'string' && typeof uri === 'string' && view.allows(server, canonicalUri(uri));
   });
 }
 

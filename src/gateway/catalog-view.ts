@@ -3,7 +3,6 @@
 // raw names both ways, so the gateway is a pure proxy.
 import type { Prompt, Tool } from '@modelcontextprotocol/server';
 import { sanitizeNamePart, type McpConnectionManager } from '../mcp/index.js';
-import { isSwitchboardError } from '../util/index.js';
 
 export type GatewayMode = { kind: 'aggregate' } | { kind: 'transparent'; server: string };
 
@@ -57,23 +56,12 @@ export class CatalogView {
   }
 
   async listPrompts(signal: AbortSignal): Promise<Prompt[]> {
-    if (this.mode.kind === 'transparent') return this.upstreamPrompts(this.mode.server, signal);
+    if (this.mode.kind === 'transparent') return (await this.manager.listPrompts(this.mode.server, { signal })) as Prompt[];
     const all = await this.manager.listAllPrompts({ signal });
     this.prompts = new Map(all.map((q) => [q.name, { server: q.server, name: q.prompt.name }]));
     return all.map((q) => ({ ...q.prompt, name: q.name }) as Prompt);
   }
 
-  /** The one upstream's prompts in its own order; none while it is unavailable. */
-  private async upstreamPrompts(server: string, signal: AbortSignal): Promise<Prompt[]> {
-    let client;
-    try {
-      client = await this.manager.clientFor(server, { signal });
-    } catch (err) {
-      if (isSwitchboardError(err, 'server_unavailable')) return [];
-      throw err;
-    }
-    return (await client.listPrompts({ signal })) as Prompt[];
-  }
 
   async resolvePrompt(name: string, signal: AbortSignal): Promise<Route | undefined> {
     if (this.mode.kind === 'transparent') return { server: this.mode.server, name };

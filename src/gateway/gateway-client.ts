@@ -46,8 +46,9 @@ export interface GatewayClient extends PoolClient {
    * Runs a request that may need the client's input on the way: at once for a 2025 session (the
    * relay asks it with server-to-client requests); over several rounds for a 2026-07-28 client.
    * `client` is who the relay asks: the session itself, or one object per 2026-07-28 request.
+   * `subject`: what the request names (its tool, prompt or resource), which its retries must name too.
    */
-  rounds<R>(ctx: ServerContext, work: (ctx: ServerContext, client: RelayClient) => Promise<R>): Promise<R | InputRequiredResult>;
+  rounds<R>(ctx: ServerContext, subject: string, work: (ctx: ServerContext, client: RelayClient) => Promise<R>): Promise<R | InputRequiredResult>;
 }
 
 /**

@@ -1,8 +1,8 @@
 // The MCP methods the gateway answers, each routed to the server that owns the tool, prompt or
 // resource (transparent mode: the one upstream, under raw names). Upstream traffic during a request
 // is tied to it through the relay.
-import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequest, type CallToolResult, type CompleteRequest, type CompleteResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
-import { errorMessage } from '../util/index.js';
+import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequest, type CallToolResult, type CompleteRequest, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { isSwitchboardError } from '../util/index.js';
 import { mayUse, viewOf, visiblePrompts, visibleResources, visibleTools } from './caller-view.js';
 import { invalidParams, resourceNotFound, toolCallFailure, toProtocolError } from './gateway-errors.js';
 import { MODERN_PROTOCOL_VERSION, traceParentOf, type GatewayClient } from './gateway-client.js';
@@ -22,11 +22,17 @@ function forwardedMeta(ctx: ServerContext, session: GatewayClient, client: Relay
   return Object.keys(rest).length > 0 ? rest : undefined;
 }
 
-/** Upstream failures as the upstream's own JSON-RPC error, or an internal error with the reason. */
-async function relayed<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * Upstream failures as the upstream's own JSON-RPC error, or an internal error with the reason. What
+ * the manager answers as unknown (outside the caller's rights, or absent) is the gateway's not-found
+ * for `uri`, or `notFound()`.
+ */
+async function relayed<T>(work: () => Promise<T>, uri?: string, notFound?: () => Error): Promise<T> {
   try {
     return await work();
   } catch (err) {
+    if (isSwitchboardError(err, 'unknown_resource') && uri !== undefined) throw resourceNotFound(uri);
+    if (notFound && (isSwitchboardError(err, 'unknown_resource') || isSwitchboardError(err, 'unknown_prompt'))) throw notFound();
     throw toProtocolError(err);
   }
 }
@@ -35,8 +41,6 @@ async function relayed<T>(work: () => Promise<T>): Promise<T> {
 function sortedTools(tools: Tool[], aggregate: boolean): Tool[] {
   return aggregate ? [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : tools;
 }
-
-const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: false } };
 
 /**
  * A tools/call by the name the client sees, routed to the server that owns the tool (also `call_tool`'s
@@ -69,6 +73,7 @@ export async function callGatewayTool(
       try {
         return await up.manager.callServerTool(route.server, route.name, args, {
           signal,
+          access: view,
           onProgress: (p) => call.progress(p),
           meta: forwardedMeta(ctx, session, client, route.server),
           inputs: up.relay.inputsFor(call),
@@ -79,7 +84,7 @@ export async function callGatewayTool(
       }
     });
   if (!taskRequest) return plain();
-  return session.era === 'modern' ? callAsModernTask(session, client, route, taskRequest, ctx, plain) : callAsTask(session, route, taskRequest, ctx, plain);
+  return session.era === 'modern' ? callAsModernTask(session, client, route, taskRequest, ctx, plain, view) : callAsTask(session, route, taskRequest, ctx, plain, view);
 }
 
 export function registerGatewayHandlers(session: GatewayClient): void {
@@ -93,7 +98,7 @@ export function registerGatewayHandlers(session: GatewayClient): void {
 
   server.setRequestHandler('tools/call', (request, outer) =>
     // A 2025 client asks for a task with params.task; for a 2026-07-28 client the tool decides (tasks extension).
-    session.rounds(outer, (ctx, client) => callGatewayTool(session, client, request.params.name, request.params.arguments, ctx, request.params.task || session.era === 'modern' ? request : undefined)),
+    session.rounds(outer, request.params.name, (ctx, client) => callGatewayTool(session, client, request.params.name, request.params.arguments, ctx, request.params.task || session.era === 'modern' ? request : undefined)),
   );
 
   server.setRequestHandler('resources/list', async (_request, ctx) => ({
@@ -104,13 +109,16 @@ export function registerGatewayHandlers(session: GatewayClient): void {
     resourceTemplates: visibleResources(viewOf(access, ctx), session.mode, await session.upstreams().routes.listTemplates(ctx.mcpReq.signal)),
   }));
 
-  server.setRequestHandler('resources/read', (request, outer) => session.rounds(outer, async (ctx, client) => {
+  server.setRequestHandler('resources/read', (request, outer) => session.rounds(outer, request.params.uri, async (ctx, client) => {
     const { uri } = request.params;
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
     const target = await relayed(() => up.routes.route(uri, signal));
-    if (target === undefined || !mayUse(viewOf(access, ctx), { server: target, name: uri })) throw resourceNotFound(uri);
-    return up.relay.within(target, client, ctx, (call) => relayed(() => up.manager.readResource(target, uri, { signal, inputs: up.relay.inputsFor(call), traceParent: traceParentOf(session, ctx) })));
+    if (target === undefined) throw resourceNotFound(uri);
+    const view = viewOf(access, ctx);
+    return up.relay.within(target, client, ctx, (call) =>
+      relayed(() => up.manager.readResource(target, uri, { signal, access: view, inputs: up.relay.inputsFor(call), traceParent: traceParentOf(session, ctx) }), uri),
+    );
   }));
 
   server.setRequestHandler('resources/subscribe', async (request, ctx) => {
@@ -118,8 +126,8 @@ export function registerGatewayHandlers(session: GatewayClient): void {
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
     const target = await relayed(() => up.routes.route(uri, signal));
-    if (target === undefined || !mayUse(viewOf(access, ctx), { server: target, name: uri })) throw resourceNotFound(uri);
-    await relayed(() => session.pool.subscribe(session, uri, target, signal));
+    if (target === undefined) throw resourceNotFound(uri);
+    await relayed(() => session.pool.subscribe(session, uri, target, signal, viewOf(access, ctx)), uri);
     return {};
   });
 
@@ -134,56 +142,44 @@ export function registerGatewayHandlers(session: GatewayClient): void {
     return { prompts: visiblePrompts(viewOf(access, ctx), up, await up.catalog.listPrompts(ctx.mcpReq.signal)) };
   });
 
-  server.setRequestHandler('prompts/get', (request, outer) => session.rounds(outer, async (ctx, client) => {
+  server.setRequestHandler('prompts/get', (request, outer) => session.rounds(outer, request.params.name, async (ctx, client) => {
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
     const route = await relayed(() => up.catalog.resolvePrompt(request.params.name, signal));
-    if (!mayUse(viewOf(access, ctx), route)) throw invalidParams(`Unknown prompt: ${request.params.name}`);
+    const view = viewOf(access, ctx);
+    const unknown = () => invalidParams(`Unknown prompt: ${request.params.name}`);
+    if (!mayUse(view, route)) throw unknown();
     return up.relay.within(route.server, client, ctx, (call) =>
-      relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal, inputs: up.relay.inputsFor(call), traceParent: traceParentOf(session, ctx) })),
+      relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal, access: view, inputs: up.relay.inputsFor(call), traceParent: traceParentOf(session, ctx) }), undefined, unknown),
     );
   }));
 
   server.setRequestHandler('completion/complete', async (request, ctx) => {
     const signal = ctx.mcpReq.signal;
     const up = session.upstreams();
+    const view = viewOf(access, ctx);
     const { ref } = request.params;
     let target: string | undefined;
     let params: CompleteRequest['params'] = request.params;
     if (ref.type === 'ref/prompt') {
       const route = await relayed(() => up.catalog.resolvePrompt(ref.name, signal));
-      if (!mayUse(viewOf(access, ctx), route)) throw invalidParams(`Unknown prompt: ${ref.name}`);
+      if (!mayUse(view, route)) throw invalidParams(`Unknown prompt: ${ref.name}`);
       target = route.server;
       params = { ...request.params, ref: { ...ref, name: route.name } };
     } else {
       target = await relayed(() => up.routes.route(ref.uri, signal));
-      if (target !== undefined && !mayUse(viewOf(access, ctx), { server: target, name: ref.uri })) target = undefined;
-      if (target === undefined) throw invalidParams(`Resource template ${ref.uri} not found: no MCP server behind this gateway offers it`);
     }
+    const notFound = () => invalidParams(ref.type === 'ref/prompt' ? `Unknown prompt: ${ref.name}` : `Resource template ${ref.uri} not found: no MCP server behind this gateway offers it`);
+    if (target === undefined) throw notFound();
     const owner = target;
+    // The gateway offers completion for every prompt and template; servers without it have none.
     return up.relay.within(owner, session, ctx, () =>
-      relayed(async () => {
-        const client = await up.manager.clientFor(owner, { signal });
-        // The gateway offers completion for every prompt and template; servers without it have none.
-        if (!client.capabilities?.completions) return NO_COMPLETIONS;
-        return client.complete(params, { signal, traceParent: traceParentOf(session, ctx) });
-      }),
+      relayed(() => up.manager.complete(owner, params, { signal, access: view, traceParent: traceParentOf(session, ctx) }), undefined, notFound),
     );
   });
 
   // The client's roots changed: servers asking it for roots are told to ask again.
-  server.setNotificationHandler('notifications/roots/list_changed', async () => {
-    const up = session.upstreams();
-    await Promise.all(
-      up.manager.readyServers().map(async (name) => {
-        try {
-          await (await up.manager.clientFor(name)).sendRootsListChanged();
-        } catch (err) {
-          session.logger.warn(`gateway: notifications/roots/list_changed to MCP server '${name}' failed: ${errorMessage(err)}`);
-        }
-      }),
-    );
-  });
+  server.setNotificationHandler('notifications/roots/list_changed', () => session.upstreams().manager.notifyRootsChanged());
 
   server.setRequestHandler('logging/setLevel', async (request, ctx) => {
     const { level } = request.params;

@@ -4,8 +4,8 @@
 // concerns one client (requests, subscriptions, log levels, tasks) to that client.
 import { pathToFileURL } from 'node:url';
 import type { LoggingLevel, Root } from '@modelcontextprotocol/server';
-import type { McpConnectionManager, McpManagerEvent } from '../mcp/index.js';
-import type { AccessPolicy, AuditSink } from '../mcp-host/index.js';
+import { canonicalUri, type McpConnectionManager, type McpManagerEvent, type UpstreamAccess } from '../mcp/index.js';
+import type { AccessPolicy, AuditSink, CallerView } from '../mcp-host/index.js';
 import { assertNever, errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { Telemetry } from '../util/telemetry/index.js';
 import type { GatewayMode } from './catalog-view.js';
@@ -47,16 +47,16 @@ export interface GatewayDeps {
   storeReachable?: () => Promise<boolean>;
 }
 
-/** A client of the pool: what the relay needs, plus its log level and list changes. */
+/** A client of the pool: what the relay needs, plus its log level and list changes (of the servers it sees). */
 export interface PoolClient extends RelayClient {
   readonly loggingLevel: LoggingLevel | undefined;
   listChanged(...kinds: ListKind[]): void;
 }
 
-/** Hears what concerns every client without being one (the 2026-07-28 `subscriptions/listen` streams). */
+/** Hears what concerns every client without being one (the 2026-07-28 `subscriptions/listen` streams, which filter by their callers' views). */
 export interface PoolWatcher {
-  listChanged(kind: ListKind): void;
-  resourceUpdated(uri: string): void;
+  listChanged(kind: ListKind, server: string): void;
+  resourceUpdated(uri: string, server: string): void;
 }
 
 export function levelPasses(threshold: LoggingLevel | undefined, level: LoggingLevel): boolean {
@@ -113,12 +113,12 @@ export class GatewayPool {
           roots: this.roots,
           clients: () => this.members,
           onEvent: (event) => this.onManagerEvent(event),
-          listChanged: (kind) => this.listChanged(kind),
+          listChanged: (kind, server) => this.listChanged(kind, server),
           taskStatus: (server, params) => this.tasks.status(server, params),
           taskAsker: (server, taskId) => this.modernTasks.asker(server, taskId),
-          resourceUpdated: (uri) => {
+          resourceUpdated: (uri, server) => {
             for (const c of this.subscriptions.subscribers(uri)) c.notify({ method: 'notifications/resources/updated', params: { uri } });
-            for (const w of this.watchers) w.resourceUpdated(uri);
+            for (const w of this.watchers) w.resourceUpdated(uri, server);
           },
         },
         this.deps.createManager,
@@ -153,10 +153,10 @@ export class GatewayPool {
     return () => this.watchers.delete(watcher);
   }
 
-  /** The instructions for a client: the upstreams' (started if need be), see instructions.ts. */
-  async instructions(): Promise<string | undefined> {
+  /** The instructions for a client with `view`: the upstreams' it sees (started if need be), see instructions.ts. */
+  async instructions(view: CallerView): Promise<string | undefined> {
     if (this.closed) return this.options.instructions;
-    return upstreamInstructions(this.upstreams().manager, this.mode, this.options.instructions);
+    return upstreamInstructions(this.upstreams().manager, this.mode, this.options.instructions, view);
   }
 
   /** A client went away: its subscriptions and log level no longer count; the upstreams stay. */
@@ -171,17 +171,19 @@ export class GatewayPool {
     if (this.wantedLevel() !== this.upstreamLevel) await this.applyLevel();
   }
 
-  async subscribe(client: PoolClient, uri: string, server: string, signal: AbortSignal): Promise<void> {
+  /** `client` subscribes to `uri` on `server` within `access` (checked for every subscriber); the upstream once per URI. */
+  async subscribe(client: PoolClient, uri: string, server: string, signal: AbortSignal, access?: UpstreamAccess): Promise<void> {
     const { manager } = this.upstreams();
-    await this.subscriptions.add(client, uri, server, async () => (await manager.clientFor(server, { signal })).subscribe(uri, { signal }));
+    const key = canonicalUri(await manager.resourceUri(server, uri, { signal, ...(access ? { access } : {}) }));
+    await this.subscriptions.add(client, key, server, () => manager.subscribe(server, key, { signal }));
   }
 
   /** The upstream is unsubscribed only when `client` was the last subscriber. */
   async unsubscribe(client: PoolClient, uri: string, signal: AbortSignal): Promise<void> {
-    const server = this.subscriptions.remove(client, uri);
+    const key = canonicalUri(uri);
+    const server = this.subscriptions.remove(client, key);
     if (server === undefined) return;
-    const { manager } = this.upstreams();
-    await (await manager.clientFor(server, { signal })).unsubscribe(uri, { signal });
+    await this.upstreams().manager.unsubscribe(server, key, { signal });
   }
 
   /** Gives every ready server that logs the most verbose level any client asked for. */
@@ -193,8 +195,7 @@ export class GatewayPool {
     await Promise.all(
       manager.readyServers().map(async (name) => {
         try {
-          const client = await manager.clientFor(name, signal ? { signal } : {});
-          if (client.capabilities?.logging) await client.setLoggingLevel(level, signal ? { signal } : {});
+          await manager.setLoggingLevel(name, level, signal ? { signal } : {});
         } catch (err) {
           this.logger.warn(`gateway: logging/setLevel on MCP server '${name}' failed: ${errorMessage(err)}`);
         }
@@ -222,7 +223,7 @@ export class GatewayPool {
 
   private async unsubscribeUpstream(up: Upstreams, server: string, uri: string): Promise<void> {
     try {
-      await (await up.manager.clientFor(server)).unsubscribe(uri);
+      await up.manager.unsubscribe(server, uri);
     } catch (err) {
       this.logger.debug('gateway: unsubscribe after the last subscriber left failed', { server, uri, error: errorMessage(err) });
     }
@@ -235,18 +236,13 @@ export class GatewayPool {
     if (!up || this.closed) return;
     switch (event.type) {
       case 'mcp_tools_changed':
-        for (const c of this.members) c.listChanged('tools');
-        for (const w of this.watchers) w.listChanged('tools');
+        this.tellChanged(event.server, 'tools');
         return;
       case 'mcp_startup_update':
         if (event.status.state === 'ready' || event.status.state === 'failed') {
           up.catalog.invalidatePrompts();
           up.routes.invalidate();
-          for (const c of this.members) c.listChanged('prompts', 'resources');
-          for (const w of this.watchers) {
-            w.listChanged('prompts');
-            w.listChanged('resources');
-          }
+          this.tellChanged(event.server, 'prompts', 'resources');
         }
         if (event.status.state === 'ready') {
           this.failureShown.delete(event.server);
@@ -273,23 +269,27 @@ export class GatewayPool {
     up.relay.status(server, 'error', text);
   }
 
-  private listChanged(kind: 'prompts' | 'resources'): void {
+  private listChanged(kind: 'prompts' | 'resources', server: string): void {
     const up = this.up;
     if (!up || this.closed) return;
     if (kind === 'prompts') up.catalog.invalidatePrompts();
     else up.routes.invalidate();
-    for (const c of this.members) c.listChanged(kind);
-    for (const w of this.watchers) w.listChanged(kind);
+    this.tellChanged(server, kind);
+  }
+
+  /** `server`'s lists of these kinds changed: told to the clients that see it, and to the watchers. */
+  private tellChanged(server: string, ...kinds: ListKind[]): void {
+    for (const c of this.members) if (c.sees(server)) c.listChanged(...kinds);
+    for (const w of this.watchers) for (const kind of kinds) w.listChanged(kind, server);
   }
 
   /** A server (re)connected: give it the log level and renew the subscriptions it serves. */
   private async reconnected(up: Upstreams, server: string): Promise<void> {
     try {
-      const client = await up.manager.clientFor(server);
       const level = this.upstreamLevel;
-      if (level !== undefined && client.capabilities?.logging) await client.setLoggingLevel(level);
+      if (level !== undefined) await up.manager.setLoggingLevel(server, level);
       const uris = this.subscriptions.urisOf(server);
-      if (uris.length > 0 && client.capabilities?.resources?.subscribe) await Promise.all(uris.map((uri) => client.subscribe(uri)));
+      if (uris.length > 0 && (await up.manager.offersSubscriptions(server))) await Promise.all(uris.map((uri) => up.manager.subscribe(server, uri)));
     } catch (err) {
       this.logger.warn(`gateway: could not restore the log level or subscriptions on MCP server '${server}': ${errorMessage(err)}`);
     }

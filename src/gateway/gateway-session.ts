@@ -2,11 +2,12 @@
 // aggregated catalog of the configured MCP servers over the gateway's shared pool of upstream
 // connections. It holds only its own protocol state: its log level, its list-change notifier.
 import type { Server, ClientCapabilities, InitializeRequest, InitializeResult, LoggingLevel, ServerContext, Transport } from '@modelcontextprotocol/server';
-import { TaskServer } from '../mcp-host/index.js';
+import { TaskServer, UNRESTRICTED, type CallerView } from '../mcp-host/index.js';
 import { errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
 import { gatewayCapabilities, type GatewayClient } from './gateway-client.js';
 import { registerGatewayHandlers } from './gateway-handlers.js';
+import { viewOf } from './caller-view.js';
 import { levelPasses, type GatewayPool } from './gateway-pool.js';
 import { ListChangedNotifier, type ListKind } from './list-changed.js';
 import { registerToolSearchHandlers } from './tool-search-handlers.js';
@@ -33,6 +34,8 @@ export class GatewaySession implements GatewayClient {
   private readonly notifier: ListChangedNotifier;
   private readonly closeListeners: (() => void)[] = [];
   private level: LoggingLevel | undefined;
+  /** The view of the caller that opened the session (set at initialize; over stdio the local user's). */
+  private view: CallerView = UNRESTRICTED;
 
   constructor(
     readonly pool: GatewayPool,
@@ -52,8 +55,9 @@ export class GatewaySession implements GatewayClient {
     if (options.toolSearch) registerToolSearchHandlers(this, options.toolSearch);
     // The upstreams' instructions are known once they are connected: initialize waits for them.
     const sdk = this.server as unknown as SdkServerInternals;
-    this.server.setRequestHandler('initialize', async (request) => {
-      sdk._instructions = await pool.instructions();
+    this.server.setRequestHandler('initialize', async (request, ctx) => {
+      this.view = viewOf(options.access, ctx);
+      sdk._instructions = await pool.instructions(this.view);
       return sdk._oninitialize(request);
     });
     // Upstreams start (if no earlier client started them) once a client has initialized.
@@ -114,8 +118,12 @@ export class GatewaySession implements GatewayClient {
     return levelPasses(this.level, level);
   }
 
+  sees(server: string): boolean {
+    return this.view.sees(server);
+  }
+
   /** A 2025 client is asked during the request itself (server-to-client requests on its stream). */
-  rounds<R>(ctx: ServerContext, work: (ctx: ServerContext, client: RelayClient) => Promise<R>): Promise<R> {
+  rounds<R>(ctx: ServerContext, _subject: string, work: (ctx: ServerContext, client: RelayClient) => Promise<R>): Promise<R> {
     return work(ctx, this);
   }
 

@@ -12,7 +12,7 @@ const UNSUBSCRIBE_TIMEOUT_MS = 10_000;
 
 /** One listen stream as the pool's subscription table sees it; what it hears comes through the pool's watchers. */
 function listener(): PoolClient {
-  return { clientCapabilities: undefined, loggingLevel: undefined, passes: () => false, notify: () => {}, listChanged: () => {} };
+  return { clientCapabilities: undefined, loggingLevel: undefined, passes: () => false, sees: () => false, notify: () => {}, listChanged: () => {} };
 }
 
 /** Subscribes `uris` upstream for `auth`'s caller until `ended` aborts. */

@@ -13,7 +13,8 @@ import {
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { requestCapabilities, TaskServer, type FlowChannel, type InputFlows } from '../mcp-host/index.js';
+import { requestCapabilities, TaskServer, type CallerView, type FlowChannel, type InputFlows } from '../mcp-host/index.js';
+import { viewOf } from './caller-view.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import { TASKS_EXTENSION } from '../protocol/values.js';
 import type { CatalogView, GatewayMode } from './catalog-view.js';
@@ -80,14 +81,19 @@ export class ModernGatewayClient implements GatewayClient {
     return true;
   }
 
+  /** Never a member of the pool: what a request sees is its own view (RequestClient). */
+  sees(): boolean {
+    return false;
+  }
+
   /** Outside its request a 2026-07-28 client has no stream: list changes reach it by subscriptions/listen. */
   notify(_notification: Notification): void {}
 
   /** Never a member of the pool: a request does not hear list changes. */
   listChanged(): void {}
 
-  rounds<R>(ctx: ServerContext, work: (ctx: ServerContext, client: RelayClient) => Promise<R>): Promise<R | InputRequiredResult> {
-    return this.flows.round(ctx, (flowCtx, channel) => work(flowCtx, new RequestClient(ctx, channel)));
+  rounds<R>(ctx: ServerContext, subject: string, work: (ctx: ServerContext, client: RelayClient) => Promise<R>): Promise<R | InputRequiredResult> {
+    return this.flows.round(ctx, subject, (flowCtx, channel) => work(flowCtx, new RequestClient(ctx, channel, viewOf(this.pool.options.access, ctx))));
   }
 }
 
@@ -99,6 +105,7 @@ class RequestClient implements RelayClient {
   constructor(
     ctx: ServerContext,
     private readonly channel: FlowChannel,
+    private readonly view: CallerView,
   ) {
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     this.clientCapabilities = requestCapabilities(ctx);
@@ -108,6 +115,10 @@ class RequestClient implements RelayClient {
 
   passes(level: LoggingLevel): boolean {
     return levelPasses(this.level, level);
+  }
+
+  sees(server: string): boolean {
+    return this.view.sees(server);
   }
 
   notify(_notification: Notification): void {}

@@ -2,9 +2,10 @@
 // (handlers on the shared pool, nothing started per request), and list changes of the pool published
 // to open `subscriptions/listen` streams (whose resource subscriptions hold the upstream's). A retry or
 // a task request held by another replica is forwarded there.
-import type { McpRequestContext, McpServerFactory, Server, ServerNotifier } from '@modelcontextprotocol/server';
+import type { McpRequestContext, McpServerFactory, Server } from '@modelcontextprotocol/server';
 import { errorMessage, type Logger } from '../util/index.js';
-import { auditedServer, createModernLeg, InputFlows, retryHolders, TaskIds, type ModernLeg, type RequestStateKey } from '../mcp-host/index.js';
+import { auditedServer, callerOf, createModernLeg, InputFlows, retryHolders, TaskIds, UNRESTRICTED, type ModernLeg, type RequestStateKey, type ScopedNotifier } from '../mcp-host/index.js';
+import { canonicalUri } from '../mcp/index.js';
 import { auditDescriber } from './caller-view.js';
 import type { GatewayPool } from './gateway-pool.js';
 import { subscribeForListen } from './listen-subscriptions.js';
@@ -22,7 +23,7 @@ function isDiscovery(ctx: McpRequestContext | undefined): boolean {
 
 export function gatewayServerFactory(pool: GatewayPool, flows: InputFlows): McpServerFactory {
   return async (ctx): Promise<Server> => {
-    const instructions = isDiscovery(ctx) ? await pool.instructions() : undefined;
+    const instructions = isDiscovery(ctx) ? await pool.instructions(pool.options.access?.viewFor(callerOf(ctx?.authInfo)) ?? UNRESTRICTED) : undefined;
     const server = new ModernGatewayClient(pool, flows, instructions).server;
     return pool.audit ? auditedServer(server, pool.audit, auditDescriber(pool)) : server;
   };
@@ -37,6 +38,11 @@ export function gatewayModernLeg(pool: GatewayPool, options: { maxBodyBytes: num
     maxBodyBytes: options.maxBodyBytes,
     retries: retryHolders(flows, taskIds),
     onListen: (uris, auth, ended) => subscribeForListen(pool, uris, auth, ended),
+    scopeOf: (auth) => {
+      const view = pool.options.access?.viewFor(callerOf(auth)) ?? UNRESTRICTED;
+      if (view.unrestricted) return () => true;
+      return ({ server, uri }) => server === undefined || (uri === undefined ? view.sees(server) : view.allows(server, canonicalUri(uri)));
+    },
   });
   const unwatch = watchChanges(pool, leg.notify);
   return {
@@ -49,19 +55,19 @@ export function gatewayModernLeg(pool: GatewayPool, options: { maxBodyBytes: num
 }
 
 /** The pool's list changes and resource updates, told to `notify` (listen streams filter what they take) until the returned function is called. */
-export function watchChanges(pool: GatewayPool, notify: ServerNotifier): () => void {
+export function watchChanges(pool: GatewayPool, notify: ScopedNotifier): () => void {
   return pool.watch({
-    listChanged(kind) {
-      if (kind === 'tools') notify.toolsChanged();
-      else if (kind === 'prompts') notify.promptsChanged();
-      else notify.resourcesChanged();
+    listChanged(kind, server) {
+      if (kind === 'tools') notify.toolsChanged(server);
+      else if (kind === 'prompts') notify.promptsChanged(server);
+      else notify.resourcesChanged(server);
     },
-    resourceUpdated: (uri) => notify.resourceUpdated(uri),
+    resourceUpdated: (uri, server) => notify.resourceUpdated(uri, server),
   });
 }
 
-/** A pinned server's own notifications as a notifier (over stdio the SDK routes them onto the listen streams). */
-export function serverNotifier(server: Server, logger: Logger): ServerNotifier {
+/** A pinned server's own notifications as a notifier (over stdio the SDK routes them onto the listen streams of its one client). */
+export function serverNotifier(server: Server, logger: Logger): ScopedNotifier {
   const sent = (p: Promise<void>) => void p.catch((err: unknown) => logger.debug('gateway: a change notification was not sent', { error: errorMessage(err) }));
   return {
     toolsChanged: () => sent(server.sendToolListChanged()),

@@ -3,7 +3,8 @@
 // with a CreateTaskResult under the gateway's id; tasks/get (DetailedTask, the outcome inlined once
 // terminal, the open questions as `inputRequests`), tasks/update (answers), tasks/cancel.
 import type { CallToolRequest, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
-import { offersToolTasks, type PassThroughResult } from '../mcp-client/index.js';
+import type { PassThroughResult } from '../mcp-client/index.js';
+import type { UpstreamAccess } from '../mcp/index.js';
 import { createdTaskResult, declaresTasks, extensionRequired, requestCapabilities, taskAnswers, taskCaller, TaskIdParams, taskNotFound, taskOwner, UpdateParams } from '../mcp-host/index.js';
 import { errorMessage } from '../util/index.js';
 import type { TraceContext } from '../util/telemetry/index.js';
@@ -22,22 +23,25 @@ const QUESTIONS_WAIT_MS = 1_000;
  * and its upstream offers tasks; a `required` tool refuses a client without the extension (-32021);
  * anything else runs as an ordinary call.
  */
-export async function callAsModernTask(session: GatewayClient, client: RelayClient, route: Route, request: CallToolRequest, ctx: ServerContext, plain: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  const signal = ctx.mcpReq.signal;
-  const up = session.upstreams();
+export async function callAsModernTask(
+  session: GatewayClient,
+  client: RelayClient,
+  route: Route,
+  request: CallToolRequest,
+  ctx: ServerContext,
+  plain: () => Promise<CallToolResult>,
+  access: UpstreamAccess,
+): Promise<CallToolResult> {
   // Connected first: its live tool list (not a startup snapshot) then says what the tool supports.
-  const upstream = await up.manager.clientFor(route.server, { signal }).catch(() => undefined);
-  if (!upstream || !offersToolTasks(upstream.capabilities)) return plain();
-  const entries = await up.manager.listAllTools({ wait: 'none', signal });
-  const support = entries.find((e) => e.server === route.server && e.tool === route.name)?.definition.execution?.taskSupport;
-  if (support !== 'optional' && support !== 'required') return plain();
+  const { offered, support } = await session.upstreams().manager.toolTasks(route.server, route.name, { signal: ctx.mcpReq.signal });
+  if (!offered || (support !== 'optional' && support !== 'required')) return plain();
   const capabilities = requestCapabilities(ctx);
   if (!declaresTasks(capabilities)) {
     if (support === 'required') throw extensionRequired(`Tool ${request.params.name} runs only as a task: it`);
     return plain();
   }
-  const params = upstreamTaskParams(route, request, {});
-  return relayTaskCall(session, route, client, ctx, upstream, params, async (answer) => {
+  const params = upstreamTaskParams(request, {});
+  return relayTaskCall(session, route, client, ctx, params, access, async (answer) => {
     const created = answer.task as Record<string, unknown> | undefined;
     // The upstream ran it at once: its result is the answer.
     if (typeof created !== 'object' || created === null || typeof created.taskId !== 'string') return answer as CallToolResult;
@@ -72,8 +76,7 @@ function taskFields(task: ModernTask, upstream: Record<string, unknown>): Record
 async function fetchOutcome(session: GatewayClient, task: ModernTask, traceParent: TraceContext | undefined): Promise<void> {
   const signal = task.controller.signal;
   try {
-    const upstream = await session.upstreams().manager.clientFor(task.server, { signal });
-    const result = await upstream.taskRequest('tasks/result', { taskId: task.upstreamId }, { signal, timeoutMs: TASK_RESULT_TIMEOUT_MS, traceParent });
+    const result = await session.upstreams().manager.taskRequest(task.server, 'tasks/result', task.upstreamId, { signal, timeoutMs: TASK_RESULT_TIMEOUT_MS, ...(traceParent ? { traceParent } : {}) });
     task.outcome = { result: withoutRelatedTask(result) };
   } catch (err) {
     if (signal.aborted) return;
@@ -111,7 +114,7 @@ export function registerModernTaskHandlers(session: GatewayClient): void {
   const upstreamTask = async (task: ModernTask, ctx: ServerContext): Promise<PassThroughResult> => {
     const signal = ctx.mcpReq.signal;
     try {
-      return await (await session.upstreams().manager.clientFor(task.server, { signal })).taskRequest('tasks/get', { taskId: task.upstreamId }, { signal, traceParent: traceParentOf(session, ctx) });
+      return await session.upstreams().manager.taskRequest(task.server, 'tasks/get', task.upstreamId, { signal, traceParent: traceParentOf(session, ctx) });
     } catch (err) {
       const e = toProtocolError(err);
       // The upstream no longer knows it (its ttl passed, it restarted): neither does the gateway now.

@@ -119,6 +119,10 @@ class TaskAsker implements RelayClient {
     return false;
   }
 
+  sees(): boolean {
+    return false;
+  }
+
   notify(_notification: Notification): void {}
 
   ask(request: InputQuestion, options: { key?: string; signal: AbortSignal }): Promise<unknown> {

@@ -1,6 +1,8 @@
 // Resource subscriptions of every client of a gateway: per URI, the clients that subscribed and the
 // server that serves it. The upstream is subscribed once, when the first client subscribes, and
-// unsubscribed when the last one unsubscribes or goes away; updates reach subscribers only.
+// unsubscribed when the last one unsubscribes or goes away; updates reach subscribers only. A URI
+// is kept in its canonical form, however a client or the server spells it.
+import { canonicalUri } from '../mcp/index.js';
 
 interface Entry<C> {
   server: string;
@@ -13,7 +15,8 @@ export class PoolSubscriptions<C> {
   private readonly byUri = new Map<string, Entry<C>>();
 
   /** `client` subscribes to `uri` on `server`; `subscribe` runs only for the first subscriber. */
-  async add(client: C, uri: string, server: string, subscribe: () => Promise<void>): Promise<void> {
+  async add(client: C, spelled: string, server: string, subscribe: () => Promise<void>): Promise<void> {
+    const uri = canonicalUri(spelled);
     let entry = this.byUri.get(uri);
     if (!entry || entry.server !== server) {
       const created: Entry<C> = { server, clients: new Set(), upstream: subscribe() };
@@ -28,7 +31,8 @@ export class PoolSubscriptions<C> {
   }
 
   /** The server to unsubscribe `uri` at when `client` was its last subscriber; undefined otherwise. */
-  remove(client: C, uri: string): string | undefined {
+  remove(client: C, spelled: string): string | undefined {
+    const uri = canonicalUri(spelled);
     const entry = this.byUri.get(uri);
     if (!entry?.clients.delete(client) || entry.clients.size > 0) return undefined;
     this.byUri.delete(uri);
@@ -46,7 +50,7 @@ export class PoolSubscriptions<C> {
   }
 
   subscribers(uri: string): ReadonlySet<C> {
-    return this.byUri.get(uri)?.clients ?? new Set();
+    return this.byUri.get(canonicalUri(uri))?.clients ?? new Set();
   }
 
   /** URIs served by `server` that someone subscribes to (renewed when it reconnects). */

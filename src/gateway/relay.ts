@@ -35,6 +35,8 @@ export interface RelayClient {
   readonly clientCapabilities: ClientCapabilities | undefined;
   /** Whether a message at `level` passes the client's logging/setLevel. */
   passes(level: LoggingLevel): boolean;
+  /** Whether anything of `server` is in the client's view: what does not concern it never reaches it. */
+  sees(server: string): boolean;
   /** Sends on the client's own stream (the GET stream over HTTP), outside any request. */
   notify(notification: Notification): void;
   /**
@@ -164,10 +166,10 @@ export class Relay {
         // while several clients' calls run there, to none (it may concern any of them).
         if (target === 'ambiguous') return this.logger.debug('gateway: log message of a server busy with several clients dropped', { server: upstream });
         if (target) {
-          if (target.client.passes(params.level)) target.notify(notification);
+          if (target.client.passes(params.level) && target.client.sees(upstream)) target.notify(notification);
           return;
         }
-        for (const client of this.options.clients()) if (client.passes(params.level)) client.notify(notification);
+        for (const client of this.options.clients()) if (client.passes(params.level) && client.sees(upstream)) client.notify(notification);
       },
       onElicitationComplete: (params) => {
         const client = this.urlElicitations.get(params.elicitationId);
@@ -180,11 +182,11 @@ export class Relay {
 
   /**
    * A status line of the gateway's own about `upstream` (logger "switchboard", the server named in
-   * `_meta`) to every client (or those given) whose logging/setLevel lets it pass.
+   * `_meta`) to every client (or those given) whose logging/setLevel lets it pass and who sees that server.
    */
   status(upstream: string, level: LoggingLevel, text: string, clients: Iterable<RelayClient> = this.options.clients()): void {
     const notification: Notification = { method: 'notifications/message', params: { level, logger: STATUS_LOGGER, data: text, _meta: { [SERVER_META_KEY]: upstream } } };
-    for (const client of clients) if (client.passes(level)) this.toClient(upstream, client, notification);
+    for (const client of clients) if (client.passes(level) && client.sees(upstream)) this.toClient(upstream, client, notification);
   }
 
   /**

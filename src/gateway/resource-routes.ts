@@ -1,9 +1,10 @@
 // Resources keep their original URIs behind the gateway; this table says which server serves a URI.
 // A URI (or URI template) offered by several servers goes to the first in config order, and the
-// clash is logged once. URIs that are not listed are matched against the servers' templates.
+// clash is logged once. URIs that are not listed are matched against the servers' templates. URIs
+// are compared in their canonical form, so any spelling of a listed URI reaches the server that lists it.
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
-import type { McpConnectionManager } from '../mcp/index.js';
+import { canonicalUri, type McpConnectionManager } from '../mcp/index.js';
 import type { Logger } from '../util/index.js';
 import type { GatewayMode } from './catalog-view.js';
 
@@ -31,12 +32,13 @@ export class ResourceRoutes {
     const out: Resource[] = [];
     for (const server of this.order(byServer.keys())) {
       for (const r of byServer.get(server) ?? []) {
-        const first = uris.get(r.uri);
+        const key = canonicalUri(r.uri);
+        const first = uris.get(key);
         if (first !== undefined) {
           this.clash('resource', r.uri, first, server);
           continue;
         }
-        uris.set(r.uri, server);
+        uris.set(key, server);
         out.push(this.attribute(r, server));
       }
     }
@@ -104,10 +106,11 @@ function matcher(template: string): UriTemplate | undefined {
   }
 }
 
-function find(tables: Tables, uri: string): string | undefined {
+function find(tables: Tables, spelled: string): string | undefined {
+  const uri = canonicalUri(spelled);
   const exact = tables.uris.get(uri);
   if (exact !== undefined) return exact;
-  for (const t of tables.templates) if (t.template === uri) return t.server;
+  for (const t of tables.templates) if (t.template === spelled) return t.server;
   for (const t of tables.templates) if (t.matcher?.match(uri)) return t.server;
   return undefined;
 }

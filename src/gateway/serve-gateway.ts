@@ -4,7 +4,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { errorMessage, type Logger } from '../util/index.js';
-import { AuditedTransport, closingAlso, HTTP_DEFAULTS, InputFlows, listenTap, observedTransport, startHttpHost, StdioFrameTransport, type HttpHost, type HttpServeOptions, type Ops, type OpsSource } from '../mcp-host/index.js';
+import { AuditedTransport, closingAlso, HTTP_DEFAULTS, InputFlows, listenTap, observedTransport, startHttpHost, StdioFrameTransport, UNRESTRICTED, type HttpHost, type HttpServeOptions, type Ops, type OpsSource } from '../mcp-host/index.js';
 import { auditDescriber } from './caller-view.js';
 import { GatewayPool, type GatewayDeps, type GatewayOptions } from './gateway-pool.js';
 import { GatewaySession } from './gateway-session.js';
@@ -50,7 +50,7 @@ export async function serveGatewayStdio(options: GatewayOptions, deps: GatewayDe
           sessions.push(session);
           return session.server;
         }
-        const { server } = new ModernGatewayClient(pool, flows, await pool.instructions(), observed);
+        const { server } = new ModernGatewayClient(pool, flows, await pool.instructions(UNRESTRICTED), observed);
         unwatch.push(watchChanges(pool, serverNotifier(server, deps.logger)));
         return server;
       },

@@ -3,7 +3,8 @@
 // the upstream that owns the task, for the client that created it only.
 import type { CallToolRequest, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { offersToolTasks, type PassThroughResult, type TaskMethod } from '../mcp-client/index.js';
+import type { PassThroughResult, TaskMethod } from '../mcp-client/index.js';
+import type { UpstreamAccess } from '../mcp/index.js';
 import { toProtocolError } from './gateway-errors.js';
 import { traceParentOf, type GatewayClient } from './gateway-client.js';
 import type { GatewaySession } from './gateway-session.js';
@@ -27,25 +28,22 @@ export async function callAsTask(
   request: CallToolRequest,
   ctx: ServerContext,
   plain: () => Promise<CallToolResult>,
+  access: UpstreamAccess,
 ): Promise<CallToolResult> {
-  const up = session.upstreams();
-  const signal = ctx.mcpReq.signal;
-  const client = await up.manager.clientFor(route.server, { signal }).catch(() => undefined);
-  if (!client || !offersToolTasks(client.capabilities)) return plain();
-  const params = upstreamTaskParams(route, request, request.params.task as Record<string, unknown>);
-  return relayTaskCall(session, route, session, ctx, client, params, (result) =>
+  const { offered } = await session.upstreams().manager.toolTasks(route.server, route.name, { signal: ctx.mcpReq.signal });
+  if (!offered) return plain();
+  const params = upstreamTaskParams(request, request.params.task as Record<string, unknown>);
+  return relayTaskCall(session, route, session, ctx, params, access, (result) =>
     typeof result.task !== 'object' || result.task === null ? (result as CallToolResult) : createdTaskResult(session.pool.tasks.created(session, route.server, result)),
   );
 }
 
 export function registerTaskHandlers(session: GatewaySession): void {
   const { server, pool } = session;
-  const forward = async (method: TaskMethod, entry: TaskEntry, ctx: ServerContext, timeoutMs?: number): Promise<PassThroughResult> => {
+  const forward = async (method: Exclude<TaskMethod, 'tasks/list'>, entry: TaskEntry, ctx: ServerContext, timeoutMs?: number): Promise<PassThroughResult> => {
     const signal = ctx.mcpReq.signal;
-    const up = session.upstreams();
     try {
-      const client = await up.manager.clientFor(entry.server, { signal });
-      const answer = await client.taskRequest(method, { taskId: entry.upstreamId }, { signal, traceParent: traceParentOf(session, ctx), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+      const answer = await session.upstreams().manager.taskRequest(entry.server, method, entry.upstreamId, { signal, traceParent: traceParentOf(session, ctx), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
       return pool.tasks.toClient(entry, answer);
     } catch (err) {
       throw toProtocolError(err);

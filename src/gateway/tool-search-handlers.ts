@@ -8,7 +8,7 @@ import type { Config } from '../config/index.js';
 import { describeServers, ToolSearchCache, DEFAULT_SEARCH_LIMIT, type ToolSearchDoc } from '../mcp/index.js';
 import { SwitchboardError } from '../util/index.js';
 import { invalidParams } from './gateway-errors.js';
-import { visibleTools, viewOf } from './caller-view.js';
+import { mayUse, visibleTools, viewOf } from './caller-view.js';
 import { callGatewayTool } from './gateway-handlers.js';
 import type { GatewayMode } from './catalog-view.js';
 import type { GatewayClient } from './gateway-client.js';
@@ -147,6 +147,8 @@ export function registerToolSearchHandlers(session: GatewayClient, options: Gate
       const exact = (await index.index((await catalog(ctx)).deferred)).search(name, { limit: 2 }).filter((h) => h.match === 'exact');
       if (exact.length === 1) target = manager.lookup(exact[0]!.doc.name);
     }
+    // Outside the caller's view: no schema check (its errors would describe the tool), the call refuses it as unknown.
+    if (target && !mayUse(viewOf(session.pool.options.access, ctx), { server: target.server, name: target.tool })) target = undefined;
     if (target) {
       const check = await validatorFor(target.definition.inputSchema);
       const verdict = check(inner);
@@ -163,7 +165,7 @@ export function registerToolSearchHandlers(session: GatewayClient, options: Gate
   session.server.setRequestHandler('tools/call', async (request, outer) => {
     const { name, arguments: args } = request.params;
     if (name === SEARCH_TOOLS) return search(args, outer);
-    return session.rounds(outer, (ctx, client) => {
+    return session.rounds(outer, name, (ctx, client) => {
       if (name === CALL_TOOL) return call(args, ctx, client);
       // The pinned servers' tools, and any tool called by its exact name.
       return callGatewayTool(session, client, name, args, ctx, request.params.task && session.era === 'legacy' ? request : undefined);

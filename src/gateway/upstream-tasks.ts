@@ -1,8 +1,9 @@
 // What the gateway asks of an upstream's tasks, for clients of either era: the params of a
-// task-augmented tools/call, the cancel of a task, and how long each may take.
+// task-augmented tools/call, the call itself through the manager (the same filter and rights as a
+// plain call), the cancel of a task, and how long each may take.
 import type { CallToolRequest, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
-import type { McpClient, PassThroughResult } from '../mcp-client/index.js';
-import type { McpConnectionManager } from '../mcp/index.js';
+import type { PassThroughResult } from '../mcp-client/index.js';
+import type { McpConnectionManager, TaskCallParams, UpstreamAccess } from '../mcp/index.js';
 import type { Route } from './catalog-view.js';
 import { toolCallFailure } from './gateway-errors.js';
 import type { RelayClient } from './relay.js';
@@ -14,17 +15,17 @@ export const TASK_CANCEL_TIMEOUT_MS = 10_000;
 export const TASK_RESULT_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The upstream's tools/call params for `request` routed to `route`, task-augmented with `task`; the
- * client's progressToken stays behind (the upstream call gets its own).
+ * The upstream's tools/call params for `request`, task-augmented with `task`; the client's
+ * progressToken stays behind (the upstream call gets its own).
  */
-export function upstreamTaskParams(route: Route, request: CallToolRequest, task: Record<string, unknown>): Parameters<McpClient['callToolAsTask']>[0] {
+export function upstreamTaskParams(request: CallToolRequest, task: Record<string, unknown>): TaskCallParams {
   const { arguments: args, _meta } = request.params;
   const { progressToken: _token, ...meta } = _meta ?? {};
-  return { name: route.name, ...(args ? { arguments: args } : {}), task, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
+  return { ...(args ? { arguments: args } : {}), task, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
 }
 
 /**
- * The task-augmented call on `upstream`, inside the relay for `client` (its questions, progress and
+ * The task-augmented call of `route`, inside the relay for `client` (its questions, progress and
  * cancellation tied to this request); `answered` gets the upstream's answer, a failure becomes the
  * call's error result.
  */
@@ -33,14 +34,15 @@ export function relayTaskCall(
   route: Route,
   client: RelayClient,
   ctx: ServerContext,
-  upstream: McpClient,
-  params: Parameters<McpClient['callToolAsTask']>[0],
+  params: TaskCallParams,
+  access: UpstreamAccess,
   answered: (answer: PassThroughResult) => CallToolResult | Promise<CallToolResult>,
 ): Promise<CallToolResult> {
-  return session.upstreams().relay.within(route.server, client, ctx, async (call) => {
+  const { manager, relay } = session.upstreams();
+  return relay.within(route.server, client, ctx, async (call) => {
     let answer: PassThroughResult;
     try {
-      answer = await upstream.callToolAsTask(params, { signal: ctx.mcpReq.signal, onProgress: (p) => call.progress(p), traceParent: traceParentOf(session, ctx) });
+      answer = await manager.callServerToolAsTask(route.server, route.name, params, { signal: ctx.mcpReq.signal, access, onProgress: (p) => call.progress(p), traceParent: traceParentOf(session, ctx) });
     } catch (err) {
       return toolCallFailure(err);
     }
@@ -49,7 +51,6 @@ export function relayTaskCall(
 }
 
 /** tasks/cancel of `server`'s task `upstreamId`. */
-export async function cancelUpstreamTask(manager: McpConnectionManager, server: string, upstreamId: string, signal?: AbortSignal): Promise<PassThroughResult> {
-  const client = await manager.clientFor(server, signal ? { signal } : {});
-  return client.taskRequest('tasks/cancel', { taskId: upstreamId }, { ...(signal ? { signal } : {}), timeoutMs: TASK_CANCEL_TIMEOUT_MS });
+export function cancelUpstreamTask(manager: McpConnectionManager, server: string, upstreamId: string, signal?: AbortSignal): Promise<PassThroughResult> {
+  return manager.taskRequest(server, 'tasks/cancel', upstreamId, { ...(signal ? { signal } : {}), timeoutMs: TASK_CANCEL_TIMEOUT_MS });
 }

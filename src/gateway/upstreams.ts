@@ -31,8 +31,8 @@ export interface UpstreamSink {
   roots: Root[];
   clients(): Iterable<RelayClient>;
   onEvent(event: McpManagerEvent): void;
-  listChanged(kind: Exclude<ListKind, 'tools'>): void;
-  resourceUpdated(uri: string): void;
+  listChanged(kind: Exclude<ListKind, 'tools'>, server: string): void;
+  resourceUpdated(uri: string, server: string): void;
   taskStatus(server: string, params: TaskStatusParams): void;
   taskAsker(server: string, taskId: string): RelayClient | undefined;
 }
@@ -44,10 +44,10 @@ export function openUpstreams(sink: UpstreamSink, createManager: (setup: Gateway
     onEvent: (event) => sink.onEvent(event),
     handlersFor: (server) => ({
       ...relay.handlersFor(server),
-      onResourceUpdated: (uri) => sink.resourceUpdated(uri),
+      onResourceUpdated: (uri) => sink.resourceUpdated(uri, server),
       onTaskStatus: (params) => sink.taskStatus(server, params),
-      onPromptsListChanged: () => sink.listChanged('prompts'),
-      onResourcesListChanged: () => sink.listChanged('resources'),
+      onPromptsListChanged: () => sink.listChanged('prompts', server),
+      onResourcesListChanged: () => sink.listChanged('resources', server),
     }),
   });
   return { manager, relay, catalog: new CatalogView(manager, sink.mode), routes: new ResourceRoutes(manager, sink.mode, sink.logger) };

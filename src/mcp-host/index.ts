@@ -10,7 +10,7 @@ export { StdioFrameTransport } from './rpc/stdio-transport.js';
 export { RequestGuard, requestKey, errorResponseFor, type GuardTexts } from './rpc/request-guard.js';
 export { ResourceAuth, type ResourceAuthOptions } from './http/resource-auth.js';
 export { STATIC_CALLER, callerOf, type Caller } from './access/caller.js';
-export { AccessPolicy, UNRESTRICTED, qualified, type AccessRule, type CallerView } from './access/access-rules.js';
+export { AccessPolicy, UNRESTRICTED, type AccessRule, type CallerView } from './access/access-rules.js';
 export { CallerLimits, MemoryLimitStore, type CallerLimitStore, type CallerLimitSettings } from './access/caller-limits.js';
 export { AuditedTransport, auditedServer, auditFilePath, fileAuditSink, type AuditDescriber, type AuditRecord, type AuditSink } from './access/audit-trail.js';
 export { readAuditTail, type AuditTailOptions } from './access/audit-reader.js';
@@ -19,6 +19,7 @@ export { observedTransport, requestSpanOf, type ObservedTransportInfo } from './
 export { listenTap, type OnListen } from './rpc/listen-tap.js';
 export { createOps, startOpsListener, type Ops, type OpsGuard, type OpsOptions, type OpsSource, type OpsSnapshot, type UpstreamRow, type ClientRow, type CallRow, type ThreadRow } from './ops/index.js';
 export { createModernLeg, type ModernLeg, type ModernLegOptions } from './http/modern-leg.js';
+export type { ScopedNotifier } from './http/scoped-events.js';
 export { InputFlows, DEFAULT_MAX_WAITING, type FlowChannel, type InputFlowsOptions } from './flows/input-flows.js';
 export { randomRequestStateKey, RequestStateSealer, MAX_REQUEST_STATE_CHARS, DEFAULT_REQUEST_STATE_TTL_MS, type RequestStateKey } from './flows/request-state.js';
 export { TaskIds, TASK_METHODS, retryHolders } from './flows/task-ids.js';

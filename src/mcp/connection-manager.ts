@@ -1,20 +1,20 @@
 // McpConnectionManager: many servers, one catalog. Parallel non-blocking startup with snapshots,
 // startup events, routing by model-visible name, and per-server failure isolation.
-import type { CallToolResult, ElicitResult, GetPromptResult, ReadResourceResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
+import type { CallToolResult, ElicitResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import type { McpClient, McpClientHandlers } from '../mcp-client/index.js';
-import { raceSignal, SwitchboardError } from '../util/index.js';
+import { raceSignal, SwitchboardError, type Logger } from '../util/index.js';
 import { listAllPrompts, listAllResources, listAllResourceTemplates, type AggregateDeps, type QualifiedPrompt } from './aggregate.js';
 import type { CatalogEntry, ServerTools } from './catalog.js';
 import { CatalogState } from './catalog-state.js';
 import { ElicitationRouter } from './elicitation-router.js';
 import { ManagedServer } from './managed-server.js';
-import type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, ReadOptions, StartupSummary, WaitMode } from './manager-types.js';
+import { ManagerOperations } from './manager-operations.js';
+import type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, OperationOptions, ReadOptions, StartupSummary, WaitMode } from './manager-types.js';
 import { startupStatus, statusOf, type ServerStatus } from './server-status.js';
-import { toolDisabledError } from './tool-filter.js';
 import { TrustedServers } from './tool-metadata.js';
 import { DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
 
-export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, ReadOptions, ServerStatus, StartupSummary, WaitMode };
+export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, OperationOptions, ReadOptions, ServerStatus, StartupSummary, WaitMode };
 
 /**
  * Many MCP servers as one catalog (Codex's connection manager). Servers start in parallel without
@@ -35,11 +35,13 @@ export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions
  * await manager.close();
  * ```
  */
-export class McpConnectionManager {
+export class McpConnectionManager extends ManagerOperations {
   private readonly servers = new Map<string, ManagedServer>();
   private readonly catalog: CatalogState;
   private readonly maxNameBytes: number;
-  private readonly router = new ElicitationRouter();
+  protected readonly router = new ElicitationRouter();
+  /** Each server's resource templates, for checking a restricted caller's reads (until its resources change). */
+  private readonly templates = new Map<string, Promise<readonly string[]>>();
   private snapshots: Promise<void> | undefined;
   private snapshotsIn = false;
   /** Snapshot writes still running; close() waits for them so a closed manager left its files complete. */
@@ -51,6 +53,7 @@ export class McpConnectionManager {
     options: McpConnectionManagerOptions,
     private readonly deps: McpConnectionManagerDeps,
   ) {
+    super();
     this.maxNameBytes = options.maxToolNameBytes ?? DEFAULT_MAX_TOOL_NAME_BYTES;
     this.catalog = new CatalogState(options.trusted ?? new TrustedServers(), this.maxNameBytes);
     for (const config of Object.values(options.servers)) {
@@ -154,29 +157,6 @@ export class McpConnectionManager {
     return this.callServerTool(entry.server, entry.tool, args, options);
   }
 
-  /** Call a tool by server and raw name (the filter still applies). */
-  async callServerTool(serverName: string, tool: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
-    const server = this.server(serverName);
-    if (!server.filter.allows(tool)) throw toolDisabledError(serverName, tool);
-    const client = server.readyClient() ?? (await raceSignal(server.clientForCall(), options.signal));
-    const live = server.tools;
-    if (live?.source === 'live' && !live.tools.some((t) => t.name === tool)) {
-      throw new SwitchboardError('unknown_tool', `MCP server '${serverName}' no longer offers tool '${tool}'`);
-    }
-    const release = this.router.enter(serverName, options.onElicitation);
-    try {
-      return await client.callTool(tool, args, { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress, meta: options.meta, inputs: options.inputs, traceParent: options.traceParent });
-    } finally {
-      release();
-    }
-  }
-
-  /** The ready client of one server (starting it if lazy); fails at once for a failed server. */
-  async clientFor(serverName: string, options: { signal?: AbortSignal } = {}): Promise<McpClient> {
-    this.start();
-    return raceSignal(this.server(serverName).clientForCall(), options.signal);
-  }
-
   /** Servers that are ready now, in config order. */
   readyServers(): string[] {
     return [...this.servers.values()].filter((s) => s.phase.kind === 'ready').map((s) => s.name);
@@ -189,7 +169,7 @@ export class McpConnectionManager {
   /** Re-list one server's tools (starting it if lazy or failed), or all servers'. */
   async refresh(serverName?: string): Promise<void> {
     this.start();
-    const targets = serverName ? [this.server(serverName)] : [...this.servers.values()];
+    const targets = serverName ? [this.managed(serverName)] : [...this.servers.values()];
     await Promise.allSettled(targets.map((s) => s.refresh()));
   }
 
@@ -202,27 +182,9 @@ export class McpConnectionManager {
     return listAllResourceTemplates(this.aggregateDeps(), options.signal);
   }
 
-  async listResources(serverName: string, options: { signal?: AbortSignal } = {}): Promise<Resource[]> {
-    return (await this.clientFor(serverName, options)).listResources({ signal: options.signal });
-  }
-
-  async listResourceTemplates(serverName: string, options: { signal?: AbortSignal } = {}): Promise<ResourceTemplateType[]> {
-    return (await this.clientFor(serverName, options)).listResourceTemplates({ signal: options.signal });
-  }
-
-  async readResource(serverName: string, uri: string, options: ReadOptions = {}): Promise<ReadResourceResult> {
-    const client = await this.clientFor(serverName, options);
-    return client.readResource(uri, { signal: options.signal, inputs: options.inputs, traceParent: options.traceParent });
-  }
-
   /** Prompts of every ready server under qualified names (`<server>__<prompt>`). */
   listAllPrompts(options: { signal?: AbortSignal } = {}): Promise<QualifiedPrompt[]> {
     return listAllPrompts(this.aggregateDeps(), this.maxNameBytes, options.signal);
-  }
-
-  async getPrompt(serverName: string, prompt: string, args: Record<string, string> | undefined, options: ReadOptions = {}): Promise<GetPromptResult> {
-    const client = await this.clientFor(serverName, options);
-    return client.getPrompt(prompt, args, { signal: options.signal, inputs: options.inputs, traceParent: options.traceParent });
   }
 
   async close(): Promise<void> {
@@ -243,7 +205,11 @@ export class McpConnectionManager {
     };
   }
 
-  private server(name: string): ManagedServer {
+  protected get logger(): Logger {
+    return this.deps.logger;
+  }
+
+  protected managed(name: string): ManagedServer {
     const server = this.servers.get(name);
     if (!server) throw new SwitchboardError('unknown_server', `unknown MCP server '${name}'`);
     return server;
@@ -269,15 +235,32 @@ export class McpConnectionManager {
     this.catalog.rebuild(this.contributions(), '');
   }
 
+  protected templatesOf(server: string, signal?: AbortSignal): Promise<readonly string[]> {
+    let known = this.templates.get(server);
+    if (!known) {
+      known = this.listResourceTemplates(server, signal ? { signal } : {}).then((list) => list.map((t) => t.uriTemplate));
+      // A failed list is not kept: the next read asks again.
+      known.catch(() => this.templates.delete(server));
+      this.templates.set(server, known);
+    }
+    return known;
+  }
+
   private handlersFor(name: string): McpClientHandlers {
     const host = this.deps.handlersFor?.(name) ?? {};
     return {
       ...host,
+      onResourcesListChanged: () => {
+        this.templates.delete(name);
+        host.onResourcesListChanged?.();
+      },
       elicitation: (request, ctx) => this.router.route(name, request, ctx, host.elicitation) as Promise<ElicitResult>,
     };
   }
 
   private onPhase(server: ManagedServer): void {
+    // A server that (re)started may list other templates now.
+    if (server.phase.kind !== 'ready') this.templates.delete(server.name);
     const status = startupStatus(server.phase);
     if (status && !this.closing) this.emit({ type: 'mcp_startup_update', server: server.name, status });
     this.onServerToolsChanged(server);

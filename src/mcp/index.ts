@@ -1,7 +1,10 @@
 // McpConnectionManager: many servers -> one catalog (naming, filters, metadata policy, snapshots,
 // startup events, routing, resources and prompts). The layer's public face.
 export { McpConnectionManager } from './connection-manager.js';
-export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, ServerStatus, StartupSummary, WaitMode } from './connection-manager.js';
+export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, OperationOptions, ReadOptions, ServerStatus, StartupSummary, WaitMode } from './connection-manager.js';
+export type { TaskCallParams, ToolTasks } from './manager-operations.js';
+export type { UpstreamAccess } from './upstream-access.js';
+export { canonicalUri } from './resource-uri.js';
 export { createDefaultClientFactory, type DefaultClientFactoryOptions } from './client-factory.js';
 export { createConnectionManager, type ConnectionManagerOptions } from './create-manager.js';
 export type { ClientFactory, ServerPhase } from './managed-server.js';

@@ -8,6 +8,7 @@ import type { ClientFactory } from './managed-server.js';
 import type { RestartPolicyOptions } from './restart-policy.js';
 import type { SnapshotStore } from './snapshot-store.js';
 import type { TrustedServers } from './tool-metadata.js';
+import type { UpstreamAccess } from './upstream-access.js';
 
 /**
  * What the manager reports as servers start and catalogs change: `mcp_startup_update` (one server's
@@ -39,27 +40,30 @@ export interface McpConnectionManagerDeps {
 /** How long `listAllTools` waits for starting servers (see there). */
 export type WaitMode = 'none' | 'unsnapshotted' | 'all';
 
-/** Per-call options of `McpConnectionManager.callTool`. */
-export interface CallOptions {
+/** What every manager operation on one upstream takes. */
+export interface OperationOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** The caller's rights (a served endpoint's [server_auth] rules): what it may not reach is answered as unknown. */
+  access?: UpstreamAccess;
+  /** The trace context the request continues (the gateway's: the request it relays); else the current span's. */
+  traceParent?: RequestOptions['traceParent'];
+}
+
+/** Per-call options of `McpConnectionManager.callTool`. */
+export interface CallOptions extends OperationOptions {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Answers elicitations the server raises while this call runs. */
   onElicitation?: CallElicitationHandler;
   /** Answers this call's input requests (a 2026-07-28 server's input-required results) instead of the handlers. */
   inputs?: InputHandlers;
   meta?: Record<string, unknown>;
-  /** The trace context the call continues (the gateway's: the request it relays); else the current span's. */
-  traceParent?: RequestOptions['traceParent'];
 }
 
 /** Options of a resources/read or prompts/get through the manager. */
-export interface ReadOptions {
-  signal?: AbortSignal;
+export interface ReadOptions extends OperationOptions {
   /** As {@link CallOptions.inputs}. */
   inputs?: InputHandlers;
-  /** As {@link CallOptions.traceParent}. */
-  traceParent?: RequestOptions['traceParent'];
 }
 
 /** How the first startup of the eager servers ended. */

@@ -16,10 +16,10 @@ describe('gateway: a forgotten 2026-07-28 task', () => {
   afterAll(async () => gw?.close());
 
   it('is cancelled upstream when forgotten while it runs', async () => {
-    const upstream = await gw.pool.upstreams().manager.clientFor('tasks');
-    const cancelledCount = async () => (JSON.parse((await upstream.callTool('cancelled', {})).content.map((c) => (c.type === 'text' ? c.text : '')).join('')) as { cancelled: number }).cancelled;
+    const { manager } = gw.pool.upstreams();
+    const cancelledCount = async () => (JSON.parse((await manager.callServerTool('tasks', 'cancelled', {})).content.map((c) => (c.type === 'text' ? c.text : '')).join('')) as { cancelled: number }).cancelled;
     const before = await cancelledCount();
-    const answer = await upstream.callToolAsTask({ name: 'work', arguments: { label: 'long', steps: 200, stepMs: 50 }, task: {} });
+    const answer = await manager.callServerToolAsTask('tasks', 'work', { arguments: { label: 'long', steps: 200, stepMs: 50 }, task: {} });
     const task = await gw.pool.modernTasks.created('alice', 'tasks', (answer.task as { taskId: string }).taskId, undefined, undefined);
     gw.pool.modernTasks.forget(task, 'a test forgets it');
     const deadline = Date.now() + 10_000;

@@ -1,5 +1,6 @@
 // The rule language of [server_auth]: which rules a caller's claims match, and the view that gives
-// it: `server__name` glob patterns (allowed unless denied), and whose threads it may continue.
+// it: `server__name` glob patterns matched on (server, name) pairs (allowed unless denied), and
+// whose threads it may continue.
 import type { Caller } from './caller.js';
 
 export interface AccessRule {
@@ -15,24 +16,55 @@ export interface AccessRule {
 export interface CallerView {
   /** No rule restricts it (no rules configured, the static token, stdio). */
   readonly unrestricted: boolean;
-  /** `name` as a pattern sees it: `<server>__<tool>` (or prompt, resource URI); the agent's own tools by name. */
-  allows(name: string): boolean;
+  /** An item of the upstream `server`: a tool or prompt by its raw name, a resource by its URI. */
+  allows(server: string, name: string): boolean;
+  /** Whether anything of `server` is in view (its instructions, status lines and log messages). */
+  sees(server: string): boolean;
+  /** The agent server's own tools (`codex`, `codex-reply`), by name. */
+  allowsOwn(name: string): boolean;
   readonly allThreads: boolean;
 }
 
-export const UNRESTRICTED: CallerView = Object.freeze({ unrestricted: true, allows: () => true, allThreads: true });
+const yes = () => true;
+export const UNRESTRICTED: CallerView = Object.freeze({ unrestricted: true, allows: yes, sees: yes, allowsOwn: yes, allThreads: true });
 /** A token caller when no rules are configured: every tool, but only its own threads. */
-const EVERY_TOOL_OWN_THREADS: CallerView = Object.freeze({ unrestricted: true, allows: () => true, allThreads: false });
+const EVERY_TOOL_OWN_THREADS: CallerView = Object.freeze({ unrestricted: true, allows: yes, sees: yes, allowsOwn: yes, allThreads: false });
 
-/** `<server>__<name>`, the string patterns are matched against. */
-export function qualified(server: string, name: string): string {
-  return `${server}__${name}`;
+/**
+ * One pattern, split at its first `__` into a server part and a name part, each matched on its own:
+ * `stripe__*` names every item of the server `stripe` and none of `stripe__admin` (a server name
+ * holds no `__` where rules exist: config refuses it). Without `__` it names the agent server's own
+ * tools; `*` alone names everything.
+ */
+interface Pattern {
+  server: RegExp | null;
+  name: RegExp;
+  /** The whole server: `<server>__*`. */
+  wholeServer: boolean;
+  /** `*`: every item of every server, and the agent's own tools. */
+  everything: boolean;
+}
+
+export function compilePattern(text: string): Pattern {
+  if (text === '*') return { server: /^/, name: /^/, wholeServer: true, everything: true };
+  const split = text.indexOf('__');
+  if (split < 0) return { server: null, name: globToRegExp(text), wholeServer: false, everything: false };
+  const rest = text.slice(split + 2);
+  return { server: globToRegExp(text.slice(0, split)), name: globToRegExp(rest), wholeServer: rest === '*', everything: false };
+}
+
+function onServer(p: Pattern, server: string, name: string): boolean {
+  return p.server !== null && p.server.test(server) && p.name.test(name);
+}
+
+function ownTool(p: Pattern, name: string): boolean {
+  return p.everything || (p.server === null && p.name.test(name));
 }
 
 interface Compiled {
   rule: AccessRule;
-  allow: RegExp[];
-  deny: RegExp[];
+  allow: Pattern[];
+  deny: Pattern[];
 }
 
 export class AccessPolicy {
@@ -41,7 +73,7 @@ export class AccessPolicy {
   private readonly views = new WeakMap<Caller, CallerView>();
 
   constructor(rules: readonly AccessRule[]) {
-    this.rules = rules.map((rule) => ({ rule, allow: rule.allow.map(globToRegExp), deny: rule.deny.map(globToRegExp) }));
+    this.rules = rules.map((rule) => ({ rule, allow: rule.allow.map(compilePattern), deny: rule.deny.map(compilePattern) }));
   }
 
   get restricts(): boolean {
@@ -67,7 +99,10 @@ export class AccessPolicy {
     return Object.freeze({
       unrestricted: false,
       allThreads,
-      allows: (name: string) => allow.some((re) => re.test(name)) && !deny.some((re) => re.test(name)),
+      allows: (server: string, name: string) => allow.some((p) => onServer(p, server, name)) && !deny.some((p) => onServer(p, server, name)),
+      // Some pattern may name an item of it, and no deny takes the whole server.
+      sees: (server: string) => allow.some((p) => p.server?.test(server) === true) && !deny.some((p) => p.wholeServer && p.server?.test(server) === true),
+      allowsOwn: (name: string) => allow.some((p) => ownTool(p, name)) && !deny.some((p) => ownTool(p, name)),
     });
   }
 }

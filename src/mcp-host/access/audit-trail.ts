@@ -15,6 +15,7 @@ import path from 'node:path';
 import { createLineFile, DEFAULT_LOG_ROTATION, type LogRotation } from '../../util/index.js';
 import { callerOf, type Caller } from './caller.js';
 import { requestKey } from '../rpc/request-guard.js';
+import { requestSubject } from '../rpc/request-subject.js';
 import { TransportDecorator } from '../rpc/transport-decorator.js';
 
 export interface AuditRecord {
@@ -51,12 +52,6 @@ export function fileAuditSink(file: string, rotation: LogRotation = DEFAULT_LOG_
 /** What only the product knows about a request: the upstream a name routes to. */
 export type AuditDescriber = (request: JSONRPCRequest, caller: Caller | undefined) => { upstream?: string } | undefined;
 
-/** The subject of a request: its tool, prompt or resource name (never its arguments). */
-function subjectOf(request: JSONRPCRequest): string | undefined {
-  const p = request.params as { name?: unknown; uri?: unknown; ref?: { name?: unknown; uri?: unknown } } | undefined;
-  const value = p?.name ?? p?.uri ?? p?.ref?.name ?? p?.ref?.uri;
-  return typeof value === 'string' ? value.slice(0, 512) : undefined;
-}
 
 interface Pending {
   started: number;
@@ -114,7 +109,7 @@ export class AuditedTransport extends TransportDecorator {
 
 
   private begin(request: JSONRPCRequest, caller: Caller | undefined): void {
-    const tool = subjectOf(request);
+    const tool = requestSubject(request.params);
     let upstream: string | undefined;
     try {
       upstream = this.describe?.(request, caller)?.upstream;

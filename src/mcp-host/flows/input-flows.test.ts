@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { nullLogger } from '../../util/index.js';
+import { authInfoFor, callerFromClaims } from '../access/caller.js';
 import { InputFlows } from './input-flows.js';
 
 const ENVELOPE = {
@@ -18,8 +19,8 @@ function serve(flows: InputFlows) {
     () => {
       const server = new Server({ name: 'flows', version: '1.0.0' }, { capabilities: { tools: {} } });
       server.setRequestHandler('tools/list', () => ({ tools: [] }));
-      server.setRequestHandler('tools/call', (_request, ctx) =>
-        flows.round(ctx, async (_flowCtx, channel) => {
+      server.setRequestHandler('tools/call', (request, ctx) =>
+        flows.round(ctx, request.params.name, async (_flowCtx, channel) => {
           const [a, b] = await Promise.all([channel.ask(ask('first?'), { key: 'a' }), channel.ask(ask('second?'), { key: 'b' })]);
           return { content: [{ type: 'text' as const, text: JSON.stringify({ a, b }) }] };
         }),
@@ -29,13 +30,15 @@ function serve(flows: InputFlows) {
     { legacy: 'reject', responseMode: 'json' },
   );
   let id = 0;
-  return async (params: Record<string, unknown>) => {
+  return async (params: Record<string, unknown>, as?: string) => {
+    const name = typeof params.name === 'string' ? params.name : 'work';
     const res = await handler.fetch(
       new Request('http://localhost/mcp', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'work' },
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
         body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'work', arguments: {}, ...params, _meta: ENVELOPE } }),
       }),
+      as === undefined ? undefined : { authInfo: authInfoFor(callerFromClaims('https://as.example', { sub: as }), undefined) },
     );
     return (await res.json()) as { result?: { resultType?: string; inputRequests?: Record<string, unknown>; requestState?: string; content?: { text: string }[] }; error?: { code: number; message: string } };
   };
@@ -57,6 +60,21 @@ describe('InputFlows', () => {
     const r3 = await call({ inputResponses: { b: accept('2') }, requestState: r2.result!.requestState });
     expect(JSON.parse(r3.result!.content![0]!.text)).toEqual({ a: accept('1'), b: accept('2') });
     expect(flows.size).toBe(0);
+  });
+
+  it("binds the state to its caller and to the tool named: another caller's retry, or one naming another tool, is refused and answers nothing", async () => {
+    const flows = new InputFlows({ logger: nullLogger });
+    const call = serve(flows);
+    const alice = await call({}, 'alice');
+    const both = { inputResponses: { a: accept('1'), b: accept('2') }, requestState: alice.result!.requestState };
+    const mallory = await call(both, 'mallory');
+    expect(mallory.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid requestState: it was minted for another request/) });
+    expect(mallory.result).toBeUndefined();
+    expect((await call(both)).error?.message).toMatch(/minted for another request/);
+    expect((await call({ ...both, name: 'other' }, 'alice')).error?.message).toMatch(/minted for another request/);
+    // Alice's own retry still finds her work waiting, untouched by the refused ones.
+    const done = await call(both, 'alice');
+    expect(JSON.parse(done.result!.content![0]!.text)).toEqual({ a: accept('1'), b: accept('2') });
   });
 
   it('gives up work whose client does not come back within its lifetime', async () => {

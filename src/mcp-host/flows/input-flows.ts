@@ -1,10 +1,12 @@
 // Multi-round-trip serving (2026-07-28) of work that asks its client for input while it runs. The
 // work keeps running in this process between rounds: a question it asks ends the current round with
 // an input-required result (questions asked together go out together), and the client's retry,
-// carrying the answers and the sealed requestState, resumes it. Waiting work is bounded in number
-// and in how long it waits for the retry.
+// carrying the answers and the sealed requestState, resumes it. The state is bound to the caller,
+// the method and what the request names (a tool, prompt or resource), so no one else can replay it.
+// Waiting work is bounded in number and in how long it waits for the retry.
 import { inputRequired, type InputRequest, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { Logger } from '../../util/index.js';
+import { callerOf } from '../access/caller.js';
 import { Flow, type Notification } from './flow.js';
 import { DEFAULT_REQUEST_STATE_TTL_MS, randomRequestStateKey, refused, RequestStateSealer, type RequestStateKey } from './request-state.js';
 
@@ -28,14 +30,33 @@ export interface InputFlowsOptions {
 }
 
 export const DEFAULT_MAX_WAITING = 1024;
+const BOUND_ELSEWHERE = 'it was minted for another request';
+
+function bound(payload: Payload, binding: StateBinding): boolean {
+  return payload.caller === binding.caller && payload.subject === binding.subject;
+}
 /** Questions the work asks together (a batch of an upstream's input requests) go out in one result. */
 const GATHER_MS = 5;
 
 interface Payload {
   flow: string;
   round: number;
+  /** Who the request was from (`issuer#subject`, or `anonymous`) and what it names: only they may retry it. */
+  caller: string;
+  subject: string;
   /** The replica whose process holds the waiting work (its internal origin), when it said so. */
   holder?: string;
+}
+
+/** Whose request, for the state it is sealed into: the authenticated caller, or one identity for all callers of an unauthenticated endpoint. */
+export function stateCaller(ctx: Pick<ServerContext, 'http'>): string {
+  return callerOf(ctx.http?.authInfo)?.key ?? 'anonymous';
+}
+
+/** What a retry must repeat: its caller and the name its request names. */
+export interface StateBinding {
+  caller: string;
+  subject: string;
 }
 
 export class InputFlows {
@@ -62,9 +83,10 @@ export class InputFlows {
    * The replica holding the work a retry's requestState belongs to, when it is not this one; undefined
    * for state held here, state naming no holder, or state that does not open (the round refuses it).
    */
-  async holderElsewhere(state: string, method: string): Promise<string | undefined> {
+  async holderElsewhere(state: string, method: string, binding: StateBinding): Promise<string | undefined> {
     const payload = await this.sealer.open(state, { mcpReq: { method } } as ServerContext).catch(() => undefined);
-    return payload?.holder !== undefined && payload.holder !== this.self ? payload.holder : undefined;
+    if (!payload || !bound(payload, binding)) return undefined;
+    return payload.holder !== undefined && payload.holder !== this.self ? payload.holder : undefined;
   }
 
   /** Work waiting for its client's retry now. */
@@ -75,13 +97,17 @@ export class InputFlows {
   /**
    * One round of a request: a first request starts `work` (with a context whose signal, progress
    * token and notifications follow the rounds); a retry carrying requestState hands its answers to
-   * the work it belongs to. Either way: the work's result, or an input-required result.
+   * the work it belongs to. Either way: the work's result, or an input-required result. `subject`:
+   * what the request names (its tool, prompt or resource URI), which a retry must name again.
    */
-  async round<R>(ctx: ServerContext, work: (flowCtx: ServerContext, channel: FlowChannel) => Promise<R>): Promise<R | InputRequiredResult> {
+  async round<R>(ctx: ServerContext, subject: string, work: (flowCtx: ServerContext, channel: FlowChannel) => Promise<R>): Promise<R | InputRequiredResult> {
     const state = ctx.mcpReq.requestState<unknown>();
+    const binding: StateBinding = { caller: stateCaller(ctx), subject };
     let flow: Flow<R>;
     if (typeof state === 'string') {
       const payload = await this.sealer.open(state, ctx);
+      // Sealed for another caller or another tool: refused as state minted for another request (which it is).
+      if (!bound(payload, binding)) throw refused(BOUND_ELSEWHERE);
       const found = this.waiting.get(payload.flow) as Flow<R> | undefined;
       if (!found) throw refused(`the request it belongs to is no longer waiting here (it ended, waited more than ${Math.round(this.ttlMs / 1000)} s for this retry, or the server restarted)`);
       if (payload.round !== found.round) throw refused('it belongs to an earlier round of this request');
@@ -90,7 +116,7 @@ export class InputFlows {
     } else {
       flow = this.start(ctx, work);
     }
-    return this.serveRound(flow, ctx);
+    return this.serveRound(flow, ctx, binding);
   }
 
   /** Gives up every waiting request (their work is cancelled, their questions fail). */
@@ -136,7 +162,7 @@ export class InputFlows {
     }
   }
 
-  private async serveRound<R>(flow: Flow<R>, ctx: ServerContext): Promise<R | InputRequiredResult> {
+  private async serveRound<R>(flow: Flow<R>, ctx: ServerContext, binding: StateBinding): Promise<R | InputRequiredResult> {
     flow.attach(ctx);
     // The client gave up on this round (cancelled it, or its stream broke: it re-issues the request).
     const onAbort = () => this.end(flow, 'the client cancelled the request');
@@ -152,7 +178,7 @@ export class InputFlows {
         if (flow.questions.size > 0) {
           await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
           if (flow.outcome || flow.questions.size === 0) continue;
-          return await this.suspend(flow, ctx);
+          return await this.suspend(flow, ctx, binding);
         }
         await flow.changed();
       }
@@ -163,11 +189,11 @@ export class InputFlows {
   }
 
   /** Ends the round with the work's open questions; the work waits for the retry. */
-  private async suspend<R>(flow: Flow<R>, ctx: ServerContext): Promise<InputRequiredResult> {
+  private async suspend<R>(flow: Flow<R>, ctx: ServerContext, binding: StateBinding): Promise<InputRequiredResult> {
     if (this.closed) throw new Error('the server is shutting down');
     flow.round += 1;
     const inputRequests = Object.fromEntries([...flow.questions.values()].map((q) => [q.key, q.request]));
-    const requestState = await this.sealer.seal({ flow: flow.id, round: flow.round, ...(this.self ? { holder: this.self } : {}) }, ctx);
+    const requestState = await this.sealer.seal({ flow: flow.id, round: flow.round, ...binding, ...(this.self ? { holder: this.self } : {}) }, ctx);
     if (!this.waiting.has(flow.id)) {
       while (this.waiting.size >= this.maxWaiting) {
         const oldest = this.waiting.keys().next().value!;

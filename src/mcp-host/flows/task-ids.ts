@@ -59,7 +59,7 @@ export function retryHolders(flows: InputFlows, ids: TaskIds): RetryHolders {
       flows.listeningAt(origin);
       ids.listeningAt(origin);
     },
-    holderElsewhere: (state, method) => flows.holderElsewhere(state, method),
+    holderElsewhere: (state, method, binding) => flows.holderElsewhere(state, method, binding),
     taskHolderElsewhere: (id) => ids.holderElsewhere(id),
   };
 }

@@ -4,20 +4,21 @@
 // host's auth, Host/Origin checks and body bound have run before either leg sees a request.
 import type http from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, isJsonContentType, isLegacyRequest, type AuthInfo, type McpServerFactory, type ServerNotifier } from '@modelcontextprotocol/server';
+import { createMcpHandler, isJsonContentType, isLegacyRequest, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
 import { errorMessage, jsonRpcError, type Logger } from '../../util/index.js';
 import type { Telemetry } from '../../util/telemetry/index.js';
 import { sendJson } from './http-io.js';
 import { forwardRetry, type RetryHolders } from './retry-forward.js';
 import { listenedResources, type OnListen } from '../rpc/listen-tap.js';
 import { observedServer } from '../rpc/observed-transport.js';
+import { ScopedEventBus, type ScopedNotifier, type ScopeOf } from './scoped-events.js';
 
 /** The revision this leg serves (the SDK's entry refuses others). */
 const MODERN_REVISION = '2026-07-28';
 
 export interface ModernLeg {
-  /** Publishes list changes and resource updates on open `subscriptions/listen` streams. */
-  readonly notify: ServerNotifier;
+  /** Publishes list changes and resource updates on open `subscriptions/listen` streams (each hears what its caller's scope lets through). */
+  readonly notify: ScopedNotifier;
   /** Whether this POST (already read and parsed) is 2026-07-28 traffic. */
   claims(req: http.IncomingMessage, body: unknown): Promise<boolean>;
   serve(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void>;
@@ -38,6 +39,8 @@ export interface ModernLegOptions {
    * reaches it; the product makes the updates happen, e.g. by subscribing upstream); `ended` aborts when it closes.
    */
   onListen?: OnListen;
+  /** Which change events a caller's listen streams hear (default: all of them). */
+  scopeOf?: ScopeOf;
 }
 
 /** The modern leg over a product's per-request server factory (2026-07-28 only: 2025 traffic never reaches it). */
@@ -49,10 +52,11 @@ export function createModernLeg(factory: McpServerFactory, options: ModernLegOpt
     const server = await factory(ctx);
     return telemetry ? observedServer(server, telemetry, { transport: 'tcp', protocolVersion: () => MODERN_REVISION, currentSpan }) : server;
   };
-  const handler = createMcpHandler(observed, { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes, onerror });
+  const bus = new ScopedEventBus(onerror);
+  const handler = createMcpHandler(observed, { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes, onerror, bus });
   const node = toNodeHandler(handler, { onerror, maxRequestBodySize: options.maxBodyBytes });
   return {
-    notify: handler.notify,
+    notify: bus.notifier,
     async claims(req, body) {
       // The host has read the body already: the predicate classifies the parsed value, reading nothing.
       const probe = new Request('http://localhost/', { method: 'POST', headers: webHeaders(req.headers) });
@@ -65,14 +69,16 @@ export function createModernLeg(factory: McpServerFactory, options: ModernLegOpt
       const malformed = malformedRetry(body);
       if (malformed) return sendJson(res, 400, malformed);
       if (options.retries && (await forwardRetry(options.retries, req, res, body, options.logger))) return;
+      const auth = (req as http.IncomingMessage & { auth?: AuthInfo }).auth;
       const onListen = options.onListen;
       const uris = onListen ? listenedResources(body) : undefined;
       if (onListen && uris) {
         const ended = new AbortController();
         res.once('close', () => ended.abort());
-        onListen(uris, (req as http.IncomingMessage & { auth?: AuthInfo }).auth, ended.signal);
+        onListen(uris, auth, ended.signal);
       }
-      await node(req, res, body);
+      if (!options.scopeOf) return node(req, res, body);
+      await bus.within(options.scopeOf(auth), () => node(req, res, body));
     },
     listeningAt: (origin) => options.retries?.listeningAt(origin),
     observedBy(t, current) {

@@ -7,12 +7,16 @@ import type http from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { errorMessage, type Logger } from '../../util/index.js';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { callerOf } from '../access/caller.js';
+import type { StateBinding } from '../flows/input-flows.js';
 import { TASK_METHODS } from '../flows/task-ids.js';
+import { requestSubject } from '../rpc/request-subject.js';
 
 /** Who holds the work a retry belongs to (InputFlows); the state is opened, so the holder is one this cluster sealed. */
 export interface RetryHolders {
   listeningAt(origin: string): void;
-  holderElsewhere(state: string, method: string): Promise<string | undefined>;
+  holderElsewhere(state: string, method: string, binding: StateBinding): Promise<string | undefined>;
   /** The replica holding the task a task id names, when another one (TaskIds). */
   taskHolderElsewhere?(taskId: string): Promise<string | undefined>;
 }
@@ -40,7 +44,7 @@ export async function forwardRetry(holders: RetryHolders, req: http.IncomingMess
   const taskId = message.params?.taskId;
   const holder =
     typeof state === 'string'
-      ? await holders.holderElsewhere(state, message.method)
+      ? await holders.holderElsewhere(state, message.method, { caller: callerOf((req as http.IncomingMessage & { auth?: AuthInfo }).auth)?.key ?? 'anonymous', subject: requestSubject(message.params) ?? '' })
       : TASK_METHODS.has(message.method) && typeof taskId === 'string'
         ? await holders.taskHolderElsewhere?.(taskId)
         : undefined;
