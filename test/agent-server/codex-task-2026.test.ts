@@ -49,7 +49,7 @@ describe('switchboard mcp-server --http: codex as a task for 2026-07-28 clients'
     model.enqueue(responsesTurn({ text: 'all done' }));
     const created = (await send('tools/call', { name: 'codex', arguments: { prompt: 'work on it', cwd: sh.work } }, 'codex')).result!;
     expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 3_600_000, pollIntervalMs: 1000 });
-    expect(created.taskId).toMatch(/^t1\.[A-Za-z0-9_-]{24}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]{22}$/);
+    expect(created.taskId).toMatch(/^t2\.[A-Za-z0-9_-]+$/);
     const done = await poll(created.taskId as string, ended);
     expect(done).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'all done' }] } });
     expect((done.result as { structuredContent: { content: string } }).structuredContent.content).toBe('all done');

@@ -94,5 +94,9 @@ describe('access rules', () => {
     expect(caller({ sub: 'u', azp: 'app', scope: 'a b' })).toMatchObject({ key: 'https://as#u', subject: 'u', clientId: 'app', scopes: ['a', 'b'] });
     expect(caller({ sub: 'u', appid: 'entra-app', scp: 'mcp.read' })).toMatchObject({ clientId: 'entra-app', scopes: ['mcp.read'] });
     expect(caller({ client_id: 'svc', scp: ['x', 'y'] })).toMatchObject({ key: 'https://as#client:svc', subject: null, scopes: ['x', 'y'] });
+    // A subject that reads like a client is kept apart from that client.
+    expect(caller({ sub: 'client:svc' }).key).toBe('https://as#sub:client:svc');
+    expect(caller({ sub: 'sub:client:svc' }).key).toBe('https://as#sub:sub:client:svc');
+    expect(new Set([caller({ sub: 'client:svc' }), caller({ client_id: 'svc' }), caller({ sub: 'sub:client:svc' })].map((c) => c.key)).size).toBe(3);
   });
 });

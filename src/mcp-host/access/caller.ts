@@ -3,7 +3,11 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
 export interface Caller {
-  /** Stable identity across tokens: `<issuer>#<subject>`, or `static` for the static token. */
+  /**
+   * Stable identity across tokens: `<issuer>#<subject>` (a subject starting `client:` or `sub:` is
+   * written `sub:<subject>`), `<issuer>#client:<client id>` for a token without a subject, or
+   * `static` for the static token. No two callers share one.
+   */
   key: string;
   kind: 'token' | 'static';
   subject: string | null;
@@ -34,7 +38,13 @@ export function callerFromClaims(issuer: string, claims: Record<string, unknown>
   const subject = typeof claims.sub === 'string' ? claims.sub : null;
   // client_id (RFC 9068), azp (OIDC, Keycloak, Auth0), appid (Entra ID v1), cid (Okta).
   const clientId = [claims.client_id, claims.azp, claims.appid, claims.cid].find((v): v is string => typeof v === 'string') ?? null;
-  return Object.freeze({ key: `${issuer}#${subject ?? `client:${clientId ?? ''}`}`, kind: 'token' as const, subject, clientId, scopes: scopesOf(claims), claims: Object.freeze({ ...claims }) });
+  return Object.freeze({ key: `${issuer}#${keyPart(subject, clientId)}`, kind: 'token' as const, subject, clientId, scopes: scopesOf(claims), claims: Object.freeze({ ...claims }) });
+}
+
+/** The part after the issuer: a subject that could read as a client (or as an escaped subject) is escaped. */
+function keyPart(subject: string | null, clientId: string | null): string {
+  if (subject === null) return `client:${clientId ?? ''}`;
+  return subject.startsWith('client:') || subject.startsWith('sub:') ? `sub:${subject}` : subject;
 }
 
 /** `scope` (RFC 9068, space-separated) or `scp` (Entra ID, Okta: a string or an array). */

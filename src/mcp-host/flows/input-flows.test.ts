@@ -66,6 +66,9 @@ describe('InputFlows', () => {
     const flows = new InputFlows({ logger: nullLogger });
     const call = serve(flows);
     const alice = await call({}, 'alice');
+    // Opaque: neither the caller nor the tool can be read out of it.
+    const decoded = alice.result!.requestState!.split('.').map((part) => Buffer.from(part, 'base64url').toString('latin1')).join(' ');
+    expect(decoded).not.toMatch(/alice|as\.example|work/);
     const both = { inputResponses: { a: accept('1'), b: accept('2') }, requestState: alice.result!.requestState };
     const mallory = await call(both, 'mallory');
     expect(mallory.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid requestState: it was minted for another request/) });
