@@ -1,9 +1,12 @@
 // agent-server: the agent as a Codex-compatible MCP server (`codex` / `codex-reply` tools,
-// `codex/event` notifications, approvals by elicitation) over stdio or Streamable HTTP.
-export { CodexMcpServer, PROTOCOL_VERSIONS, type CodexServerOptions } from './codex-server.js';
+// `codex/event` notifications, approvals by elicitation): a product whose handlers the host
+// (mcp-host) serves over stdio or Streamable HTTP.
+export { codexProduct, PROTOCOL_VERSIONS, type CodexServerOptions } from './codex-product.js';
 export { TurnLimiter } from './call-limits.js';
 export { IdleThreads, DEFAULT_THREAD_IDLE_MS } from './idle-threads.js';
 export { serverConfig, type ServerConfig } from './call-config.js';
 export type { CodexAgent } from './tool-call.js';
 export { codexTools, CODEX_TOOL, CODEX_REPLY_TOOL } from './tool-definitions.js';
-export { createCodexAgent, serveCodexHttp, serveCodexStdio, shutdownThreads, DEFAULT_MAX_TURNS, type StdioServeOptions, type StdioServeResult, type CodexAgentOptions } from './serve-codex.js';
+export { shutdownThreads } from './shutdown.js';
+export { createCodexAgent, serveCodexHttp, serveCodexStdio, DEFAULT_MAX_TURNS, type StdioServeOptions, type CodexAgentOptions } from './serve-codex.js';
+export type { StdioResult as StdioServeResult } from '../mcp-host/index.js';

@@ -1,30 +1,29 @@
-// One `tools/call` of the agent server, whichever era the client speaks and whether it runs as a
-// task: the tool named (within the caller's view), its arguments parsed, the call run on its thread
-// with events and progress where the caller says, and approvals through the channel the era gives (a
-// 2025 elicitation request, a 2026 input-required result).
-import type { CallToolRequestParams, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+// One `tools/call` of the agent server, whichever revision the client speaks and whether it runs as
+// a task: the tool named (within the caller's view), its arguments parsed, the call run on its thread
+// with events and progress where the caller says, and approvals through the request's own way of
+// asking (a 2025 elicitation request, a 2026-07-28 input-required round) or the task's.
+import type { CallToolRequestParams, CallToolResult } from '@modelcontextprotocol/server';
+import type { Req } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
-import { callerOf, UNRESTRICTED } from '../mcp-host/index.js';
 import type { ClientChannel } from './approval-bridge.js';
 import { CallNotifier } from './call-notifier.js';
-import type { CodexServerOptions } from './codex-server.js';
-import { parseCodexArgs, parseReplyArgs } from './tool-args.js';
+import { parseCodexArgs, parseReplyArgs, parseThreadId } from './tool-args.js';
 import { CODEX_REPLY_TOOL, CODEX_TOOL } from './tool-definitions.js';
 import { runCodexCall, runReplyCall, toolError, type CallContext, type CodexAgent } from './tool-call.js';
 import * as T from './texts.js';
 
+/** What the agent server passes every call. */
 export interface ToolDispatch {
   agent: CodexAgent;
-  options: CodexServerOptions;
+  options: { codexEvents: boolean; heartbeatMs: number };
   logger: Logger;
 }
 
 export type CallAccess = Pick<CallContext, 'caller' | 'view'>;
 
 /** Who is calling (HTTP with [server_auth]) and what its rules let it use. */
-export function accessOf(agent: CodexAgent, ctx: ServerContext): CallAccess {
-  const caller = callerOf(ctx.http?.authInfo);
-  return { ...(caller ? { caller } : {}), view: agent.access?.viewFor(caller) ?? UNRESTRICTED };
+export function accessOf(req: Pick<Req, 'caller' | 'view'>): CallAccess {
+  return { ...(req.caller ? { caller: req.caller } : {}), view: req.view };
 }
 
 /** Answers for a name or arguments that cannot start a call; undefined when the call may run. */
@@ -34,6 +33,19 @@ export function refuseCall(params: CallToolRequestParams, access: CallAccess): C
   if ((name !== CODEX_TOOL && name !== CODEX_REPLY_TOOL) || !access.view.allowsOwn(name)) return toolError(T.unknownTool(name));
   if (params.arguments === undefined) return toolError(name === CODEX_TOOL ? T.MISSING_CODEX_ARGS : T.MISSING_REPLY_ARGS);
   return undefined;
+}
+
+/**
+ * A task-augmented `codex-reply` on a thread the caller may not continue: refused before any task
+ * exists (a task created for it would read as a success until polled), as a thread that does not exist.
+ */
+export async function refuseTask(agent: CodexAgent, params: CallToolRequestParams, access: CallAccess): Promise<CallToolResult | undefined> {
+  const refusal = refuseCall(params, access);
+  if (refusal || params.name !== CODEX_REPLY_TOOL) return refusal;
+  const args = parseReplyArgs(params.arguments);
+  const id = args.ok && args.value.threadId !== null ? parseThreadId(args.value.threadId) : undefined;
+  if (!id?.ok || (await agent.owners.mayContinue(id.value, access.caller, access.view))) return undefined;
+  return toolError(T.sessionNotFound(id.value), id.value);
 }
 
 export interface CallRun extends CallAccess {
@@ -72,23 +84,29 @@ export async function runToolCall(d: ToolDispatch, params: CallToolRequestParams
   }
 }
 
+/** The way a request asks its client: approvals sent raw, so the codex_* fields reach it untouched and a legacy `{decision}` answer is read as it came. */
+export function requestChannel(req: Req): ClientChannel {
+  return {
+    elicit: (params, signal) => req.ask({ method: 'elicitation/create', params } as Parameters<Req['ask']>[0], { signal, raw: true }),
+    capabilities: () => req.clientCapabilities,
+  };
+}
+
 /** A call answered on its request: events and progress on the request's own stream. */
-export function dispatchToolCall(d: ToolDispatch, params: CallToolRequestParams, ctx: ServerContext, cancel: AbortSignal, channel: ClientChannel): Promise<CallToolResult> {
-  const requestId = ctx.mcpReq.id;
-  const progressToken = ctx.mcpReq._meta?.progressToken;
+export function dispatchToolCall(d: ToolDispatch, params: CallToolRequestParams, req: Req): Promise<CallToolResult> {
+  const progressToken = req.meta?.progressToken;
   return runToolCall(d, params, {
-    ...accessOf(d.agent, ctx),
-    toolCallId: String(requestId),
-    cancel,
+    ...accessOf(req),
+    toolCallId: String(req.id),
+    cancel: req.signal,
     notifier: new CallNotifier({
-      // codex/event is not a spec notification: the SDK sends it as is, but its types need the cast.
-      send: (n) => ctx.mcpReq.notify(n as Parameters<typeof ctx.mcpReq.notify>[0]),
-      requestId,
+      send: (n) => req.notify(n),
+      requestId: req.id,
       progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
       codexEvents: d.options.codexEvents,
       heartbeatMs: d.options.heartbeatMs,
       logger: d.logger,
     }),
-    channel,
+    channel: requestChannel(req),
   });
 }

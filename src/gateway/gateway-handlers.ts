@@ -1,24 +1,31 @@
-// The MCP methods the gateway answers, each routed to the server that owns the tool, prompt or
-// resource (transparent mode: the one upstream, under raw names). Upstream traffic during a request
-// is tied to it through the relay.
-import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequest, type CallToolResult, type CompleteRequest, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+// The MCP methods the gateway answers, as a handler table the host serves in both revisions: each
+// routed to the server that owns the tool, prompt or resource (transparent mode: the one upstream,
+// under raw names), within the caller's view, through a manager operation. Upstream traffic during a
+// request is tied to it through the relay.
+import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequestParams, type CallToolResult, type CompleteRequest, type LoggingLevel, type Tool } from '@modelcontextprotocol/server';
+import { declaresTasks, extensionRequired, type Handler, type Req } from '../mcp-host/index.js';
 import { isSwitchboardError } from '../util/index.js';
-import { mayUse, viewOf, visiblePrompts, visibleResources, visibleTools } from './caller-view.js';
+import { mayUse, visiblePrompts, visibleResources, visibleTools } from './caller-view.js';
+import type { Route } from './catalog-view.js';
+import type { Downstream } from './downstream.js';
 import { invalidParams, resourceNotFound, toolCallFailure, toProtocolError } from './gateway-errors.js';
-import { MODERN_PROTOCOL_VERSION, traceParentOf, type GatewayClient } from './gateway-client.js';
+import type { GatewayPool } from './gateway-pool.js';
 import type { RelayClient } from './relay.js';
-import { callAsTask } from './task-handlers.js';
-import { callAsModernTask } from './modern-task-handlers.js';
+
+/** The revision whose upstreams take a calling client's own capabilities in `_meta`. */
+const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 /**
  * The client's request `_meta` minus its progressToken (the upstream call gets its own). A
  * 2026-07-28 upstream also gets the calling 2026-07-28 client's own capabilities for what it may be
  * asked (its input requests then ask only what that client can answer), instead of the gateway's.
  */
-function forwardedMeta(ctx: ServerContext, session: GatewayClient, client: RelayClient, server: string): Record<string, unknown> | undefined {
-  const { progressToken: _token, ...rest } = ctx.mcpReq._meta ?? {};
-  const caps = client.askableCapabilities?.();
-  if (caps && session.upstreams().manager.status().find((s) => s.name === server)?.protocol === MODERN_PROTOCOL_VERSION) rest[CLIENT_CAPABILITIES_META_KEY] = caps;
+function forwardedMeta(pool: GatewayPool, req: Req, server: string): Record<string, unknown> | undefined {
+  const { progressToken: _token, ...rest } = req.meta ?? {};
+  if (req.era === 'modern' && pool.upstreams().manager.status().find((s) => s.name === server)?.protocol === MODERN_PROTOCOL_VERSION) {
+    const { elicitation, sampling, roots } = req.clientCapabilities ?? {};
+    rest[CLIENT_CAPABILITIES_META_KEY] = { ...(elicitation ? { elicitation } : {}), ...(sampling ? { sampling } : {}), ...(roots ? { roots } : {}) };
+  }
   return Object.keys(rest).length > 0 ? rest : undefined;
 }
 
@@ -43,148 +50,142 @@ function sortedTools(tools: Tool[], aggregate: boolean): Tool[] {
 }
 
 /**
- * A tools/call by the name the client sees, routed to the server that owns the tool (also `call_tool`'s
- * route under --tool-search). `client` is who the relay asks for input; `taskRequest`: the client asked
- * for a task (passed through when the upstream offers tasks).
+ * Where a tools/call by the name the client sees goes; a name outside the caller's view gets the same
+ * answer as one no server offers, with no hints (-32602 either way).
  */
-export async function callGatewayTool(
-  session: GatewayClient,
-  client: RelayClient,
-  name: string,
-  args: Record<string, unknown> | undefined,
-  ctx: ServerContext,
-  taskRequest?: CallToolRequest,
-): Promise<CallToolResult> {
-  const signal = ctx.mcpReq.signal;
-  const up = session.upstreams();
-  const view = viewOf(session.pool.options.access, ctx);
-  const route = await up.catalog.resolveTool(name, signal);
-  // Outside the caller's view: the same answer as a name no server offers, and no hints.
-  if (!view.unrestricted && !mayUse(view, route)) throw invalidParams(`Unknown tool: ${name}`);
-  if (!route) {
-    // A server that is down: say so, rather than point the model at another server's tool.
-    const down = up.catalog.unavailableServer(name);
-    if (down) throw invalidParams(`Unknown tool: ${name}: MCP server '${down.server}' is unavailable: ${down.error}`);
-    const close = up.catalog.closestTools(name);
-    throw invalidParams(`Unknown tool: ${name}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`);
+export async function resolveCall(pool: GatewayPool, req: Req, name: string): Promise<Route> {
+  const up = pool.upstreams();
+  const route = await up.catalog.resolveTool(name, req.signal);
+  if (!req.view.unrestricted && !mayUse(req.view, route)) throw invalidParams(`Unknown tool: ${name}`);
+  if (route) return route;
+  // A server that is down: say so, rather than point the model at another server's tool.
+  const down = up.catalog.unavailableServer(name);
+  if (down) throw invalidParams(`Unknown tool: ${name}: MCP server '${down.server}' is unavailable: ${down.error}`);
+  const close = up.catalog.closestTools(name);
+  throw invalidParams(`Unknown tool: ${name}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`);
+}
+
+/** A tools/call by the name the client sees (also `call_tool`'s route under --tool-search), run as an ordinary call. */
+export async function callGatewayTool(pool: GatewayPool, client: RelayClient, req: Req, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  const route = await resolveCall(pool, req, name);
+  const { manager, relay } = pool.upstreams();
+  if (req.era === 'modern' && !declaresTasks(req.clientCapabilities)) {
+    // A tool that runs only as a task refuses a client without the tasks extension (-32021).
+    const tasks = await manager.toolTasks(route.server, route.name, { signal: req.signal });
+    if (tasks.offered && tasks.support === 'required') throw extensionRequired(`Tool ${name} runs only as a task: it`);
   }
-  const plain = () =>
-    up.relay.within(route.server, client, ctx, async (call) => {
-      try {
-        return await up.manager.callServerTool(route.server, route.name, args, {
-          signal,
-          access: view,
-          onProgress: (p) => call.progress(p),
-          meta: forwardedMeta(ctx, session, client, route.server),
-          inputs: up.relay.inputsFor(call),
-          traceParent: traceParentOf(session, ctx),
-        });
-      } catch (err) {
-        return toolCallFailure(err);
-      }
-    });
-  if (!taskRequest) return plain();
-  return session.era === 'modern' ? callAsModernTask(session, client, route, taskRequest, ctx, plain, view) : callAsTask(session, route, taskRequest, ctx, plain, view);
-}
-
-export function registerGatewayHandlers(session: GatewayClient): void {
-  const server = session.server;
-  const access = session.pool.options.access;
-
-  server.setRequestHandler('tools/list', async (_request, ctx) => {
-    const tools = visibleTools(viewOf(access, ctx), session.upstreams(), session.mode, await session.catalog.listTools(ctx.mcpReq.signal));
-    return { tools: session.era === 'modern' ? sortedTools(tools, session.mode.kind === 'aggregate') : tools };
-  });
-
-  server.setRequestHandler('tools/call', (request, outer) =>
-    // A 2025 client asks for a task with params.task; for a 2026-07-28 client the tool decides (tasks extension).
-    session.rounds(outer, request.params.name, (ctx, client) => callGatewayTool(session, client, request.params.name, request.params.arguments, ctx, request.params.task || session.era === 'modern' ? request : undefined)),
-  );
-
-  server.setRequestHandler('resources/list', async (_request, ctx) => ({
-    resources: visibleResources(viewOf(access, ctx), session.mode, await session.upstreams().routes.listResources(ctx.mcpReq.signal)),
-  }));
-
-  server.setRequestHandler('resources/templates/list', async (_request, ctx) => ({
-    resourceTemplates: visibleResources(viewOf(access, ctx), session.mode, await session.upstreams().routes.listTemplates(ctx.mcpReq.signal)),
-  }));
-
-  server.setRequestHandler('resources/read', (request, outer) => session.rounds(outer, request.params.uri, async (ctx, client) => {
-    const { uri } = request.params;
-    const signal = ctx.mcpReq.signal;
-    const up = session.upstreams();
-    const target = await relayed(() => up.routes.route(uri, signal));
-    if (target === undefined) throw resourceNotFound(uri);
-    const view = viewOf(access, ctx);
-    return up.relay.within(target, client, ctx, (call) =>
-      relayed(() => up.manager.readResource(target, uri, { signal, access: view, inputs: up.relay.inputsFor(call), traceParent: traceParentOf(session, ctx) }), uri),
-    );
-  }));
-
-  server.setRequestHandler('resources/subscribe', async (request, ctx) => {
-    const { uri } = request.params;
-    const signal = ctx.mcpReq.signal;
-    const up = session.upstreams();
-    const target = await relayed(() => up.routes.route(uri, signal));
-    if (target === undefined) throw resourceNotFound(uri);
-    await relayed(() => session.pool.subscribe(session, uri, target, signal, viewOf(access, ctx)), uri);
-    return {};
-  });
-
-  // Only this client's subscription ends; the upstream's ends with its last subscriber.
-  server.setRequestHandler('resources/unsubscribe', async (request, ctx) => {
-    await relayed(() => session.pool.unsubscribe(session, request.params.uri, ctx.mcpReq.signal));
-    return {};
-  });
-
-  server.setRequestHandler('prompts/list', async (_request, ctx) => {
-    const up = session.upstreams();
-    return { prompts: visiblePrompts(viewOf(access, ctx), up, await up.catalog.listPrompts(ctx.mcpReq.signal)) };
-  });
-
-  server.setRequestHandler('prompts/get', (request, outer) => session.rounds(outer, request.params.name, async (ctx, client) => {
-    const signal = ctx.mcpReq.signal;
-    const up = session.upstreams();
-    const route = await relayed(() => up.catalog.resolvePrompt(request.params.name, signal));
-    const view = viewOf(access, ctx);
-    const unknown = () => invalidParams(`Unknown prompt: ${request.params.name}`);
-    if (!mayUse(view, route)) throw unknown();
-    return up.relay.within(route.server, client, ctx, (call) =>
-      relayed(() => up.manager.getPrompt(route.server, route.name, request.params.arguments, { signal, access: view, inputs: up.relay.inputsFor(call), traceParent: traceParentOf(session, ctx) }), undefined, unknown),
-    );
-  }));
-
-  server.setRequestHandler('completion/complete', async (request, ctx) => {
-    const signal = ctx.mcpReq.signal;
-    const up = session.upstreams();
-    const view = viewOf(access, ctx);
-    const { ref } = request.params;
-    let target: string | undefined;
-    let params: CompleteRequest['params'] = request.params;
-    if (ref.type === 'ref/prompt') {
-      const route = await relayed(() => up.catalog.resolvePrompt(ref.name, signal));
-      if (!mayUse(view, route)) throw invalidParams(`Unknown prompt: ${ref.name}`);
-      target = route.server;
-      params = { ...request.params, ref: { ...ref, name: route.name } };
-    } else {
-      target = await relayed(() => up.routes.route(ref.uri, signal));
+  return relay.within(route.server, client, req, async (call) => {
+    try {
+      return await manager.callServerTool(route.server, route.name, args, {
+        signal: req.signal,
+        access: req.view,
+        onProgress: (p) => call.progress(p),
+        meta: forwardedMeta(pool, req, route.server),
+        inputs: relay.inputsFor(call),
+        ...(req.traceContext ? { traceParent: req.traceContext } : {}),
+      });
+    } catch (err) {
+      return toolCallFailure(err);
     }
-    const notFound = () => invalidParams(ref.type === 'ref/prompt' ? `Unknown prompt: ${ref.name}` : `Resource template ${ref.uri} not found: no MCP server behind this gateway offers it`);
-    if (target === undefined) throw notFound();
-    const owner = target;
-    // The gateway offers completion for every prompt and template; servers without it have none.
-    return up.relay.within(owner, session, ctx, () =>
-      relayed(() => up.manager.complete(owner, params, { signal, access: view, traceParent: traceParentOf(session, ctx) }), undefined, notFound),
-    );
-  });
-
-  // The client's roots changed: servers asking it for roots are told to ask again.
-  server.setNotificationHandler('notifications/roots/list_changed', () => session.upstreams().manager.notifyRootsChanged());
-
-  server.setRequestHandler('logging/setLevel', async (request, ctx) => {
-    const { level } = request.params;
-    session.setLoggingLevel(level);
-    await session.pool.applyLevel(ctx.mcpReq.signal);
-    return {};
   });
 }
+
+/** The gateway's handlers by method, for the host to serve. */
+export function gatewayHandlers(pool: GatewayPool, downstream: Downstream): Record<string, Handler> {
+  const up = () => pool.upstreams();
+  const trace = (req: Req) => (req.traceContext ? { traceParent: req.traceContext } : {});
+  return {
+    'tools/list': {
+      handle: async (_params, req) => {
+        const tools = visibleTools(req.view, up(), pool.mode, await up().catalog.listTools(req.signal));
+        return { tools: req.era === 'modern' ? sortedTools(tools, pool.mode.kind === 'aggregate') : tools };
+      },
+    },
+    'tools/call': {
+      asks: true,
+      handle: (params, req) => {
+        const { name, arguments: args } = params as CallToolRequestParams;
+        return callGatewayTool(pool, downstream.of(req), req, name, args);
+      },
+    },
+    'resources/list': { handle: async (_params, req) => ({ resources: visibleResources(req.view, pool.mode, await up().routes.listResources(req.signal)) }) },
+    'resources/templates/list': { handle: async (_params, req) => ({ resourceTemplates: visibleResources(req.view, pool.mode, await up().routes.listTemplates(req.signal)) }) },
+    'resources/read': {
+      asks: true,
+      handle: async (params, req) => {
+        const uri = String(params.uri);
+        const target = await relayed(() => up().routes.route(uri, req.signal));
+        if (target === undefined) throw resourceNotFound(uri);
+        const { manager, relay } = up();
+        return relay.within(target, downstream.of(req), req, (call) =>
+          relayed(() => manager.readResource(target, uri, { signal: req.signal, access: req.view, inputs: relay.inputsFor(call), ...trace(req) }), uri),
+        );
+      },
+    },
+    // A 2026-07-28 client subscribes through its listen stream (listen-subscriptions.ts).
+    'resources/subscribe': {
+      era: 'legacy',
+      handle: async (params, req) => {
+        const uri = String(params.uri);
+        const target = await relayed(() => up().routes.route(uri, req.signal));
+        if (target === undefined) throw resourceNotFound(uri);
+        await relayed(() => pool.subscribe(downstream.session(req.session!), uri, target, req.signal, req.view), uri);
+        return {};
+      },
+    },
+    // Only this client's subscription ends; the upstream's ends with its last subscriber.
+    'resources/unsubscribe': {
+      era: 'legacy',
+      handle: async (params, req) => {
+        await relayed(() => pool.unsubscribe(downstream.session(req.session!), String(params.uri), req.signal));
+        return {};
+      },
+    },
+    'prompts/list': { handle: async (_params, req) => ({ prompts: visiblePrompts(req.view, up(), await up().catalog.listPrompts(req.signal)) }) },
+    'prompts/get': {
+      asks: true,
+      handle: async (params, req) => {
+        const name = String(params.name);
+        const route = await relayed(() => up().catalog.resolvePrompt(name, req.signal));
+        const unknown = () => invalidParams(`Unknown prompt: ${name}`);
+        if (!mayUse(req.view, route)) throw unknown();
+        const { manager, relay } = up();
+        const args = params.arguments as Record<string, string> | undefined;
+        return relay.within(route.server, downstream.of(req), req, (call) =>
+          relayed(() => manager.getPrompt(route.server, route.name, args, { signal: req.signal, access: req.view, inputs: relay.inputsFor(call), ...trace(req) }), undefined, unknown),
+        );
+      },
+    },
+    'completion/complete': {
+      handle: async (params, req) => {
+        const request = params as CompleteRequest['params'];
+        const { ref } = request;
+        let target: string | undefined;
+        let forwarded = request;
+        if (ref.type === 'ref/prompt') {
+          const route = await relayed(() => up().catalog.resolvePrompt(ref.name, req.signal));
+          if (!mayUse(req.view, route)) throw invalidParams(`Unknown prompt: ${ref.name}`);
+          target = route.server;
+          forwarded = { ...request, ref: { ...ref, name: route.name } };
+        } else {
+          target = await relayed(() => up().routes.route(ref.uri, req.signal));
+        }
+        const notFound = () => invalidParams(ref.type === 'ref/prompt' ? `Unknown prompt: ${ref.name}` : `Resource template ${ref.uri} not found: no MCP server behind this gateway offers it`);
+        if (target === undefined) throw notFound();
+        const owner = target;
+        // The gateway offers completion for every prompt and template; servers without it have none.
+        return up().relay.within(owner, downstream.of(req), req, () => relayed(() => up().manager.complete(owner, forwarded, { signal: req.signal, access: req.view, ...trace(req) }), undefined, notFound));
+      },
+    },
+    // logging/setLevel is not a 2026-07-28 method: a request's level comes in its `_meta`.
+    'logging/setLevel': {
+      era: 'legacy',
+      handle: async (params, req) => {
+        downstream.session(req.session!).setLoggingLevel(params.level as LoggingLevel);
+        await pool.applyLevel(req.signal);
+        return {};
+      },
+    },
+  };
+}
+

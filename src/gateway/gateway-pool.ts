@@ -9,15 +9,13 @@ import type { AccessPolicy, AuditSink, CallerView } from '../mcp-host/index.js';
 import { assertNever, errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { Telemetry } from '../util/telemetry/index.js';
 import type { GatewayMode } from './catalog-view.js';
-import { GatewayTasks } from './gateway-tasks.js';
-import { ModernTasks } from './modern-tasks.js';
+import type { TaskStatusParams } from '../mcp-client/index.js';
 import type { ListKind } from './list-changed.js';
 import { upstreamInstructions } from './instructions.js';
 import { PoolSubscriptions } from './pool-subscriptions.js';
 import type { GatewayToolSearch } from './tool-search-handlers.js';
-import type { RelayClient } from './relay.js';
+import type { RelayClient, TaskAsker } from './relay.js';
 import { openUpstreams, type GatewayUpstreamSetup, type Upstreams } from './upstreams.js';
-import { cancelUpstreamTask } from './upstream-tasks.js';
 
 const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -53,6 +51,12 @@ export interface PoolClient extends RelayClient {
   listChanged(...kinds: ListKind[]): void;
 }
 
+/** What upstreams say about their tasks, for the tasks the gateway holds (gateway-tasks.ts). */
+export interface UpstreamTaskEvents {
+  status(server: string, params: TaskStatusParams): void;
+  asker(server: string, upstreamId: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined;
+}
+
 /** Hears what concerns every client without being one (the 2026-07-28 `subscriptions/listen` streams, which filter by their callers' views). */
 export interface PoolWatcher {
   listChanged(kind: ListKind, server: string): void;
@@ -74,10 +78,8 @@ export class GatewayPool {
   /** The level upstreams were given: the most verbose any client asked for. */
   private upstreamLevel: LoggingLevel | undefined;
   private readonly roots: Root[];
-  /** Tasks upstreams created for clients' task-augmented calls, each known to its own client only. */
-  readonly tasks: GatewayTasks;
-  /** Tasks of 2026-07-28 clients (the tasks extension), each known to the caller that created it only. */
-  readonly modernTasks: ModernTasks;
+  /** The tasks the gateway holds, told what their upstreams say about them. */
+  private taskEvents: UpstreamTaskEvents | undefined;
   private readonly upstreamListeners: (() => void)[] = [];
 
   constructor(
@@ -85,8 +87,11 @@ export class GatewayPool {
     private readonly deps: GatewayDeps,
   ) {
     this.roots = deps.roots ?? [{ uri: pathToFileURL(process.cwd()).href, name: 'workspace' }];
-    this.tasks = new GatewayTasks(deps.logger);
-    this.modernTasks = new ModernTasks(deps.logger, () => this.up?.manager);
+  }
+
+  /** Where what upstreams say about their tasks goes (set once, before the first client). */
+  attachTasks(events: UpstreamTaskEvents): void {
+    this.taskEvents = events;
   }
 
   /** Where one record per served HTTP request goes ([server_auth] audit), when configured. */
@@ -114,8 +119,8 @@ export class GatewayPool {
           clients: () => this.members,
           onEvent: (event) => this.onManagerEvent(event),
           listChanged: (kind, server) => this.listChanged(kind, server),
-          taskStatus: (server, params) => this.tasks.status(server, params),
-          taskAsker: (server, taskId) => this.modernTasks.asker(server, taskId),
+          taskStatus: (server, params) => this.taskEvents?.status(server, params),
+          taskAsker: (server, taskId) => this.taskEvents?.asker(server, taskId),
           resourceUpdated: (uri, server) => {
             for (const c of this.subscriptions.subscribers(uri)) c.notify({ method: 'notifications/resources/updated', params: { uri } });
             for (const w of this.watchers) w.resourceUpdated(uri, server);
@@ -165,9 +170,8 @@ export class GatewayPool {
     const up = this.up;
     if (!up || this.closed) return;
     up.relay.forget(client);
-    const cancelled = this.tasks.leave(client, (task) => cancelUpstreamTask(up.manager, task.server, task.upstreamId));
     const emptied = this.subscriptions.removeClient(client);
-    await Promise.all([...cancelled, ...emptied.map(({ uri, server }) => this.unsubscribeUpstream(up, server, uri))]);
+    await Promise.all(emptied.map(({ uri, server }) => this.unsubscribeUpstream(up, server, uri)));
     if (this.wantedLevel() !== this.upstreamLevel) await this.applyLevel();
   }
 
@@ -207,7 +211,6 @@ export class GatewayPool {
     if (this.closed) return;
     this.closed = true;
     this.members.clear();
-    this.modernTasks.close();
     await this.up?.manager.close();
   }
 

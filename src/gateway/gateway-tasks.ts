@@ -1,94 +1,85 @@
-// Tasks (2025-11-25) across the gateway's one pool: a task an upstream creates for a client's
-// task-augmented tools/call gets an id of the gateway's own, known only to that client. Its tasks/*
-// requests go to the owning upstream under the upstream's id; another client naming the id is told
-// the task does not exist; status notifications go to the owner only.
-import { randomUUID } from 'node:crypto';
-import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
-import type { PassThroughResult, TaskStatusParams } from '../mcp-client/index.js';
-import { errorMessage, type Logger } from '../util/index.js';
-import type { RelayClient } from './relay.js';
+// The gateway's tasks, kept in the host's table: a tools/call whose client asks for a task goes to
+// its upstream task-augmented when that upstream offers tasks (for a 2026-07-28 client: when the tool
+// supports them), and the upstream's task becomes the task's work. What the upstream says about its
+// task (status notifications, questions naming it) reaches that task's client, whoever else calls.
+import { RELATED_TASK_META_KEY, type CallToolRequestParams, type CallToolResult, type InputRequest } from '@modelcontextprotocol/server';
+import type { TaskStatusParams } from '../mcp-client/index.js';
+import { MAX_KEEP_MS, type ProductTasks, type Req, type TaskContext, type TaskState, type TaskWork } from '../mcp-host/index.js';
+import type { Downstream } from './downstream.js';
+import type { GatewayPool } from './gateway-pool.js';
+import { resolveCall } from './gateway-handlers.js';
+import type { RelayClient, TaskAsker } from './relay.js';
+import { UpstreamTaskWork } from './upstream-task-work.js';
+import { relayTaskCall, upstreamTaskParams } from './upstream-tasks.js';
 
-/** Tasks remembered per client; the oldest are forgotten past it (the upstream's ttl ends them anyway). */
-export const MAX_TASKS_PER_CLIENT = 1_000;
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** How long a task is kept when its upstream gave it no ttl. */
+const DEFAULT_KEEP_MS = 24 * 60 * 60 * 1000;
 
-export interface TaskEntry {
-  readonly id: string;
-  readonly owner: RelayClient;
-  readonly server: string;
-  readonly upstreamId: string;
-  status: string;
+interface Held {
+  context: TaskContext;
+  /** The 2025 client that created it (its log messages go there); none for a 2026-07-28 client's. */
+  client: RelayClient | undefined;
 }
 
-export class GatewayTasks {
-  private readonly byId = new Map<string, TaskEntry>();
-  private readonly byUpstream = new Map<string, TaskEntry>();
+/** The upstream's words without the 2025 related-task marker (the task id is the gateway's own now). */
+export function withoutRelatedTask<T extends Record<string, unknown>>(value: T): T {
+  const meta = value._meta as Record<string, unknown> | undefined;
+  if (!meta || !(RELATED_TASK_META_KEY in meta)) return value;
+  const { [RELATED_TASK_META_KEY]: _gone, ...rest } = meta;
+  return { ...value, ...(Object.keys(rest).length > 0 ? { _meta: rest } : { _meta: undefined }) };
+}
 
-  constructor(private readonly logger: Logger) {}
+export class GatewayTasks implements ProductTasks {
+  private readonly held = new Map<string, Held>();
 
-  /** An upstream created a task for `owner`: the CreateTaskResult with the gateway's id in it. */
-  created(owner: RelayClient, server: string, result: PassThroughResult): PassThroughResult {
-    const task = result.task as Record<string, unknown> | undefined;
-    if (!task || typeof task.taskId !== 'string') throw new ProtocolError(ProtocolErrorCode.InternalError, `MCP server '${server}' answered a task-augmented call without a task id`);
-    const entry: TaskEntry = { id: randomUUID(), owner, server, upstreamId: task.taskId, status: String(task.status ?? 'working') };
-    this.byId.set(entry.id, entry);
-    this.byUpstream.set(upstreamKey(server, entry.upstreamId), entry);
-    this.bound(owner);
-    return { ...result, task: { ...task, taskId: entry.id } };
+  constructor(
+    private readonly pool: GatewayPool,
+    private readonly downstream: Downstream,
+  ) {}
+
+  async start(params: CallToolRequestParams, req: Req, context: TaskContext): Promise<TaskWork | CallToolResult | undefined> {
+    const route = await resolveCall(this.pool, req, params.name);
+    const { manager } = this.pool.upstreams();
+    // Connected first: its live tool list (not a startup snapshot) then says what the tool supports.
+    const tasks = await manager.toolTasks(route.server, route.name, { signal: req.signal });
+    if (!tasks.offered) return undefined;
+    if (req.era === 'modern' && tasks.support !== 'optional' && tasks.support !== 'required') return undefined;
+    const client = this.downstream.of(req);
+    const task = req.era === 'legacy' ? (params.task as Record<string, unknown>) : {};
+    const answer = await relayTaskCall(this.pool, route, client, req, upstreamTaskParams(params, task));
+    const upstream = answer.task as Record<string, unknown> | undefined;
+    // The upstream ran it at once (or the call failed): that is the answer.
+    if (typeof upstream !== 'object' || upstream === null || typeof upstream.taskId !== 'string') return answer as CallToolResult;
+    const key = keyOf(route.server, upstream.taskId);
+    this.held.set(key, { context, client: req.era === 'legacy' ? client : undefined });
+    const initial = withoutRelatedTask(upstream) as TaskState;
+    return new UpstreamTaskWork(manager, route.server, upstream.taskId, initial, keepMsOf(upstream.ttl), context, () => this.held.delete(key), this.pool.logger);
   }
 
-  /** The task `id` of `client`; the same error for an unknown id as for another client's. */
-  owned(client: RelayClient, id: unknown): TaskEntry {
-    const entry = typeof id === 'string' ? this.byId.get(id) : undefined;
-    if (!entry || entry.owner !== client) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${String(id)}`);
-    return entry;
-  }
-
-  ownedBy(client: RelayClient): TaskEntry[] {
-    return [...this.byId.values()].filter((e) => e.owner === client);
-  }
-
-  /** An upstream answer about `entry` as its owner sees it: the gateway's id wherever the task is named. */
-  toClient(entry: TaskEntry, result: PassThroughResult): PassThroughResult {
-    const out: PassThroughResult = { ...result };
-    if (typeof out.taskId === 'string') out.taskId = entry.id;
-    if (typeof out.status === 'string') entry.status = out.status;
-    const meta = out._meta as Record<string, unknown> | undefined;
-    if (meta && typeof meta[RELATED_TASK_META_KEY] === 'object' && meta[RELATED_TASK_META_KEY] !== null) out._meta = { ...meta, [RELATED_TASK_META_KEY]: { ...(meta[RELATED_TASK_META_KEY] as object), taskId: entry.id } };
-    return out;
-  }
-
-  /** notifications/tasks/status from `server`, for the client that owns the task (if any). */
+  /** notifications/tasks/status from `server`, for the task's own client. */
   status(server: string, params: TaskStatusParams): void {
-    const entry = this.byUpstream.get(upstreamKey(server, params.taskId));
-    if (!entry) return this.logger.debug('gateway: status of a task no client owns dropped', { server, taskId: params.taskId });
-    entry.owner.notify({ method: 'notifications/tasks/status', params: this.toClient(entry, params) as never });
+    this.held.get(keyOf(server, params.taskId))?.context.changed(withoutRelatedTask(params));
   }
 
-  forget(entry: TaskEntry): void {
-    this.byId.delete(entry.id);
-    this.byUpstream.delete(upstreamKey(entry.server, entry.upstreamId));
-  }
-
-  /** A client went away: its tasks are forgotten; those still running are cancelled (no one can fetch them now). */
-  leave(client: RelayClient, cancel: (entry: TaskEntry) => Promise<unknown>): Promise<void>[] {
-    return this.ownedBy(client).map(async (entry) => {
-      this.forget(entry);
-      if (TERMINAL.has(entry.status)) return;
-      try {
-        await cancel(entry);
-      } catch (err) {
-        this.logger.debug('gateway: cancelling the task of a client that left failed', { server: entry.server, error: errorMessage(err) });
-      }
-    });
-  }
-
-  private bound(owner: RelayClient): void {
-    const mine = this.ownedBy(owner);
-    for (const entry of mine.slice(0, Math.max(0, mine.length - MAX_TASKS_PER_CLIENT))) this.forget(entry);
+  /** Who answers (and hears) what `server` says about its task `upstreamId`, when the gateway holds it. */
+  asker(server: string, upstreamId: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined {
+    const held = this.held.get(keyOf(server, upstreamId));
+    if (!held) return undefined;
+    return {
+      client: held.client,
+      asker: (request, options) => {
+        const params = (request as { params?: Record<string, unknown> }).params;
+        return held.context.ask({ ...request, ...(params ? { params: withoutRelatedTask(params) } : {}) } as InputRequest, options);
+      },
+    };
   }
 }
 
-function upstreamKey(server: string, taskId: string): string {
-  return `${server}\u0000${taskId}`;
+function keyOf(server: string, upstreamId: string): string {
+  return `${server}\u0000${upstreamId}`;
+}
+
+/** The upstream's ttl bounds how long the gateway keeps its task (the gateway forgets every task, so never null). */
+function keepMsOf(ttl: unknown): number {
+  return typeof ttl === 'number' && ttl > 0 ? Math.min(Math.max(1, Math.round(ttl)), MAX_KEEP_MS) : DEFAULT_KEEP_MS;
 }

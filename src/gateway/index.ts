@@ -1,8 +1,8 @@
 // gateway: `switchboard serve`, the aggregated catalog of every upstream re-served as one MCP endpoint
-// (stdio or Streamable HTTP), one pool of upstream connections for all clients. Built on mcp (the
-// connection manager) and mcp-host; never on core.
-export { GatewaySession, GATEWAY_PROTOCOL_VERSIONS } from './gateway-session.js';
+// (stdio or Streamable HTTP), one pool of upstream connections for all clients: a product whose
+// handlers the host (mcp-host) serves. Built on mcp (the connection manager) and mcp-host; never on core.
 export { GatewayPool, type GatewayDeps, type GatewayOptions } from './gateway-pool.js';
+export { gatewayProduct, GATEWAY_PROTOCOL_VERSIONS } from './gateway-product.js';
 export type { GatewayMode } from './catalog-view.js';
 export { gatewayModeFor } from './gateway-mode.js';
 export type { GatewayUpstreamSetup } from './upstreams.js';

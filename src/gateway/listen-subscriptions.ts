@@ -2,10 +2,8 @@
 // the upstreams serving those URIs while the stream is open (once per URI across every client of the
 // pool, as for 2025 subscribers), so their updates reach the stream. URIs outside the caller's view,
 // or that no server serves, are skipped silently: the stream simply never hears of them.
-import type { AuthInfo } from '@modelcontextprotocol/server';
-import { callerOf, UNRESTRICTED } from '../mcp-host/index.js';
+import type { CallerView } from '../mcp-host/index.js';
 import { errorMessage } from '../util/index.js';
-import { mayUse } from './caller-view.js';
 import type { GatewayPool, PoolClient } from './gateway-pool.js';
 
 const UNSUBSCRIBE_TIMEOUT_MS = 10_000;
@@ -15,18 +13,18 @@ function listener(): PoolClient {
   return { clientCapabilities: undefined, loggingLevel: undefined, passes: () => false, sees: () => false, notify: () => {}, listChanged: () => {} };
 }
 
-/** Subscribes `uris` upstream for `auth`'s caller until `ended` aborts. */
-export function subscribeForListen(pool: GatewayPool, uris: readonly string[], auth: AuthInfo | undefined, ended: AbortSignal): void {
+/** Subscribes `uris` upstream for a caller with `view` until `ended` aborts. */
+export function subscribeForListen(pool: GatewayPool, uris: readonly string[], view: CallerView, ended: AbortSignal): void {
   if (uris.length === 0 || ended.aborted) return;
   const self = listener();
-  const view = pool.options.access?.viewFor(callerOf(auth)) ?? UNRESTRICTED;
   const subscribed = Promise.allSettled(
     [...new Set(uris)].map(async (uri) => {
       try {
         const up = pool.upstreams();
         const server = await up.routes.route(uri, ended);
-        if (server === undefined || !mayUse(view, { server, name: uri })) return undefined;
-        await pool.subscribe(self, uri, server, ended);
+        if (server === undefined) return undefined;
+        // Outside the caller's view the manager refuses it (unknown_resource): skipped like an unknown URI.
+        await pool.subscribe(self, uri, server, ended, view);
         return uri;
       } catch (err) {
         if (!ended.aborted) pool.logger.debug('gateway: subscribing a listen stream upstream failed', { uri, error: errorMessage(err) });

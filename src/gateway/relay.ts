@@ -10,27 +10,26 @@ import {
   RELATED_TASK_META_KEY,
   type ClientCapabilities,
   type ElicitResult,
+  type InputRequest,
   type ListRootsResult,
   type LoggingLevel,
   type Root,
-  type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { HandlerContext, InputHandlers, McpClientHandlers } from '../mcp-client/index.js';
+import type { Notification, Req } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import { SERVER_META_KEY } from './resource-routes.js';
-import { refusalFor, type RelayedMethod } from './upstream-capabilities.js';
 
-/** setTimeout's ceiling: a user may take as long as they need; the upstream's own deadline decides. */
-const NO_TIMEOUT_MS = 2_147_483_647;
+type RelayedMethod = 'elicitation/create' | 'sampling/createMessage';
 /** The `logger` of the gateway's own status lines (upstream failures), apart from relayed ones. */
 export const STATUS_LOGGER = 'switchboard';
 /** URL elicitations remembered until their completion notice (oldest forgotten first). */
 const MAX_OPEN_URL_ELICITATIONS = 1024;
 
-export type Notification = Parameters<ServerContext['mcpReq']['notify']>[0];
 type SamplingAnswer = ReturnType<NonNullable<McpClientHandlers['sampling']>>;
+export type { Notification };
 
-/** One downstream client (an HTTP session or the stdio client) as the relay sees it. */
+/** One downstream client (a 2025 session, one 2026-07-28 request) as the relay sees it. */
 export interface RelayClient {
   readonly clientCapabilities: ClientCapabilities | undefined;
   /** Whether a message at `level` passes the client's logging/setLevel. */
@@ -39,16 +38,10 @@ export interface RelayClient {
   sees(server: string): boolean;
   /** Sends on the client's own stream (the GET stream over HTTP), outside any request. */
   notify(notification: Notification): void;
-  /**
-   * A 2026-07-28 client cannot be sent requests: what a server asks it goes into an input-required
-   * result of its request instead, and resolves with the answer of its retry.
-   */
-  ask?(request: { method: string; params?: Record<string, unknown> }, options: { key?: string; signal: AbortSignal }): Promise<unknown>;
-  /** A 2026-07-28 request between rounds, waiting for its client's retry: it is not the one asking again. */
-  suspended?(): boolean;
-  /** A 2026-07-28 request's own capabilities for what an upstream may ask it (elicitation, sampling, roots). */
-  askableCapabilities?(): ClientCapabilities;
 }
+
+/** Asks about an upstream's task: the question goes to that task's client (host-tasks), never to a request on the server. */
+export type TaskAsker = (request: InputRequest, options: { key?: string; signal: AbortSignal }) => Promise<unknown>;
 
 /** One downstream request while it waits on an upstream server. */
 export class DownstreamRequest {
@@ -56,20 +49,20 @@ export class DownstreamRequest {
 
   constructor(
     readonly client: RelayClient,
-    readonly ctx: ServerContext,
+    readonly req: Req,
     private readonly logger: Logger,
   ) {}
 
   /** Sends on the request's own stream; the request answers only after these went out. */
   notify(notification: Notification): void {
-    const sent = this.ctx.mcpReq.notify(notification).catch((err: unknown) => this.logger.debug('gateway: notification not delivered', { error: errorMessage(err) }));
+    const sent = this.req.notify(notification).catch((err: unknown) => this.logger.debug('gateway: notification not delivered', { error: errorMessage(err) }));
     this.pending.add(sent);
     void sent.finally(() => this.pending.delete(sent));
   }
 
   /** notifications/progress for the client's progressToken, if it sent one. */
   progress(update: { progress: number; total?: number; message?: string }): void {
-    const token = this.ctx.mcpReq._meta?.progressToken;
+    const token = this.req.meta?.progressToken;
     if (token === undefined) return;
     this.notify({ method: 'notifications/progress', params: { progressToken: token, ...update } });
   }
@@ -90,8 +83,11 @@ export interface RelayOptions {
   roots: Root[];
   /** Every client now, for what concerns them all (status lines, log messages outside requests). */
   clients(): Iterable<RelayClient>;
-  /** Who answers what an upstream asks about its task `taskId` (a 2026-07-28 client's task), if anyone. */
-  taskAsker?(upstream: string, taskId: string): RelayClient | undefined;
+  /**
+   * Who answers what an upstream says about its task `taskId`, if the gateway holds it: its asker, and
+   * the 2025 client that created it (which hears the task's log messages; a 2026-07-28 one has no stream).
+   */
+  taskAsker?(upstream: string, taskId: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined;
 }
 
 export class Relay {
@@ -115,8 +111,8 @@ export class Relay {
    * Runs `fn` for a downstream request of `client` bound to `upstream`: while it runs, what that server
    * starts goes to this request (the newest one, when several run on the same server).
    */
-  async within<T>(upstream: string, client: RelayClient, ctx: ServerContext, fn: (request: DownstreamRequest) => Promise<T>): Promise<T> {
-    const request = new DownstreamRequest(client, ctx, this.logger);
+  async within<T>(upstream: string, client: RelayClient, req: Req, fn: (request: DownstreamRequest) => Promise<T>): Promise<T> {
+    const request = new DownstreamRequest(client, req, this.logger);
     const list = this.active.get(upstream) ?? [];
     list.push(request);
     this.active.set(upstream, list);
@@ -159,8 +155,13 @@ export class Relay {
       onLog: (params) => {
         const logger = this.options.attributeLogs ? (params.logger ? `${upstream}/${params.logger}` : upstream) : params.logger;
         const notification: Notification = { method: 'notifications/message', params: { ...params, ...(logger !== undefined ? { logger } : {}) } };
-        // About a 2026-07-28 client's task: that client has no stream to hear it on, and it concerns no other.
-        if (this.relatedAsker(upstream, params)) return this.logger.debug('gateway: log message of a 2026-07-28 task dropped', { server: upstream });
+        // About a task the gateway holds: its client hears it (a 2026-07-28 one has no stream to hear it on), and no other.
+        const related = this.relatedAsker(upstream, params);
+        if (related) {
+          if (related.client?.passes(params.level) && related.client.sees(upstream)) related.client.notify(notification);
+          else if (!related.client) this.logger.debug('gateway: log message of a 2026-07-28 task dropped', { server: upstream });
+          return;
+        }
         const target = this.target(upstream);
         // A message during a request belongs to that request's client; outside one, to every client;
         // while several clients' calls run there, to none (it may concern any of them).
@@ -199,15 +200,15 @@ export class Relay {
     const all = this.active.get(upstream);
     // A request whose questions went out and that waits for its client's retry is not asking now
     // (its client may never come back); the others are the candidates.
-    const live = all?.filter((r) => r.client.suspended?.() !== true);
+    const live = all?.filter((r) => !r.req.suspended);
     const running = live && live.length > 0 ? live : all;
     const newest = running?.at(-1);
     if (!newest) return undefined;
     return running!.every((r) => r.client === newest.client) ? newest : 'ambiguous';
   }
 
-  /** The asker of the 2026-07-28 task that `params` names in its related-task `_meta`, if any. */
-  private relatedAsker(upstream: string, params: unknown): RelayClient | undefined {
+  /** The asker of the task that `params` names in its related-task `_meta`, if the gateway holds it. */
+  private relatedAsker(upstream: string, params: unknown): { asker: TaskAsker; client: RelayClient | undefined } | undefined {
     const related = ((params as { _meta?: Record<string, unknown> } | undefined)?._meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined)?.taskId;
     return typeof related === 'string' ? this.options.taskAsker?.(upstream, related) : undefined;
   }
@@ -224,12 +225,8 @@ export class Relay {
    * server; one about a 2026-07-28 client's task (its related-task `_meta`) goes to that task's questions.
    */
   private async request(upstream: string, method: RelayedMethod, params: unknown, hctx: HandlerContext): Promise<unknown> {
-    const asker = this.relatedAsker(upstream, params);
-    if (asker?.ask) {
-      const refusal = refusalFor(method, params, asker.clientCapabilities);
-      if (refusal) throw refusal;
-      return asker.ask({ method, params: params as Record<string, unknown> }, { signal: hctx.signal });
-    }
+    const related = this.relatedAsker(upstream, params);
+    if (related) return related.asker({ method, params } as InputRequest, { signal: hctx.signal });
     const target = this.target(upstream);
     if (!target) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `no client request is running on MCP server '${upstream}' to pass ${method} on to`);
     if (target === 'ambiguous') {
@@ -247,19 +244,17 @@ export class Relay {
    */
   private async ask(target: DownstreamRequest, method: RelayedMethod, params: unknown, hctx: HandlerContext): Promise<unknown> {
     const p = params as Record<string, unknown>;
-    // A 2026-07-28 client's request itself fails when it lacks the capability (it judges that itself).
-    if (target.client.ask) return target.client.ask({ method, params: p }, { key: hctx.inputKey, signal: hctx.signal });
-    const refusal = refusalFor(method, params, target.client.clientCapabilities);
-    if (refusal) throw refusal;
-    if (method === 'elicitation/create' && p.mode === 'url' && typeof p.elicitationId === 'string') this.rememberUrlElicitation(p.elicitationId, target.client);
-    return target.ctx.mcpReq.send({ method, params: p }, { signal: hctx.signal, timeout: NO_TIMEOUT_MS });
+    // The request refuses what its client cannot take, as that client's revision says.
+    const answer = target.req.ask({ method, params: p } as InputRequest, { ...(hctx.inputKey !== undefined ? { key: hctx.inputKey } : {}), signal: hctx.signal });
+    // Only a 2025 session hears the completion of a URL elicitation (a 2026-07-28 client has no stream for it).
+    if (target.req.era === 'legacy' && method === 'elicitation/create' && p.mode === 'url' && typeof p.elicitationId === 'string') this.rememberUrlElicitation(p.elicitationId, target.client);
+    return answer;
   }
 
   /** The roots of `target`'s client; the gateway's own for a client without roots. */
   private async rootsOf(target: DownstreamRequest, hctx: HandlerContext): Promise<Root[]> {
-    if (target.client.clientCapabilities?.roots === undefined) return this.options.roots;
-    if (target.client.ask) return ((await target.client.ask({ method: 'roots/list' }, { key: hctx.inputKey, signal: hctx.signal })) as ListRootsResult).roots;
-    const answer = (await target.ctx.mcpReq.send({ method: 'roots/list' }, { signal: hctx.signal, timeout: NO_TIMEOUT_MS })) as ListRootsResult;
+    if (target.req.clientCapabilities?.roots === undefined) return this.options.roots;
+    const answer = (await target.req.ask({ method: 'roots/list' } as InputRequest, { ...(hctx.inputKey !== undefined ? { key: hctx.inputKey } : {}), signal: hctx.signal })) as ListRootsResult;
     return answer.roots;
   }
 

@@ -1,19 +1,20 @@
 // `switchboard serve --tool-search`: for clients that cannot defer tools themselves, tools/list
 // offers `search_tools` and `call_tool` (plus the tools of always_loaded servers) instead of the
 // whole catalog. search_tools ranks the catalog with the shared tool-search index (kept current as
-// servers come, go and send list_changed); call_tool checks the arguments against the real tool's
-// schema, then routes the call as tools/call does. Installed over the gateway's own handlers.
-import type { CallToolResult, ServerContext, Tool } from '@modelcontextprotocol/server';
+// servers come, go and send list_changed); call_tool checks the caller's view, then the arguments
+// against the real tool's schema, then routes the call as tools/call does. Served in place of the
+// gateway's own tools/list and tools/call.
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { Config } from '../config/index.js';
 import { describeServers, ToolSearchCache, DEFAULT_SEARCH_LIMIT, type ToolSearchDoc } from '../mcp/index.js';
 import { SwitchboardError } from '../util/index.js';
+import type { Handler, Req } from '../mcp-host/index.js';
 import { invalidParams } from './gateway-errors.js';
-import { mayUse, visibleTools, viewOf } from './caller-view.js';
+import { mayUse, visibleTools } from './caller-view.js';
 import { callGatewayTool } from './gateway-handlers.js';
 import type { GatewayMode } from './catalog-view.js';
-import type { GatewayClient } from './gateway-client.js';
+import type { Downstream } from './downstream.js';
 import type { GatewayPool } from './gateway-pool.js';
-import type { RelayClient } from './relay.js';
 
 /** `--tool-search`: which servers' tools are still listed directly. */
 export interface GatewayToolSearch {
@@ -78,25 +79,24 @@ function refuseTransparent(mode: GatewayMode): void {
   }
 }
 
-/** One index per pool: 2026-07-28 clients get a server per request, and the catalog is the pool's. */
-const CACHES = new WeakMap<GatewayPool, ToolSearchCache>();
-
-export function registerToolSearchHandlers(session: GatewayClient, options: GatewayToolSearch): void {
-  refuseTransparent(session.mode);
+/**
+ * tools/list and tools/call as --tool-search serves them, in place of the gateway's own: one index
+ * per pool (2026-07-28 clients get a server per request, and the catalog is the pool's).
+ */
+export function toolSearchHandlers(pool: GatewayPool, downstream: Downstream, options: GatewayToolSearch): Record<string, Handler> {
+  refuseTransparent(pool.mode);
   const pinned = new Set(options.alwaysLoaded);
-  let cache = CACHES.get(session.pool);
-  if (!cache) CACHES.set(session.pool, (cache = new ToolSearchCache()));
-  const index = cache;
+  const index = new ToolSearchCache();
   const validators = new WeakMap<object, Validate>();
   let ajv: Promise<{ getValidator(schema: unknown): Validate }> | undefined;
 
   /** The caller's view of the catalog, split into the pinned servers' tools and the searchable rest. */
-  async function catalog(ctx: ServerContext): Promise<{ listed: Tool[]; deferred: ToolSearchDoc[] }> {
-    const up = session.upstreams();
+  async function catalog(req: Req): Promise<{ listed: Tool[]; deferred: ToolSearchDoc[] }> {
+    const up = pool.upstreams();
     const { manager, catalog: view } = up;
     const listed: Tool[] = [];
     const deferred: ToolSearchDoc[] = [];
-    const visible = visibleTools(viewOf(session.pool.options.access, ctx), up, session.mode, await view.listTools(ctx.mcpReq.signal));
+    const visible = visibleTools(req.view, up, pool.mode, await view.listTools(req.signal));
     for (const tool of visible) {
       const entry = manager.lookup(tool.name);
       if (!entry) continue;
@@ -116,12 +116,12 @@ export function registerToolSearchHandlers(session: GatewayClient, options: Gate
     return v;
   }
 
-  async function search(args: Record<string, unknown> | undefined, ctx: ServerContext): Promise<CallToolResult> {
+  async function search(args: Record<string, unknown> | undefined, req: Req): Promise<CallToolResult> {
     const query = args?.query;
     if (typeof query !== 'string' || query.trim() === '') return errorResult('search_tools needs a non-empty "query" string');
     const raw = args?.limit;
     const limit = typeof raw === 'number' && Number.isFinite(raw) ? Math.min(MAX_LIMIT, Math.max(1, Math.floor(raw))) : DEFAULT_SEARCH_LIMIT;
-    const { deferred } = await catalog(ctx);
+    const { deferred } = await catalog(req);
     const hits = (await index.index(deferred)).search(query, { limit });
     const tools = hits.map((h) => ({
       name: h.doc.name,
@@ -135,40 +135,44 @@ export function registerToolSearchHandlers(session: GatewayClient, options: Gate
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
 
-  async function call(args: Record<string, unknown> | undefined, ctx: ServerContext, client: RelayClient): Promise<CallToolResult> {
+  async function call(args: Record<string, unknown> | undefined, req: Req): Promise<CallToolResult> {
     const name = args?.name;
     if (typeof name !== 'string' || name === '') throw invalidParams('call_tool needs the "name" of a tool that search_tools returned');
     const inner = args?.arguments ?? {};
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return errorResult(`call_tool "arguments" must be an object, got ${JSON.stringify(inner)}`);
-    const { manager, catalog: view } = session.upstreams();
+    const { manager, catalog: view } = pool.upstreams();
     // The name as search_tools gave it, or a raw / qualified name that names exactly one tool.
-    let target = manager.lookup(name) ?? (await view.resolveTool(name, ctx.mcpReq.signal), manager.lookup(name));
+    let target = manager.lookup(name) ?? (await view.resolveTool(name, req.signal), manager.lookup(name));
     if (!target) {
-      const exact = (await index.index((await catalog(ctx)).deferred)).search(name, { limit: 2 }).filter((h) => h.match === 'exact');
+      const exact = (await index.index((await catalog(req)).deferred)).search(name, { limit: 2 }).filter((h) => h.match === 'exact');
       if (exact.length === 1) target = manager.lookup(exact[0]!.doc.name);
     }
     // Outside the caller's view: no schema check (its errors would describe the tool), the call refuses it as unknown.
-    if (target && !mayUse(viewOf(session.pool.options.access, ctx), { server: target.server, name: target.tool })) target = undefined;
+    if (target && !mayUse(req.view, { server: target.server, name: target.tool })) target = undefined;
     if (target) {
       const check = await validatorFor(target.definition.inputSchema);
       const verdict = check(inner);
       if (!verdict.valid) return errorResult(`Invalid arguments for tool ${target.name}: ${verdict.errorMessage ?? 'they do not match its inputSchema'}`);
     }
-    return callGatewayTool(session, client, target?.name ?? name, inner as Record<string, unknown>, ctx);
+    return callGatewayTool(pool, downstream.of(req), req, target?.name ?? name, inner as Record<string, unknown>);
   }
 
-  session.server.setRequestHandler('tools/list', async (_request, ctx) => {
-    const { listed, deferred } = await catalog(ctx);
-    return { tools: [searchToolsDefinition(deferred), CALL_TOOL_DEFINITION, ...listed] };
-  });
-
-  session.server.setRequestHandler('tools/call', async (request, outer) => {
-    const { name, arguments: args } = request.params;
-    if (name === SEARCH_TOOLS) return search(args, outer);
-    return session.rounds(outer, name, (ctx, client) => {
-      if (name === CALL_TOOL) return call(args, ctx, client);
-      // The pinned servers' tools, and any tool called by its exact name.
-      return callGatewayTool(session, client, name, args, ctx, request.params.task && session.era === 'legacy' ? request : undefined);
-    });
-  });
+  return {
+    'tools/list': {
+      handle: async (_params, req) => {
+        const { listed, deferred } = await catalog(req);
+        return { tools: [searchToolsDefinition(deferred), CALL_TOOL_DEFINITION, ...listed] };
+      },
+    },
+    'tools/call': {
+      asks: true,
+      handle: (params, req) => {
+        const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
+        if (name === SEARCH_TOOLS) return search(args, req);
+        if (name === CALL_TOOL) return call(args, req);
+        // The pinned servers' tools, and any tool called by its exact name.
+        return callGatewayTool(pool, downstream.of(req), req, name, args);
+      },
+    },
+  };
 }

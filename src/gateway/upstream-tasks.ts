@@ -1,13 +1,14 @@
 // What the gateway asks of an upstream's tasks, for clients of either era: the params of a
 // task-augmented tools/call, the call itself through the manager (the same filter and rights as a
 // plain call), the cancel of a task, and how long each may take.
-import type { CallToolRequest, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolRequestParams, CallToolResult } from '@modelcontextprotocol/server';
 import type { PassThroughResult } from '../mcp-client/index.js';
-import type { McpConnectionManager, TaskCallParams, UpstreamAccess } from '../mcp/index.js';
+import type { Req } from '../mcp-host/index.js';
+import type { McpConnectionManager, TaskCallParams } from '../mcp/index.js';
 import type { Route } from './catalog-view.js';
 import { toolCallFailure } from './gateway-errors.js';
+import type { GatewayPool } from './gateway-pool.js';
 import type { RelayClient } from './relay.js';
-import { traceParentOf, type GatewayClient } from './gateway-client.js';
 
 /** How long an upstream may take to answer tasks/cancel. */
 export const TASK_CANCEL_TIMEOUT_MS = 10_000;
@@ -15,38 +16,27 @@ export const TASK_CANCEL_TIMEOUT_MS = 10_000;
 export const TASK_RESULT_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The upstream's tools/call params for `request`, task-augmented with `task`; the client's
+ * The upstream's tools/call params for `params`, task-augmented with `task`; the client's
  * progressToken stays behind (the upstream call gets its own).
  */
-export function upstreamTaskParams(request: CallToolRequest, task: Record<string, unknown>): TaskCallParams {
-  const { arguments: args, _meta } = request.params;
+export function upstreamTaskParams(params: CallToolRequestParams, task: Record<string, unknown>): TaskCallParams {
+  const { arguments: args, _meta } = params;
   const { progressToken: _token, ...meta } = _meta ?? {};
   return { ...(args ? { arguments: args } : {}), task, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
 }
 
 /**
  * The task-augmented call of `route`, inside the relay for `client` (its questions, progress and
- * cancellation tied to this request); `answered` gets the upstream's answer, a failure becomes the
- * call's error result.
+ * cancellation tied to this request): the upstream's answer, or the call's error result.
  */
-export function relayTaskCall(
-  session: GatewayClient,
-  route: Route,
-  client: RelayClient,
-  ctx: ServerContext,
-  params: TaskCallParams,
-  access: UpstreamAccess,
-  answered: (answer: PassThroughResult) => CallToolResult | Promise<CallToolResult>,
-): Promise<CallToolResult> {
-  const { manager, relay } = session.upstreams();
-  return relay.within(route.server, client, ctx, async (call) => {
-    let answer: PassThroughResult;
+export function relayTaskCall(pool: GatewayPool, route: Route, client: RelayClient, req: Req, params: TaskCallParams): Promise<PassThroughResult | CallToolResult> {
+  const { manager, relay } = pool.upstreams();
+  return relay.within(route.server, client, req, async (call) => {
     try {
-      answer = await manager.callServerToolAsTask(route.server, route.name, params, { signal: ctx.mcpReq.signal, access, onProgress: (p) => call.progress(p), traceParent: traceParentOf(session, ctx) });
+      return await manager.callServerToolAsTask(route.server, route.name, params, { signal: req.signal, access: req.view, onProgress: (p) => call.progress(p), ...(req.traceContext ? { traceParent: req.traceContext } : {}) });
     } catch (err) {
       return toolCallFailure(err);
     }
-    return answered(answer);
   });
 }
 

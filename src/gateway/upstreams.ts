@@ -7,7 +7,7 @@ import type { McpClientHandlers, McpClientOptions, TaskStatusParams } from '../m
 import type { Logger } from '../util/index.js';
 import { CatalogView, type GatewayMode } from './catalog-view.js';
 import type { ListKind } from './list-changed.js';
-import { Relay, type RelayClient } from './relay.js';
+import { Relay, type RelayClient, type TaskAsker } from './relay.js';
 import { ResourceRoutes } from './resource-routes.js';
 import { UPSTREAM_CLIENT_OPTIONS } from './upstream-capabilities.js';
 
@@ -34,7 +34,7 @@ export interface UpstreamSink {
   listChanged(kind: Exclude<ListKind, 'tools'>, server: string): void;
   resourceUpdated(uri: string, server: string): void;
   taskStatus(server: string, params: TaskStatusParams): void;
-  taskAsker(server: string, taskId: string): RelayClient | undefined;
+  taskAsker(server: string, taskId: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined;
 }
 
 export function openUpstreams(sink: UpstreamSink, createManager: (setup: GatewayUpstreamSetup) => McpConnectionManager): Upstreams {

@@ -19,6 +19,9 @@ export { observedTransport, requestSpanOf, type ObservedTransportInfo } from './
 export { listenTap, type OnListen } from './rpc/listen-tap.js';
 export { createOps, startOpsListener, type Ops, type OpsGuard, type OpsOptions, type OpsSource, type OpsSnapshot, type UpstreamRow, type ClientRow, type CallRow, type ThreadRow } from './ops/index.js';
 export { createModernLeg, type ModernLeg, type ModernLegOptions } from './http/modern-leg.js';
+export { serveHttp, serveStdio, startServing, type Connection, type ServeOptions, type Serving, type StdioIO, type StdioResult } from './serve/serve.js';
+export type { Era, Handler, Notification, Product, ProductTasks, Req, Session } from './serve/product.js';
+export { isTerminal, type TaskContext, type TaskState, type TaskWork } from './serve/task-work.js';
 export type { ScopedNotifier } from './http/scoped-events.js';
 export { InputFlows, DEFAULT_MAX_WAITING, type FlowChannel, type InputFlowsOptions } from './flows/input-flows.js';
 export { randomRequestStateKey, RequestStateSealer, MAX_REQUEST_STATE_CHARS, DEFAULT_REQUEST_STATE_TTL_MS, type RequestStateKey } from './flows/request-state.js';

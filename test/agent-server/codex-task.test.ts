@@ -70,12 +70,12 @@ describe('codex as a task', () => {
     await bed.server.waitForHang();
     expect(await ask(c, 'tasks/get', taskId)).toMatchObject({ status: 'working' });
     // A running task keeps its connection busy (an HTTP session holding it is neither idle nor evicted).
-    expect(c.server.runningCalls).toBe(1);
+    expect(c.server.running).toBe(1);
     expect(await ask(c, 'tasks/cancel', taskId)).toMatchObject({ taskId, status: 'cancelled' });
     const result = await ask(c, 'tasks/result', taskId);
     expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Turn aborted.' }] });
     expect(await ask(c, 'tasks/get', taskId)).toMatchObject({ status: 'cancelled' });
-    expect(c.server.runningCalls).toBe(0);
+    expect(c.server.running).toBe(0);
     const again = await ask(c, 'tasks/cancel', taskId).catch((e: unknown) => e);
     expect((again as ProtocolError).message).toContain('Cannot cancel task in terminal status: cancelled');
   });

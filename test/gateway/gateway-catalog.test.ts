@@ -63,7 +63,7 @@ describe('gateway catalog', () => {
     const listMs = Date.now() - started;
     expect(names).toEqual(['mcp__slowpoke__add_tool', 'mcp__slowpoke__crash', 'mcp__slowpoke__echo', 'mcp__slowpoke__other']);
     expect(listMs).toBeLessThan(2_000);
-    expect(second.session.upstreams().manager.status()[0]).toMatchObject({ state: 'starting', source: 'snapshot' });
+    expect(second.pool.upstreams().manager.status()[0]).toMatchObject({ state: 'starting', source: 'snapshot' });
     const r = await second.client.callTool({ name: 'mcp__slowpoke__echo', arguments: { text: 'late' } }, CALL);
     expect(textOf(r)).toBe('slowpoke:echo:late');
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_500);

@@ -33,7 +33,7 @@ describe('gateway: confirmations from upstreams of both protocol eras', () => {
         }),
     });
     await gw.client.listTools();
-    expect(gw.session.upstreams().manager.status().map((st) => [st.name, st.protocol])).toEqual([
+    expect(gw.pool.upstreams().manager.status().map((st) => [st.name, st.protocol])).toEqual([
       ['modern', '2026-07-28'],
       ['legacy', '2025-11-25'],
     ]);

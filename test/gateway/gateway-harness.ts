@@ -1,11 +1,13 @@
-// Test harness for the gateway in-process: one gateway pool, GatewaySessions on in-memory transports
-// with SDK v2 clients in front of them, real upstream servers (child processes) behind it through the real
-// connection manager, and recorded notifications to wait on instead of sleeping.
+// Test harness for the gateway in-process: one gateway pool served by the host's serving entry, each
+// client an SDK v2 client on an in-memory transport (one connection of the host), real upstream servers
+// (child processes) behind it through the real connection manager, and recorded notifications to
+// wait on instead of sleeping.
 import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent, type RestartPolicyOptions } from '../../src/mcp/index.js';
-import { GatewayPool, GatewaySession, type GatewayMode, type GatewayToolSearch } from '../../src/gateway/index.js';
+import { GatewayPool, gatewayProduct, type GatewayMode, type GatewayToolSearch } from '../../src/gateway/index.js';
+import { startServing, type Connection } from '../../src/mcp-host/index.js';
 import { nullLogger, type Logger } from '../../src/util/index.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { Changes } from '../support/wait.js';
@@ -25,7 +27,8 @@ export interface Note {
 /** One client of the gateway under test, with the notifications it received. */
 export interface GatewayClient {
   client: Client;
-  session: GatewaySession;
+  /** This client's connection to the gateway (its requests in flight). */
+  connection: Connection;
   /** Notifications the client received, in order. */
   notes: Note[];
   /** Resolves with the first notification (past or future) matching `pred`; `after` skips earlier ones. */
@@ -97,10 +100,11 @@ export async function startGateway(servers: McpServerConfig[], options: GatewayH
   const waitUntil = <T>(find: () => T | undefined, what: string, timeoutMs: number, notes: Note[]): Promise<T> =>
     changes.until(find, () => `no ${what} within ${timeoutMs} ms; notes: ${JSON.stringify(notes)}; events: ${JSON.stringify(events)}`, timeoutMs) as Promise<T>;
 
+  const serving = startServing(gatewayProduct(pool), { logger });
+
   async function connect(o: Pick<GatewayHarnessOptions, 'capabilities' | 'setup'> = {}): Promise<GatewayClient> {
     const notes: Note[] = [];
     if (!firstConnected) firstNotes = notes;
-    const session = new GatewaySession(pool);
     const client = new Client({ name: 'gateway-test-client', version: '1.0.0' }, { capabilities: o.capabilities ?? {} });
     client.fallbackNotificationHandler = async (n) => {
       notes.push({ method: n.method, params: n.params as Record<string, unknown> | undefined });
@@ -108,16 +112,16 @@ export async function startGateway(servers: McpServerConfig[], options: GatewayH
     };
     o.setup?.(client);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await session.connect(serverSide);
+    const connection = serving.connect(serverSide);
     await client.connect(clientSide);
     return {
       client,
-      session,
+      connection,
       notes,
       waitForNote: (pred, w = {}) => waitUntil(() => notes.slice(w.after ?? 0).find(pred), 'matching notification', w.timeoutMs ?? 20_000, notes),
       async close() {
         await client.close().catch(() => {});
-        await session.close();
+        await connection.close();
       },
     };
   }
@@ -134,7 +138,7 @@ export async function startGateway(servers: McpServerConfig[], options: GatewayH
     notesAt: (event) => noteCounts.get(event) ?? 0,
     async close() {
       await first.close();
-      await pool.close();
+      await serving.close();
       if (!options.home) await removeTree(home);
     },
   };

@@ -121,7 +121,7 @@ describe('gateway relay (aggregating, two upstreams, a client with sampling and 
     const controller = new AbortController();
     const call = gw.client.callTool({ name: 'mcp__alpha__wait_for_cancel', arguments: {} }, { ...CALL, signal: controller.signal });
     // The upstream call is running once the gateway has it in flight.
-    await waitFor(() => gw.session.activeRequests === 1, 'the upstream call in flight', 20_000);
+    await waitFor(() => gw.connection.inFlight === 1, 'the upstream call in flight', 20_000);
     controller.abort('user pressed stop');
     await expect(call).rejects.toThrow();
     await waitFor(async () => (JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__alpha__seen', arguments: {} }, CALL))) as { cancelled: number }).cancelled === 1, 'the upstream to see the cancellation', 20_000);

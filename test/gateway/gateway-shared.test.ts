@@ -51,7 +51,7 @@ describe('one pool of upstreams for several clients', () => {
   it("while calls of A and B run on one server, what it starts reaches neither; once A's call runs alone, A is asked", async () => {
     const stop = new AbortController();
     const bWaits = b.client.callTool({ name: 'mcp__solo__wait_for_cancel', arguments: {} }, { ...CALL, signal: stop.signal });
-    await waitFor(() => b.session.activeRequests === 1, "B's call in flight", 20_000);
+    await waitFor(() => b.connection.inFlight === 1, "B's call in flight", 20_000);
     const bNotes = b.notes.length;
     const aNotes = gw.notes.length;
     // Nothing links a 2025 server's elicitation to A's call rather than B's: refused, never shown to B.
@@ -66,7 +66,7 @@ describe('one pool of upstreams for several clients', () => {
     expect(messages(gw, aNotes)).toEqual([]);
     expect(b.notes.slice(bNotes)).toEqual([]);
     // A alone on the server: its elicitation and log messages are A's.
-    await waitFor(() => b.session.activeRequests === 0, "B's call ended", 20_000);
+    await waitFor(() => b.connection.inFlight === 0, "B's call ended", 20_000);
     const r = await gw.client.callTool({ name: 'mcp__solo__ask', arguments: { message: 'for A' } }, CALL);
     expect(JSON.parse(textOf(r))).toEqual({ action: 'accept', content: { answer: 'from a' } });
     expect(textOf(await gw.client.callTool({ name: 'mcp__solo__chatter', arguments: { steps: 1 } }, CALL))).toBe('solo:chattered 1');

@@ -77,7 +77,8 @@ describe('switchboard serve --http: tasks passed through to an upstream that off
     const created = await a.call({ label: 'first', steps: 3, stepMs: 100 });
     const { taskId, status } = taskOf(created);
     expect(status).toBe('working');
-    expect(taskId).toMatch(/^[0-9a-f-]{36}$/);
+    // The gateway's own id (opaque: it names no upstream id and no replica).
+    expect(taskId).toMatch(/^t2\.[A-Za-z0-9_-]+$/);
     const got = await a.ask('tasks/get', taskId);
     expect(got.taskId).toBe(taskId);
     const result = await a.ask('tasks/result', taskId);
@@ -142,7 +143,7 @@ describe('switchboard serve --http --transparent: server-everything runs a resea
       const created = await client.request({ method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'gateways' }, task: { ttl: 60_000 } } }, Loose, { timeout: 30_000 });
       const { taskId } = created.task as { taskId: string };
       // The reference server's ids are 32 hex digits; the client sees the gateway's own.
-      expect(taskId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+      expect(taskId).toMatch(/^t2\.[A-Za-z0-9_-]+$/);
       expect(await client.request({ method: 'tasks/get', params: { taskId } } as never, Loose)).toMatchObject({ taskId, status: 'working' });
       const result = await client.request({ method: 'tasks/result', params: { taskId } } as never, Loose, { timeout: 30_000 });
       expect(textOf(result as never)).toContain('# Research Report: gateways');

@@ -15,7 +15,8 @@ import {
   type McpToolSource,
   type Tool,
 } from '../../src/core/index.js';
-import { CodexMcpServer, createCodexAgent, type CodexAgent, type CodexServerOptions } from '../../src/agent-server/index.js';
+import { codexProduct, createCodexAgent, type CodexAgent, type CodexServerOptions } from '../../src/agent-server/index.js';
+import { startServing, type Connection } from '../../src/mcp-host/index.js';
 import { nullLogger } from '../../src/util/index.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
 import type { CodexEventNote } from './mcp-test-clients.js';
@@ -77,14 +78,14 @@ export async function inProcessAgent(
   };
 }
 
-/** An SDK v2 client connected to a fresh CodexMcpServer through an in-memory transport pair. */
+/** An SDK v2 client connected to the agent product through an in-memory transport pair (one connection of the host). */
 export async function connectInMemory(
   ip: InProcess,
   capabilities: Record<string, unknown> = { elicitation: {} },
-): Promise<{ client: Client; server: CodexMcpServer; events: CodexEventNote[]; notifications: { method: string; params?: unknown }[]; close(): Promise<void> }> {
+): Promise<{ client: Client; server: Connection; events: CodexEventNote[]; notifications: { method: string; params?: unknown }[]; close(): Promise<void> }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const server = new CodexMcpServer(ip.agent, ip.options, nullLogger);
-  await server.connect(serverSide);
+  // The agent's threads outlive a connection: the in-process agent's cleanup shuts them down.
+  const server = startServing(codexProduct(ip.agent, ip.options, nullLogger), { logger: nullLogger, ...(ip.agent.access ? { access: ip.agent.access } : {}) }).connect(serverSide);
   const client = new Client({ name: 'in-process', version: '0' }, { capabilities });
   const events: CodexEventNote[] = [];
   const notifications: { method: string; params?: unknown }[] = [];

@@ -49,8 +49,8 @@ export function fileAuditSink(file: string, rotation: LogRotation = DEFAULT_LOG_
   return { record: (r) => out.write(JSON.stringify(r)), flush: () => out.flush() };
 }
 
-/** What only the product knows about a request: the upstream a name routes to. */
-export type AuditDescriber = (request: JSONRPCRequest, caller: Caller | undefined) => { upstream?: string } | undefined;
+/** What only the product knows about a request: the upstream a name routes to, and the real tool behind a tool that calls others. */
+export type AuditDescriber = (request: JSONRPCRequest, caller: Caller | undefined) => { tool?: string; upstream?: string } | undefined;
 
 
 interface Pending {
@@ -109,10 +109,12 @@ export class AuditedTransport extends TransportDecorator {
 
 
   private begin(request: JSONRPCRequest, caller: Caller | undefined): void {
-    const tool = requestSubject(request.params);
+    let tool = requestSubject(request.params);
     let upstream: string | undefined;
     try {
-      upstream = this.describe?.(request, caller)?.upstream;
+      const described = this.describe?.(request, caller);
+      upstream = described?.upstream;
+      if (described?.tool !== undefined) tool = described.tool.slice(0, 512);
     } catch {
       // the record goes out without it
     }

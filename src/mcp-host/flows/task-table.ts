@@ -1,6 +1,6 @@
-// The table of tasks a server holds for its 2026-07-28 clients (the tasks extension): each task
-// found only by the caller that created it, bounded per caller and in total (oldest forgotten
-// first), each forgotten when its time is up.
+// The table of tasks a server holds for its clients: each task found only by its owner (the caller
+// that created it, or the 2025 session it belongs to), bounded per owner and in total (oldest
+// forgotten first), each forgotten when its time is up.
 import { taskNotFound } from './tasks-extension.js';
 
 /** Tasks one caller holds; past it that caller's oldest are forgotten. */
@@ -57,6 +57,21 @@ export class TaskTable<T extends TableTask> {
     const task = typeof id === 'string' ? this.byId.get(id) : undefined;
     if (!task || task.owner !== owner) throw taskNotFound(id);
     return task;
+  }
+
+  /** Whether `task` is still held (not forgotten). */
+  holds(task: T): boolean {
+    return this.byId.get(task.id) === task;
+  }
+
+  /** The tasks of `owner`, oldest first. */
+  ownedBy(owner: string): T[] {
+    return [...(this.byOwner.get(owner) ?? [])].map((id) => this.byId.get(id)!);
+  }
+
+  /** Forgets every task of `owner` (its session ended). */
+  forgetOwner(owner: string, why: string): void {
+    for (const task of this.ownedBy(owner)) this.forget(task, why);
   }
 
   /** Forgets `task` after `ms` (replacing an earlier time; clamped to what a timer can hold). */

@@ -9,7 +9,7 @@ import type { CallerView } from '../access/access-rules.js';
 import type { Caller } from '../access/caller.js';
 import type { AuditDescriber } from '../access/audit-trail.js';
 import type { GuardTexts } from '../rpc/request-guard.js';
-import type { ScopeOf } from '../http/scoped-events.js';
+import type { EventScope, ScopedNotifier } from '../http/scoped-events.js';
 import type { TaskContext, TaskWork } from './task-work.js';
 
 export type Era = 'legacy' | 'modern';
@@ -49,6 +49,8 @@ export interface Req {
   readonly clientCapabilities: ClientCapabilities | undefined;
   /** The 2026-07-28 request's `_meta` envelope (its log level), undefined in 2025. */
   readonly envelope: Record<string, unknown> | undefined;
+  /** The answers a 2026-07-28 request carries (`inputResponses`, which the SDK lifts off its params). */
+  readonly inputResponses: Record<string, unknown> | undefined;
   /** The 2025 session the request came in; undefined for a 2026-07-28 request. */
   readonly session: Session | undefined;
   /** The trace context of this request's server span, when tracing. */
@@ -87,8 +89,8 @@ export interface ProductTasks {
 
 export interface Product {
   readonly info: { name: string; title: string; version: string };
-  /** Capabilities besides tasks (the host declares those when the product has tasks). */
-  readonly capabilities: ServerCapabilities;
+  /** Capabilities in `era` besides tasks (the host declares those when the product has tasks). */
+  capabilities(era: Era): ServerCapabilities;
   /** The 2025 revisions `initialize` accepts, newest first (2026-07-28 is served as well). */
   readonly legacyVersions: readonly string[];
   /** A handler per method, for both revisions unless one says otherwise. */
@@ -106,12 +108,17 @@ export interface Product {
   readonly texts?: GuardTexts;
   /** The upstream a request goes to, for the audit trail. */
   readonly describe?: AuditDescriber;
-  /** Which change events a caller's 2026-07-28 listen streams hear. */
-  readonly scopeOf?: ScopeOf;
+  /** Which change events the 2026-07-28 listen streams of a caller with `view` hear. */
+  scopeOf?(view: CallerView): EventScope;
   /** A 2026-07-28 listen stream asking updates of `uris` opened for `view`; `ended` aborts when it closes. */
   listening?(uris: string[], view: CallerView, ended: AbortSignal): void;
-  /** Work to wait for before the product closes (running calls end first). */
-  drain?(): void;
+  /** A cancelled request still answers (Codex's "Turn aborted."): its handler's signal aborts, its response goes out. */
+  readonly answersCancelled?: boolean;
+  /** Whether a request's server span is the current span while it is handled (default true); false for handlers that look it up by id. */
+  readonly currentSpan?: boolean;
+  /** Publishes the product's changes to 2026-07-28 listen streams until the returned function is called. */
+  watch?(notifier: ScopedNotifier): () => void;
+  /** The serving ended (stdin closed, the listener closed): the product's own shutdown. */
   close?(): Promise<void>;
 }
 

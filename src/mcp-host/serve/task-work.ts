@@ -20,6 +20,8 @@ export interface TaskContext {
   readonly signal: AbortSignal;
   /** The task's status changed: a 2025 session hears it as notifications/tasks/status. */
   changed(state: TaskState): void;
+  /** The work's outcome is known: no question will come, so a tasks/get waiting for one answers now. */
+  settled(): void;
   /**
    * Asks the task's client: a 2025 session is sent the request (naming the task); a 2026-07-28
    * client reads it from tasks/get's `inputRequests` and answers with tasks/update.
@@ -28,6 +30,8 @@ export interface TaskContext {
 }
 
 export interface TaskWork {
+  /** Its state as it was created, when the work knows it (else the host asks `state` once). */
+  readonly initial?: TaskState;
   /** Its state now (asking the upstream that runs it, for the gateway). */
   state(signal: AbortSignal): Promise<TaskState>;
   /** The call's result once the task ended (waits for it); a task that failed without one throws its JSON-RPC error. */

@@ -1,0 +1,61 @@
+// The gateway as a product the host serves: its handlers over one pool of upstream connections, its
+// tasks (upstreams' tasks in the host's table), the instructions and events each caller may see, and
+// its 2025 sessions joining the pool. The host does everything else.
+import { canonicalUri } from '../mcp/index.js';
+import type { Product, ScopedNotifier } from '../mcp-host/index.js';
+import { auditDescriber } from './caller-view.js';
+import { Downstream } from './downstream.js';
+import { gatewayHandlers } from './gateway-handlers.js';
+import type { GatewayPool } from './gateway-pool.js';
+import { GatewayTasks } from './gateway-tasks.js';
+import { subscribeForListen } from './listen-subscriptions.js';
+import { CALL_TOOL, toolSearchHandlers } from './tool-search-handlers.js';
+
+/** 2025-era revisions: the relay is built on server-to-client requests, which 2026-07-28 replaced by rounds the host runs. */
+export const GATEWAY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+export function gatewayProduct(pool: GatewayPool): Product {
+  const { options } = pool;
+  const downstream = new Downstream(pool);
+  const tasks = new GatewayTasks(pool, downstream);
+  pool.attachTasks(tasks);
+  const handlers = { ...gatewayHandlers(pool, downstream), ...(options.toolSearch ? toolSearchHandlers(pool, downstream, options.toolSearch) : {}) };
+  return {
+    info: { name: options.name, title: options.title, version: options.version },
+    capabilities: () => ({
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {},
+    }),
+    legacyVersions: GATEWAY_PROTOCOL_VERSIONS,
+    handlers,
+    notifications: {
+      // The client's roots changed: servers asking it for roots are told to ask again.
+      'notifications/roots/list_changed': () => pool.upstreams().manager.notifyRootsChanged(),
+    },
+    tasks,
+    instructions: (view) => pool.instructions(view),
+    opened: (session) => downstream.opened(session),
+    describe: auditDescriber(pool, options.toolSearch ? CALL_TOOL : undefined),
+    // A stream hears the changes of the servers its caller sees, and the updates of the resources it may read.
+    scopeOf: (view) => {
+      if (view.unrestricted) return () => true;
+      return ({ server, uri }) => server === undefined || (uri === undefined ? view.sees(server) : view.allows(server, canonicalUri(uri)));
+    },
+    listening: (uris, view, ended) => subscribeForListen(pool, uris, view, ended),
+    // The relays find a request's span by its id (req.traceContext): it need not be the current span.
+    currentSpan: false,
+    watch: (notifier: ScopedNotifier) =>
+      pool.watch({
+        listChanged(kind, server) {
+          if (kind === 'tools') notifier.toolsChanged(server);
+          else if (kind === 'prompts') notifier.promptsChanged(server);
+          else notifier.resourcesChanged(server);
+        },
+        resourceUpdated: (uri, server) => notifier.resourceUpdated(uri, server),
+      }),
+    close: () => pool.close(),
+  };
+}

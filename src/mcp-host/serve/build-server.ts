@@ -1,0 +1,149 @@
+// The one place a product becomes an SDK server: for a 2025 session (initialize with the caller's
+// instructions, the product's versions) or a 2026-07-28 request or connection, its handlers
+// registered behind the host's pipeline: the caller's view, tasks for a tools/call that asks for one,
+// input-required rounds for a handler that asks, and each request counted while it runs.
+import { type InitializeRequest, type InitializeResult, type ServerCapabilities, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import { TASKS_EXTENSION } from '../../protocol/values.js';
+import { errorMessage, type Logger } from '../../util/index.js';
+import type { AccessPolicy, CallerView } from '../access/access-rules.js';
+import { UNRESTRICTED } from '../access/access-rules.js';
+import { callerOf } from '../access/caller.js';
+import type { InputFlows } from '../flows/input-flows.js';
+import { declaresTasks } from '../flows/tasks-extension.js';
+import { requestKey } from '../rpc/request-guard.js';
+import { requestSubject } from '../rpc/request-subject.js';
+import { TaskServer } from '../rpc/task-server.js';
+import type { HostSession } from './host-session.js';
+import type { HostTasks } from './host-tasks.js';
+import type { Era, Handler, Product } from './product.js';
+import { RoundReq, SessionReq } from './request.js';
+import { LEGACY_TASKS_CAPABILITY, legacyTaskHandlers, modernTaskHandlers } from './task-handlers.js';
+
+export const MODERN_REVISION = '2026-07-28';
+
+/** What every server the host builds for one product shares. */
+export interface Served {
+  readonly product: Product;
+  readonly access: AccessPolicy | undefined;
+  readonly flows: InputFlows;
+  readonly tasks: HostTasks;
+  readonly logger: Logger;
+}
+
+/** The SDK's own initialize, which the host calls after setting the caller's instructions. */
+interface SdkServerInternals {
+  _instructions: string | undefined;
+  _oninitialize(request: InitializeRequest): Promise<InitializeResult>;
+}
+
+export function viewFor(served: Pick<Served, 'access'>, ctx: Pick<ServerContext, 'http'>): CallerView {
+  return served.access?.viewFor(callerOf(ctx.http?.authInfo)) ?? UNRESTRICTED;
+}
+
+/** The product's handlers for `era`, the task methods among them when it has tasks. */
+export function handlersFor(served: Pick<Served, 'product' | 'tasks'>, era: Era): [string, Handler][] {
+  const own = Object.entries(served.product.handlers).filter(([, h]) => h.era === undefined || h.era === era);
+  if (!served.product.tasks) return own;
+  return [...own, ...Object.entries(era === 'legacy' ? legacyTaskHandlers(served.tasks) : modernTaskHandlers(served.tasks))];
+}
+
+export function capabilitiesFor(product: Product, era: Era): ServerCapabilities {
+  const own = product.capabilities(era);
+  if (!product.tasks) return { ...own };
+  return era === 'legacy' ? { ...own, tasks: LEGACY_TASKS_CAPABILITY } : { ...own, extensions: { ...own.extensions, [TASKS_EXTENSION]: {} } };
+}
+
+/** A 2025 session's server: initialize gives the caller's instructions; `opened` runs once it initialized. */
+export function legacyServer(served: Served, session: HostSession, observed: () => Transport | undefined, answersCancelled: boolean): TaskServer {
+  const { product } = served;
+  const server = new TaskServer(product.info, { capabilities: capabilitiesFor(product, 'legacy'), supportedProtocolVersions: [...product.legacyVersions] });
+  session.attach(server);
+  const sdk = server as unknown as SdkServerInternals;
+  server.setRequestHandler('initialize', async (request, ctx) => {
+    session.view = viewFor(served, ctx);
+    sdk._instructions = await product.instructions?.(session.view);
+    const result = await sdk._oninitialize(request);
+    const extra = product.serverInfoFor?.(request.params.clientInfo);
+    return extra ? { ...result, serverInfo: { ...result.serverInfo, ...extra } } : result;
+  });
+  server.oninitialized = () => product.opened?.(session);
+  for (const [method, handler] of handlersFor(served, 'legacy')) {
+    register(server, method, handler, (params, ctx) => {
+      const own = answersCancelled ? new AbortController() : undefined;
+      const key = requestKey(ctx.mcpReq.id);
+      if (own) session.calls.set(key, own);
+      const signal = own ? AbortSignal.any([own.signal, ctx.mcpReq.signal]) : ctx.mcpReq.signal;
+      const req = new SessionReq(ctx, session.view, observed() ?? server.transport, session, signal);
+      session.inFlight += 1;
+      return run(served, method, handler, params, req, 'legacy').finally(() => {
+        session.inFlight -= 1;
+        if (own && session.calls.get(key) === own) session.calls.delete(key);
+      });
+    });
+  }
+  // Cancellation aborts the call, which then answers (Codex's "Turn aborted."), instead of silencing it.
+  if (answersCancelled) {
+    server.setNotificationHandler('notifications/cancelled', (n) => {
+      if (n.params.requestId !== undefined) session.calls.get(requestKey(n.params.requestId))?.abort();
+    });
+  }
+  notifications(served, server, () => ({ view: session.view, session }));
+  server.onerror = (err) => served.logger.debug('mcp connection error', { error: errorMessage(err) });
+  server.onclose = () => session.ended();
+  return server;
+}
+
+/** A 2026-07-28 server: one per HTTP request, or the one pinned to a stdio connection. */
+export function modernServer(served: Served, instructions: string | undefined, observed: () => Transport | undefined): TaskServer {
+  const { product } = served;
+  const server = new TaskServer(product.info, {
+    capabilities: capabilitiesFor(product, 'modern'),
+    supportedProtocolVersions: [MODERN_REVISION],
+    ...(instructions ? { instructions } : {}),
+  });
+  for (const [method, handler] of handlersFor(served, 'modern')) {
+    register(server, method, handler, (params, ctx) => {
+      const view = viewFor(served, ctx);
+      const transport = () => observed() ?? server.transport;
+      if (!handler.asks) return run(served, method, handler, params, new RoundReq(ctx, view, transport(), undefined), 'modern');
+      return served.flows.round(ctx, requestSubject(params) ?? '', (flowCtx, channel) => run(served, method, handler, params, new RoundReq(flowCtx, view, transport(), channel), 'modern'));
+    });
+  }
+  notifications(served, server, (ctx) => ({ view: viewFor(served, ctx), session: undefined }));
+  server.onerror = (err) => served.logger.debug('mcp 2026-07-28 request error', { error: errorMessage(err) });
+  return server;
+}
+
+/** A handler behind the host: a tools/call asking for a task becomes one when the product's tasks take it. */
+async function run(served: Served, method: string, handler: Handler, params: Record<string, unknown>, req: SessionReq | RoundReq, era: Era): Promise<unknown> {
+  const tasks = served.product.tasks;
+  if (method === 'tools/call' && tasks) {
+    const asked = era === 'legacy' ? params.task !== undefined : declaresTasks(req.clientCapabilities);
+    if (asked) {
+      const answer = await served.tasks.start(tasks, params as Parameters<typeof tasks.start>[0], req);
+      if (answer !== undefined) return answer;
+    }
+  }
+  return handler.handle(params, req);
+}
+
+function register(server: TaskServer, method: string, handler: Handler, fn: (params: Record<string, unknown>, ctx: ServerContext) => Promise<unknown>): void {
+  const set = server.setRequestHandler as unknown as (...args: unknown[]) => void;
+  if (handler.params) set.call(server, method, { params: handler.params }, (params: Record<string, unknown>, ctx: ServerContext) => fn(params, ctx));
+  else set.call(server, method, (request: { params?: Record<string, unknown> }, ctx: ServerContext) => fn(request.params ?? {}, ctx));
+}
+
+function notifications(served: Served, server: TaskServer, context: (ctx: ServerContext) => { view: CallerView; session: HostSession | undefined }): void {
+  for (const [method, handle] of Object.entries(served.product.notifications ?? {})) {
+    const set = server.setNotificationHandler as unknown as (method: string, fn: (n: { params?: Record<string, unknown> }, ctx: ServerContext) => void) => void;
+    set.call(server, method, (n, ctx) => {
+      Promise.resolve(handle(n.params ?? {}, context(ctx ?? ({} as ServerContext)))).catch((err: unknown) => served.logger.warn(`${method} failed`, { error: errorMessage(err) }));
+    });
+  }
+}
+
+/** Only discovery carries instructions: other 2026-07-28 requests need not wait for them. */
+export function isDiscovery(headers: Headers | undefined): boolean {
+  return headers?.get('mcp-method') === 'server/discover';
+}
+
