@@ -1,6 +1,7 @@
 // Configuration for one `codex` call: the server's config (config.toml + its -c overrides) with the
 // call's `config`, `profile` and `compact-prompt` applied on top and validated again, plus the typed
-// per-thread overrides (model, cwd, policies, instructions).
+// per-thread overrides (model, cwd, policies, instructions) over the server's command-line defaults
+// (-m, -s, -a, --full-auto, ...), which give way to whatever the call says about the same setting.
 import path from 'node:path';
 import {
   applyOverrides,
@@ -18,12 +19,31 @@ export interface ServerConfig {
   base: Config;
   /** config.toml with the server's -c overrides applied, before any profile (calls build on it). */
   raw: Record<string, unknown>;
+  /** Session settings from the server's command line (-m, -s, -a, --oss, ...): every session's defaults. */
+  defaults?: SessionDefaults;
 }
 
-/** From the loaded config file text and the server's -c overrides. */
-export function serverConfig(base: Config, text: string | null, overrides: readonly ConfigOverride[]): ServerConfig {
+/** The typed settings a server's command line may give every session (they beat config.toml and its profile). */
+export type SessionDefaults = Pick<ThreadOverrides, 'model' | 'modelProvider' | 'sandboxMode' | 'approvalPolicy'>;
+
+/** The config.toml key each typed default stands for: a call that sets that key (or a profile that does) wins. */
+const DEFAULT_KEYS = { model: 'model', modelProvider: 'model_provider', sandboxMode: 'sandbox_mode', approvalPolicy: 'approval_policy' } as const;
+
+/** From the loaded config file text, the server's -c overrides and its command-line session defaults. */
+export function serverConfig(base: Config, text: string | null, overrides: readonly ConfigOverride[], defaults: SessionDefaults = {}): ServerConfig {
   const parsed = text === null ? {} : parseTomlText(text, base.file);
-  return { base, raw: applyOverrides(parsed, overrides) };
+  return { base, raw: applyOverrides(parsed, overrides), defaults: { ...defaults } };
+}
+
+/** Where a call sets a top-level config key other than by a typed argument: its `config`, its profile, or not at all. */
+export function settingSource(server: ServerConfig, args: CodexArgs, key: string): { kind: 'config' } | { kind: 'profile'; name: string } | null {
+  const config = args.config ?? {};
+  if (Object.keys(config).some((k) => splitKeyPath(k)[0] === key)) return { kind: 'config' };
+  const name = args.profile ?? (typeof config.profile === 'string' ? config.profile : undefined);
+  if (name === undefined) return null;
+  const profiles = server.raw.profiles;
+  const table = typeof profiles === 'object' && profiles !== null ? (profiles as Record<string, unknown>)[name] : undefined;
+  return typeof table === 'object' && table !== null && Object.hasOwn(table, key) ? { kind: 'profile', name } : null;
 }
 
 /**
@@ -53,9 +73,16 @@ export function callConfig(server: ServerConfig, args: CodexArgs): { config: Con
   return buildConfig(applyOverrides(server.raw, overrides), { home: server.base.home, file: server.base.file });
 }
 
-/** Typed overrides; a relative cwd is resolved against the server process's working directory. */
-export function threadOverrides(args: CodexArgs, serverCwd: string): ThreadOverrides {
+/**
+ * Typed overrides: the call's arguments, else the server's defaults for settings the call leaves
+ * alone; a relative cwd is resolved against the server's working directory.
+ */
+export function threadOverrides(server: ServerConfig, args: CodexArgs, serverCwd: string): ThreadOverrides {
   const out: ThreadOverrides = {};
+  for (const key of Object.keys(DEFAULT_KEYS) as (keyof SessionDefaults)[]) {
+    const value = server.defaults?.[key];
+    if (value !== undefined && settingSource(server, args, DEFAULT_KEYS[key]) === null) Object.assign(out, { [key]: value });
+  }
   if (args.model !== undefined) out.model = args.model;
   if (args.cwd !== undefined) out.cwd = path.resolve(serverCwd, args.cwd);
   if (args.approvalPolicy !== undefined) out.approvalPolicy = args.approvalPolicy;

@@ -7,6 +7,7 @@ import { LocalThreadLeases, type ThreadLeases, type ThreadOwnerStore } from '../
 import { nullLogger, type Logger } from '../util/index.js';
 import type { Telemetry } from '../util/telemetry/index.js';
 import type { ServerConfig } from './call-config.js';
+import type { CallCeilings } from './call-ceilings.js';
 import { TurnLimiter } from './call-limits.js';
 import { codexProduct, type CodexServerOptions } from './codex-product.js';
 import { DEFAULT_THREAD_IDLE_MS, IdleThreads } from './idle-threads.js';
@@ -31,6 +32,8 @@ export interface CodexAgentOptions {
   threadOwners?: ThreadOwnerStore;
   /** Where one record per served HTTP request goes. */
   audit?: AuditSink;
+  /** HTTP: what each caller's `codex` arguments may change (`callCeilings`); stdio needs none. */
+  ceilings?: CallCeilings;
 }
 
 export function createCodexAgent(opts: CodexAgentOptions): CodexAgent {
@@ -45,6 +48,7 @@ export function createCodexAgent(opts: CodexAgentOptions): CodexAgent {
     ...(opts.access ? { access: opts.access } : {}),
     owners: new ThreadOwners(opts.threadOwners),
     ...(opts.audit ? { audit: opts.audit } : {}),
+    ...(opts.ceilings ? { ceilings: opts.ceilings } : {}),
   };
 }
 

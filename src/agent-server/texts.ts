@@ -28,3 +28,18 @@ export const methodNotFound = (method: string) => `method not found: ${method}`;
 export const tooManyTurns = (limit: number) =>
   `This switchboard mcp-server already runs ${limit} turn${limit === 1 ? '' : 's'} at once (its --max-turns limit); wait for a running call to finish, then retry.`;
 export const resumeFailed = (threadId: string, message: string) => `Failed to resume Codex session ${threadId}: ${message}`;
+
+// Ceilings of callers over HTTP (call-ceilings.ts): each names the argument and what to do instead.
+const RULE = 'your [server_auth] rule (docs/server-auth.md)';
+export const configKeyRefused = (key: string) =>
+  `The config key \`${key}\` is not open to callers of this server over HTTP; leave it out of \`config\`, or ask the operator to list it in config_keys of ${RULE}.`;
+export const sandboxRefused = (mode: string, from: string, max: string) =>
+  `The sandbox \`${mode}\` (from ${from}) is looser than this server allows your calls over HTTP (at most \`${max}\`); ask for \`${max}\` or stricter, or ask the operator to raise sandbox in ${RULE}.`;
+export const approvalRefused = (policy: string, from: string, max: string) =>
+  `The approval policy \`${policy}\` (from ${from}) is looser than this server allows your calls over HTTP (at most \`${max}\`, in the order untrusted, on-failure, on-request, never); ask for \`${max}\` or stricter, or ask the operator to raise approval_policy in ${RULE}.`;
+export const cwdRefused = (dir: string, from: string, roots: readonly string[]) =>
+  `The working directory ${dir} (from ${from}) is outside the directories this server allows your calls over HTTP (${roots.join(', ')}); pass a \`cwd\` inside one of them, or ask the operator to add it to cwd_roots of ${RULE}.`;
+export const threadRefused = (what: string, max: string) =>
+  `This thread runs with ${what}, beyond what this server allows your calls over HTTP (${max}); you cannot continue it. Start your own with \`codex\`.`;
+export const approvalNotAskable = (what: string, sandbox: string) =>
+  `${what} was denied without asking: approving it would take it outside the sandbox, and this server lets your calls over HTTP go no further than \`${sandbox}\` (${RULE}).`;

@@ -5,10 +5,12 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Thread, ThreadManager } from '../core/index.js';
-import type { Event } from '../protocol/index.js';
+import type { Event, EventMsgOf } from '../protocol/index.js';
 import { errorMessage, isSwitchboardError, type Logger } from '../util/index.js';
 import { ApprovalBridge, type ClientChannel } from './approval-bridge.js';
 import { callConfig, threadOverrides, type ServerConfig } from './call-config.js';
+import type { CallCeilings, Ceiling } from './call-ceilings.js';
+import { approvalLeavesCeiling, checkCodexCall, checkThread, refusedConfigKey } from './ceiling-check.js';
 import type { ThreadLease, ThreadLeases } from '../store/index.js';
 import type { TurnLimiter } from './call-limits.js';
 import type { IdleThreads } from './idle-threads.js';
@@ -32,6 +34,8 @@ export interface CodexAgent {
   access?: AccessPolicy;
   owners: ThreadOwners;
   audit?: AuditSink;
+  /** HTTP only: what each caller's arguments may change (stdio has none: the caller is the user). */
+  ceilings?: CallCeilings;
 }
 
 export interface CallContext {
@@ -65,6 +69,10 @@ type EventIterator = AsyncIterator<Event>;
 
 export async function runCodexCall(ctx: CallContext, args: CodexArgs): Promise<CallToolResult> {
   const { agent } = ctx;
+  const ceiling = agent.ceilings?.for(ctx.caller) ?? null;
+  // Before anything is built from them: a refused key never reaches the config.
+  const refusedKey = ceiling && refusedConfigKey(args.config ?? {}, ceiling.configKeys);
+  if (refusedKey) return toolError(T.configKeyRefused(refusedKey));
   const releaseTurn = agent.turns.tryAcquire();
   if (!releaseTurn) return toolError(T.tooManyTurns(agent.turns.limit));
   try {
@@ -74,7 +82,12 @@ export async function runCodexCall(ctx: CallContext, args: CodexArgs): Promise<C
     } catch (err) {
       return toolError(T.configLoadFailed(errorMessage(err)));
     }
-    const overrides = threadOverrides(args, agent.cwd);
+    let overrides = threadOverrides(agent.config, args, agent.cwd);
+    if (ceiling) {
+      const checked = await checkCodexCall(ceiling, { server: agent.config, args, config: built.config, overrides, serverCwd: agent.cwd });
+      if (!checked.ok) return toolError(checked.message);
+      overrides = checked.overrides;
+    }
     if (overrides.cwd !== undefined && !(await stat(overrides.cwd).catch(() => null))?.isDirectory()) {
       return toolError(T.sessionStartFailed(`cwd ${overrides.cwd} is not a directory`));
     }
@@ -97,7 +110,7 @@ export async function runCodexCall(ctx: CallContext, args: CodexArgs): Promise<C
         return toolError(T.sessionStartFailed(errorMessage(err)), thread.id);
       }
       if (ctx.cancel.aborted) return toolError(T.CANCELLED_DURING_STARTUP, thread.id);
-      return await driveTurn(ctx, thread, events, { turnId: ctx.toolCallId, prompt: args.prompt, initial: true, lost: lease?.lost });
+      return await driveTurn(ctx, thread, events, { turnId: ctx.toolCallId, prompt: args.prompt, initial: true, lost: lease?.lost, ceiling });
     } finally {
       void events.return?.();
       await endCall(agent, thread, lease);
@@ -152,10 +165,13 @@ export async function runReplyCall(ctx: CallContext, args: ReplyArgs): Promise<C
           return toolError(T.resumeFailed(threadId, errorMessage(err)), threadId);
         }
       }
+      const ceiling = agent.ceilings?.for(ctx.caller) ?? null;
+      const beyond = ceiling && checkThread(ceiling, thread.settings);
+      if (beyond) return toolError(beyond, threadId);
       const events = thread.events()[Symbol.asyncIterator]();
       try {
         if (ctx.cancel.aborted) return toolError(T.CANCELLED_BEFORE_TURN, threadId);
-        return await driveTurn(ctx, thread, events, { turnId: randomUUID(), prompt: args.prompt, initial: false, lost: lease.lost });
+        return await driveTurn(ctx, thread, events, { turnId: randomUUID(), prompt: args.prompt, initial: false, lost: lease.lost, ceiling });
       } finally {
         void events.return?.();
       }
@@ -175,6 +191,8 @@ interface TurnPlan {
   initial: boolean;
   /** Aborted when the thread's lease is lost: the turn stops so another replica can continue the thread. */
   lost: AbortSignal | undefined;
+  /** The caller's ceiling: approvals that would leave it are denied without asking. */
+  ceiling: Ceiling | null;
 }
 
 async function driveTurn(ctx: CallContext, thread: Thread, events: EventIterator, plan: TurnPlan): Promise<CallToolResult> {
@@ -210,6 +228,9 @@ async function driveTurn(ctx: CallContext, thread: Thread, events: EventIterator
           break;
         case 'exec_approval_request':
         case 'apply_patch_approval_request':
+          if (approvalLeavesCeiling(plan.ceiling, msg)) await denyUnasked(thread, msg, plan.ceiling!);
+          else bridge.handle(event);
+          break;
         case 'elicitation_request':
           bridge.handle(event);
           break;
@@ -230,4 +251,15 @@ async function driveTurn(ctx: CallContext, thread: Thread, events: EventIterator
     bridge.close();
     ctx.notifier.stop();
   }
+}
+
+/** An approval the caller may not give: denied at once, with a warning event saying why. */
+async function denyUnasked(thread: Thread, msg: EventMsgOf<'exec_approval_request'> | EventMsgOf<'apply_patch_approval_request'>, ceiling: Ceiling): Promise<void> {
+  const what = msg.type === 'exec_approval_request' ? `The request to run \`${msg.command.join(' ')}\`` : `The request to change ${Object.keys(msg.changes).join(', ')}`;
+  thread.warn(T.approvalNotAskable(what, ceiling.sandbox));
+  const op =
+    msg.type === 'exec_approval_request'
+      ? ({ type: 'exec_approval', id: msg.approval_id ?? msg.call_id, turn_id: msg.turn_id, decision: 'denied' } as const)
+      : ({ type: 'patch_approval', id: msg.call_id, decision: 'denied' } as const);
+  await thread.submit(op).catch(() => {});
 }

@@ -126,15 +126,18 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   }
   const http = served?.http;
   if (observed.ops) agentOpsSource(observed.ops, runtime, changes);
+  const config = mcp.serverConfig(loaded.config, loaded.text, ctx.overrides);
   const agent = mcp.createCodexAgent({
     manager: runtime.manager,
-    config: mcp.serverConfig(loaded.config, loaded.text, ctx.overrides),
+    config,
     cwd: ctx.cwd,
     maxTurns: flags.maxTurns,
     leases: runtime.store.leases,
     logger,
     ...(served?.access ? { access: served.access, threadOwners: runtime.store.threadOwners } : {}),
     ...(served?.audit ? { audit: served.audit } : {}),
+    // Over HTTP a caller is not the operator: its arguments stay within the operator's ceilings.
+    ...(http ? { ceilings: mcp.callCeilings(loaded.config.server_auth, config, ctx.cwd) } : {}),
   });
   const options = {
     name: 'switchboard-mcp-server',

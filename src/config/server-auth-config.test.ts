@@ -44,12 +44,29 @@ threads = "all"
       required_scopes: ['mcp'],
       clock_skew_sec: 30,
       audit: true,
+      trust_static_token: false,
       limits: { requests_per_minute: 600, concurrent_calls: 8 },
       rules: [
         { when: { claim: 'groups', contains: 'payments' }, allow: ['stripe__*', 'postgres__run_query'], deny: [], threads: 'own' },
         { when: { claim: 'sub', equals: 'ci-bot' }, allow: ['github__*'], deny: ['github__merge_pull_request'], threads: 'all' },
       ],
     });
+  });
+
+  it("reads a rule's ceilings for the agent server's callers", () => {
+    const auth = load(`
+[server_auth]
+trust_static_token = true
+[[server_auth.rules]]
+when = { claim = "groups", contains = "builders" }
+allow = ["codex", "codex-reply"]
+sandbox = "workspace-write"
+approval_policy = "never"
+config_keys = ["sandbox_workspace_write.network_access", "*"]
+cwd_roots = ["/srv/projects"]
+`);
+    expect(auth?.trust_static_token).toBe(true);
+    expect(auth?.rules[0]).toMatchObject({ sandbox: 'workspace-write', approval_policy: 'never', config_keys: ['sandbox_workspace_write.network_access', '*'], cwd_roots: ['/srv/projects'] });
   });
 
   it('takes limits and rules alone (static token use)', () => {
@@ -71,7 +88,12 @@ threads = "all"
     ['[[server_auth.rules]]\nallow = ["a"]\n[[server_auth.rules]]\nwhen = { claim = "g", contains = "x", equals = "y" }\n', 'when needs exactly one of contains or equals (key server_auth.rules.1)'],
     ['[[server_auth.rules]]\nwhen = { claim = "g", has = "x" }\n', 'when takes only claim and one of contains or equals (key server_auth.rules.0)'],
     ['[[server_auth.rules]]\nallow = ["a"]\nthreads = "mine"\n', 'threads must be "own" or "all" (key server_auth.rules.0)'],
-    ['[[server_auth.rules]]\nallow = ["a"]\npermit = ["b"]\n', 'a rule takes only when, allow, deny and threads (key server_auth.rules.0)'],
+    ['[[server_auth.rules]]\nallow = ["a"]\npermit = ["b"]\n', 'a rule takes only when, allow, deny, threads, sandbox, approval_policy, config_keys and cwd_roots (key server_auth.rules.0)'],
+    ['[[server_auth.rules]]\nsandbox = "none"\n', 'sandbox must be one of "read-only", "workspace-write", "danger-full-access" (key server_auth.rules.0)'],
+    ['[[server_auth.rules]]\napproval_policy = "sometimes"\n', 'approval_policy must be one of "untrusted", "on-failure", "on-request", "never" (key server_auth.rules.0)'],
+    ['[[server_auth.rules]]\nconfig_keys = "model"\n', 'config_keys must be an array of dotted config keys such as "model_reasoning_effort", or "*" for any key (key server_auth.rules.0)'],
+    ['[[server_auth.rules]]\ncwd_roots = ["projects"]\n', 'cwd_roots must be an array of absolute directory paths such as "/srv/projects" (key server_auth.rules.0)'],
+    ['[server_auth]\ntrust_static_token = "yes"\n', 'trust_static_token must be true or false (key server_auth.trust_static_token)'],
   ])('%j', (text, message) => expect(error(text)).toBe(message));
 
   it('refuses a server name holding "__" once rules exist (the pattern would be ambiguous), and allows it without rules', () => {

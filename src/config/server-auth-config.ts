@@ -1,8 +1,10 @@
 // [server_auth]: how `serve --http` and `mcp-server --http` accept OAuth access tokens (issuer,
-// audience, scopes), which caller may see and call what (rules over token claims), the per-caller
-// limits and the audit trail, as zod schemas with the texts a user sees.
+// audience, scopes), which caller may see and call what (rules over token claims), what a caller's
+// `codex` arguments may change (the agent server's ceilings), the per-caller limits and the audit
+// trail, as zod schemas with the texts a user sees.
 // zod/v3 (inside the zod 4 package): it loads in ~6.5 ms where 'zod' (v4) takes ~40 ms, on every CLI start.
 import { z } from 'zod/v3';
+import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/values.js';
 import { ConfigError } from './config-error.js';
 import { isObjectTable, says, wholeNumber } from './schema-fields.js';
 
@@ -18,6 +20,10 @@ function isIssuerUrl(value: string): boolean {
 const text = (t: string) => says(() => t);
 const patternText = 'allow and deny must be arrays of "server__tool" patterns (* and ? as wildcards)';
 const patterns = z.array(z.string(text(patternText)).min(1, patternText), text(patternText)).default([]);
+
+const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
+const configKeysText = 'config_keys must be an array of dotted config keys such as "model_reasoning_effort", or "*" for any key';
+const cwdRootsText = 'cwd_roots must be an array of absolute directory paths such as "/srv/projects"';
 
 const whenSchema = z
   .object(
@@ -38,10 +44,15 @@ const ruleSchema = z
       allow: patterns,
       deny: patterns,
       threads: z.enum(['own', 'all'], text('threads must be "own" or "all"')).default('own'),
+      // The agent server's ceilings for the arguments of `codex` (absent: the server's own settings).
+      sandbox: z.enum(SANDBOX_MODES, text(`sandbox must be one of ${quoted(SANDBOX_MODES)}`)).optional(),
+      approval_policy: z.enum(APPROVAL_POLICIES, text(`approval_policy must be one of ${quoted(APPROVAL_POLICIES)}`)).optional(),
+      config_keys: z.array(z.string(text(configKeysText)).min(1, configKeysText), text(configKeysText)).optional(),
+      cwd_roots: z.array(z.string(text(cwdRootsText)).refine((p) => p.startsWith('/'), cwdRootsText), text(cwdRootsText)).optional(),
     },
     text('each [[server_auth.rules]] entry must be a table'),
   )
-  .strict('a rule takes only when, allow, deny and threads');
+  .strict('a rule takes only when, allow, deny, threads, sandbox, approval_policy, config_keys and cwd_roots');
 
 const limitsSchema = z
   .object(
@@ -66,6 +77,8 @@ const serverAuthSchema = z
     rules: z.array(ruleSchema, text('rules must be an array of tables ([[server_auth.rules]])')).default([]),
     limits: limitsSchema,
     audit: z.boolean(text('audit must be true or false')).default(true),
+    /** The --token-file holder over HTTP may change anything a `codex` call can, as over stdio. */
+    trust_static_token: z.boolean(text('trust_static_token must be true or false')).default(false),
   })
   .superRefine((s, ctx) => {
     if (s.issuer !== undefined && s.audience === undefined) {

@@ -10,7 +10,7 @@ export { StdioFrameTransport } from './rpc/stdio-transport.js';
 export { RequestGuard, requestKey, errorResponseFor, type GuardTexts } from './rpc/request-guard.js';
 export { ResourceAuth, type ResourceAuthOptions } from './http/resource-auth.js';
 export { STATIC_CALLER, callerOf, type Caller } from './access/caller.js';
-export { AccessPolicy, UNRESTRICTED, type AccessRule, type CallerView } from './access/access-rules.js';
+export { AccessPolicy, UNRESTRICTED, ruleApplies, type AccessRule, type CallerView } from './access/access-rules.js';
 export { CallerLimits, MemoryLimitStore, type CallerLimitStore, type CallerLimitSettings } from './access/caller-limits.js';
 export { AuditedTransport, auditedServer, auditFilePath, fileAuditSink, type AuditDescriber, type AuditRecord, type AuditSink } from './access/audit-trail.js';
 export { readAuditTail, type AuditTailOptions } from './access/audit-reader.js';

@@ -92,7 +92,7 @@ export class AccessPolicy {
   }
 
   private evaluate(caller: Caller): CallerView {
-    const matching = this.rules.filter((r) => r.rule.when === undefined || matches(caller.claims, r.rule.when));
+    const matching = this.rules.filter((r) => ruleApplies(r.rule, caller));
     const allow = matching.flatMap((r) => r.allow);
     const deny = matching.flatMap((r) => r.deny);
     const allThreads = matching.some((r) => r.rule.threads === 'all');
@@ -116,6 +116,11 @@ export function claimValue(claims: Readonly<Record<string, unknown>>, name: stri
     value = (value as Record<string, unknown>)[part];
   }
   return value;
+}
+
+/** Whether a rule applies to a token caller: no `when`, or its claims match it. */
+export function ruleApplies(rule: Pick<AccessRule, 'when'>, caller: Caller): boolean {
+  return rule.when === undefined || matches(caller.claims, rule.when);
 }
 
 function matches(claims: Readonly<Record<string, unknown>>, when: NonNullable<AccessRule['when']>): boolean {
