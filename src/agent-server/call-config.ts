@@ -35,15 +35,17 @@ export function serverConfig(base: Config, text: string | null, overrides: reado
   return { base, raw: applyOverrides(parsed, overrides), defaults: { ...defaults } };
 }
 
+/** A TOML table (a JSON object), as the call's `config` and config.toml hold them. */
+export const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** Where a call sets a top-level config key other than by a typed argument: its `config`, its profile, or not at all. */
 export function settingSource(server: ServerConfig, args: CodexArgs, key: string): { kind: 'config' } | { kind: 'profile'; name: string } | null {
   const config = args.config ?? {};
   if (Object.keys(config).some((k) => splitKeyPath(k)[0] === key)) return { kind: 'config' };
   const name = args.profile ?? (typeof config.profile === 'string' ? config.profile : undefined);
   if (name === undefined) return null;
-  const profiles = server.raw.profiles;
-  const table = typeof profiles === 'object' && profiles !== null ? (profiles as Record<string, unknown>)[name] : undefined;
-  return typeof table === 'object' && table !== null && Object.hasOwn(table, key) ? { kind: 'profile', name } : null;
+  const table = isTable(server.raw.profiles) ? server.raw.profiles[name] : undefined;
+  return isTable(table) && Object.hasOwn(table, key) ? { kind: 'profile', name } : null;
 }
 
 /**
@@ -66,11 +68,26 @@ function configOverrides(args: CodexArgs): ConfigOverride[] {
   return out;
 }
 
+/**
+ * The call's values also beat the profile in effect (the server's -p, config.toml's `profile`, or the
+ * call's own): written into that profile's table too, for the keys it sets itself (a profile's table
+ * replaces the top-level one whole).
+ */
+function overProfile(raw: Record<string, unknown>, overrides: readonly ConfigOverride[]): Record<string, unknown> {
+  const name = raw.profile;
+  const table = typeof name === 'string' && isTable(raw.profiles) ? raw.profiles[name] : undefined;
+  if (!isTable(table)) return raw;
+  const inProfile = overrides
+    .filter((o) => o.path[0] !== 'profile' && o.path[0] !== 'profiles' && Object.hasOwn(table, o.path[0]!))
+    .map((o) => ({ path: ['profiles', name as string, ...o.path], value: o.value }));
+  return inProfile.length === 0 ? raw : applyOverrides(raw, inProfile);
+}
+
 /** The call's config; throws ConfigError when the overrides do not validate. */
 export function callConfig(server: ServerConfig, args: CodexArgs): { config: Config; warnings: string[] } {
   const overrides = configOverrides(args);
   if (overrides.length === 0) return { config: server.base, warnings: [] };
-  return buildConfig(applyOverrides(server.raw, overrides), { home: server.base.home, file: server.base.file });
+  return buildConfig(overProfile(applyOverrides(server.raw, overrides), overrides), { home: server.base.home, file: server.base.file });
 }
 
 /**
@@ -84,7 +101,8 @@ export function threadOverrides(server: ServerConfig, args: CodexArgs, serverCwd
     if (value !== undefined && settingSource(server, args, DEFAULT_KEYS[key]) === null) Object.assign(out, { [key]: value });
   }
   if (args.model !== undefined) out.model = args.model;
-  if (args.cwd !== undefined) out.cwd = path.resolve(serverCwd, args.cwd);
+  // Always set: with -C the server works elsewhere than the process (and the thread manager) started.
+  out.cwd = path.resolve(serverCwd, args.cwd ?? '.');
   if (args.approvalPolicy !== undefined) out.approvalPolicy = args.approvalPolicy;
   if (args.sandbox !== undefined) out.sandboxMode = args.sandbox;
   if (args.baseInstructions !== undefined) out.baseInstructions = args.baseInstructions;

@@ -9,7 +9,7 @@ import { resolveThreadSettings, type ThreadOverrides, type ThreadSettings } from
 import type { EventMsg } from '../protocol/index.js';
 import { errorMessage } from '../util/index.js';
 import { APPROVAL_ORDER, SANDBOX_ORDER, type Ceiling } from './call-ceilings.js';
-import { settingSource, type ServerConfig } from './call-config.js';
+import { isTable, settingSource, type ServerConfig } from './call-config.js';
 import type { CodexArgs } from './tool-args.js';
 import * as T from './texts.js';
 
@@ -19,7 +19,6 @@ const allows = (patterns: readonly string[], keyPath: readonly string[]) =>
   patterns.some((p) => p === '*' || isPrefix(p.split('.'), keyPath));
 const isPrefix = (prefix: readonly string[], keyPath: readonly string[]) => prefix.length <= keyPath.length && prefix.every((p, i) => p === keyPath[i]);
 const opensInto = (patterns: readonly string[], keyPath: readonly string[]) => patterns.some((p) => isPrefix(keyPath, p.split('.')));
-const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The first `config` key (as a dotted path) the ceiling does not open; null when all are open. */
 export function refusedConfigKey(config: Record<string, unknown>, patterns: readonly string[]): string | null {

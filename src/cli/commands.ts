@@ -3,6 +3,7 @@
 // does not pay, at every start, for loading the modules of every other command.
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
+import { CODEX_VALUE_OPTIONS } from './codex-options.js';
 
 export type RegisterCommand = (program: Command, context: () => CliContext, result: { exitCode?: number }) => void;
 
@@ -28,8 +29,8 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { names: ['audit'], load: async () => [(await import('./audit-command.js')).registerAuditCommand] },
 ];
 
-/** Root options that take a value (`--config FILE`, `-c KEY=VALUE`): the word after them is not a command. */
-const ROOT_VALUE_OPTIONS = new Set(['--config', '-c', '--override']);
+/** Root options that take a value (`--config FILE`, `-c KEY=VALUE`, `-m MODEL`, ...): the word after them is not a command. */
+const ROOT_VALUE_OPTIONS = new Set(['--config', '-c', '--override', ...CODEX_VALUE_OPTIONS]);
 
 /**
  * The groups a command line needs: the one its command names; none for a bare `--version`; all of

@@ -1,31 +1,24 @@
 // `switchboard exec` and `switchboard exec resume`: run one task non-interactively, printing the
 // thread's events (human-readable, or one JSON Event per line with --json). Exit 0 on task_complete,
 // 1 when the turn failed or was aborted. Approval requests are denied: nobody is there to answer.
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type * as CoreModule from '../core/index.js';
 import type { Thread, ThreadManager, ThreadOverrides } from '../core/index.js';
 import type { McpConnectionManager } from '../mcp/index.js';
 import type { Store } from '../store/index.js';
-import type { AskForApproval, Event, SandboxMode } from '../protocol/index.js';
-import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/values.js';
+import type { Event } from '../protocol/index.js';
 import { errorMessage, VERSION } from '../util/index.js';
 import type { CliContext } from './context.js';
 import { CommandFailed, EXIT_FAILED, EXIT_OK, UsageError } from './exit-codes.js';
+import { agentCwd, sessionSettings, type CodexFlags } from './codex-options.js';
 import { HumanRenderer } from './exec-render.js';
 import { createMcpManager } from './mcp-compose.js';
 import { openConfiguredStore } from './store-compose.js';
 import type { RegisterCommand } from './commands.js';
 
-interface ExecFlags {
+interface ExecFlags extends CodexFlags {
   json?: boolean;
-  model?: string;
-  oss?: boolean;
-  sandbox?: string;
-  askForApproval?: string;
-  cd?: string;
 }
 
 /**
@@ -53,36 +46,15 @@ export function createAgent(core: Core, ctx: CliContext, config: Config, mcp: Mc
   return core.createAgent({ config, mcp, env: ctx.env, cwd: ctx.cwd, logger: ctx.logger, threads: store.threads, ...(ctx.telemetry ? { telemetry: ctx.telemetry } : {}) });
 }
 
-function addExecOptions(cmd: Command): Command {
-  return cmd
-    .option('--json', 'print one JSON event per line on stdout')
-    .option('-m, --model <model>', 'model to use')
-    .option('--oss', 'use the local open-source model provider (model_provider = "oss")')
-    .addOption(new Option('-s, --sandbox <mode>', 'sandbox for commands the model runs').choices(SANDBOX_MODES))
-    .addOption(new Option('-a, --ask-for-approval <policy>', 'when to ask before running commands (default for exec: never)').choices(APPROVAL_POLICIES))
-    .option('-C, --cd <dir>', 'working directory for the agent');
-}
+// -m, -s, -a, -C, --oss, -p, --full-auto and --yolo are the program's (codex-options.ts): before or after `exec`.
+const addExecOptions = (cmd: Command): Command => cmd.option('--json', 'print one JSON event per line on stdout');
 
 type Core = typeof CoreModule;
 
 async function overridesFrom(flags: ExecFlags, ctx: CliContext, core: Core): Promise<ThreadOverrides> {
-  const overrides: ThreadOverrides = {
-    // Non-interactive: nobody can answer an approval request, so nothing asks unless told to.
-    approvalPolicy: flags.askForApproval ? (flags.askForApproval as AskForApproval) : 'never',
-  };
-  if (flags.model) overrides.model = flags.model;
-  if (flags.oss) {
-    // As Codex: --oss means the local provider and, unless -m says otherwise, its default model.
-    overrides.modelProvider = 'oss';
-    overrides.model ??= core.DEFAULT_OSS_MODEL;
-  }
-  if (flags.sandbox) overrides.sandboxMode = flags.sandbox as SandboxMode; // validated by commander's choices
-  if (flags.cd) {
-    const dir = path.resolve(ctx.cwd, flags.cd);
-    const info = await stat(dir).catch(() => null);
-    if (!info?.isDirectory()) throw new UsageError(`-C ${flags.cd}: not a directory`);
-    overrides.cwd = dir;
-  }
+  // Non-interactive: nobody can answer an approval request, so nothing asks unless told to.
+  const overrides: ThreadOverrides = { approvalPolicy: 'never', ...sessionSettings(flags, 'exec', core.DEFAULT_OSS_MODEL) };
+  if (flags.cd !== undefined) overrides.cwd = await agentCwd(flags, ctx.cwd);
   return overrides;
 }
 
@@ -176,8 +148,8 @@ export const registerExec: RegisterCommand = (program, context, result) => {
       .command('exec')
       .description('Run one task non-interactively and print its events; `exec resume <threadId> <prompt>` continues a saved thread')
       .argument('<prompt>', 'what the agent should do'),
-  ).action(async (prompt: string, flags: ExecFlags) => {
-    result.exitCode = await runExec(context(), flags, prompt, null);
+  ).action(async (prompt: string, _flags: ExecFlags, cmd: Command) => {
+    result.exitCode = await runExec(context(), cmd.optsWithGlobals() as ExecFlags, prompt, null);
   });
   addExecOptions(
     exec

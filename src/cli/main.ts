@@ -5,14 +5,20 @@ import { errorMessage, SwitchboardError, VERSION } from '../util/index.js';
 import { createContext, processIO, type CliContext, type CliIO } from './context.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import { groupsFor } from './commands.js';
+import { addCodexOptions, codexOverrides, type CodexFlags } from './codex-options.js';
 
-function collectOverride(value: string, previous: ConfigOverride[]): ConfigOverride[] {
+function override(value: string): ConfigOverride {
   try {
-    return [...previous, parseOverride(value)];
+    return parseOverride(value);
   } catch (err) {
     throw new UsageError(errorMessage(err));
   }
 }
+
+const collectOverride = (value: string, previous: ConfigOverride[]) => [...previous, override(value)];
+
+/** `--config key=value` is Codex's long form of -c; any other value names a config file. */
+const OVERRIDE_LIKE = /^\s*[\w"'.-]+\s*=/;
 
 /**
  * The program with the commands `argv` needs (see `groupsFor`); every command when `argv` is not given.
@@ -21,21 +27,32 @@ function collectOverride(value: string, previous: ConfigOverride[]): ConfigOverr
 export async function buildProgram(io: CliIO, holder: { ctx?: CliContext; exitCode?: number }, argv?: readonly string[]): Promise<Command> {
   const groups = groupsFor(argv ? argv.slice(2) : []);
   const loading = Promise.all(groups.map((g) => g.load()));
+  // Codex's `--config key=value` lands here, kept apart from a config file given the same way.
+  const longFormOverrides: ConfigOverride[] = [];
+  const configFlag = (value: string, previous: string | undefined) => {
+    if (!OVERRIDE_LIKE.test(value)) return value;
+    longFormOverrides.push(override(value));
+    return previous;
+  };
   const program = new Command('switchboard')
     .description('A coding-agent runtime with a Codex-compatible MCP layer: many MCP servers as one catalog, and the agent as an MCP server.')
     .version(VERSION)
-    .addOption(new Option('--config <file>', 'config file to use instead of $SWITCHBOARD_HOME/config.toml'))
+    .addOption(new Option('--config <file>', 'config file to use instead of $SWITCHBOARD_HOME/config.toml (`--config key=value` is -c, as in Codex)').argParser(configFlag))
     .addOption(
       new Option('-c, --override <key=value>', 'override a config value by dotted path; the value is parsed as TOML, else taken as a string (repeatable)')
         .argParser(collectOverride)
         .default([]),
-    )
+    );
+  addCodexOptions(program)
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .exitOverride();
   program.hook('preAction', (thisCommand) => {
-    const opts = thisCommand.optsWithGlobals() as { config?: string; override: ConfigOverride[] };
-    holder.ctx = createContext(io, { config: opts.config, overrides: opts.override ?? [] });
+    const opts = thisCommand.optsWithGlobals() as CodexFlags & { config?: string; override: ConfigOverride[] };
+    // As Codex orders them: -c overrides, then what -p and --enable/--disable stand for.
+    const codex = codexOverrides(opts, (text) => io.stderr.write(`warning: ${text}\n`));
+    holder.ctx = createContext(io, { config: opts.config, overrides: [...(opts.override ?? []), ...longFormOverrides, ...codex] });
   });
   const context = () => {
     if (!holder.ctx) throw new Error('CLI context used before a command ran');

@@ -16,8 +16,9 @@ import { positiveInt } from './flag-values.js';
 import { openConfiguredStore, sharedRequestStateKey, sharedSessions } from './store-compose.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
 import { composeServerAuth, type ServedAuth } from './server-auth-compose.js';
+import { agentCwd, sessionSettings, type CodexFlags } from './codex-options.js';
 
-interface McpServerFlags extends HttpServeFlags {
+interface McpServerFlags extends HttpServeFlags, CodexFlags {
   maxTurns?: number;
   progressInterval: number;
   verbose?: boolean;
@@ -54,12 +55,24 @@ Codex compatibility:
   profile, cwd, approval-policy, sandbox, config, base-instructions, developer-instructions,
   compact-prompt) and \`codex-reply\` (threadId, or the deprecated conversationId, and prompt), with
   Codex's schemas, results {threadId, content}, error texts, \`codex/event\` notifications and
-  approvals as elicitation/create requests carrying the codex_* fields. -c overrides apply to every
-  session; a call's \`config\` applies on top. Beyond Codex: \`codex-reply\` also resumes threads
-  from their rollout on disk (they survive a restart); clients that send a progressToken get
-  notifications/progress while a turn runs; -c mcp_server.codex_events=false turns codex/event off.
+  approvals as elicitation/create requests carrying the codex_* fields; unknown argument keys are
+  ignored. Beyond Codex: \`codex-reply\` also resumes threads from their rollout on disk (they
+  survive a restart); clients that send a progressToken get notifications/progress while a turn
+  runs; -c mcp_server.codex_events=false turns codex/event off.
+
+Codex command lines:
+  Replace \`codex\` with \`switchboard\`: Codex's global options work before or after mcp-server,
+  and here they take effect (Codex's server ignored most of them). -m MODEL, -p PROFILE,
+  -s SANDBOX, -a POLICY, --full-auto (workspace-write, on-request), --dangerously-bypass-approvals-
+  and-sandbox or --yolo (danger-full-access, never), --oss and -C DIR are the defaults of every
+  session; -c key=value (also --config key=value) and --enable/--disable FEATURE are config
+  overrides (switchboard has no Codex feature flags: a warning, not an error). A tool call's own
+  model, sandbox, approval-policy, cwd, profile or config still wins, over HTTP within the
+  caller's ceilings (docs/server-auth.md: a caller never picks the provider, and its sandbox and
+  approval policy go no further than the server's own unless its [server_auth] rule says so).
 
 Examples:
+  claude mcp add codex -- switchboard -m gpt-5.3-codex mcp-server
   claude mcp add switchboard -- switchboard mcp-server
   head -c 32 /dev/urandom | base64 > ~/.switchboard/mcp-token && chmod 600 ~/.switchboard/mcp-token
   switchboard mcp-server --http 127.0.0.1:8765 --token-file ~/.switchboard/mcp-token
@@ -107,6 +120,7 @@ function agentOpsSource(ops: Ops, runtime: AgentRuntime, changes: (() => void)[]
 }
 
 async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<number> {
+  const cwd = await agentCwd(flags, ctx.cwd);
   const loaded = await ctx.loadConfig();
   const plainHttp = await httpServeOptions(ctx, flags, loaded.config.server_auth?.issuer !== undefined);
   const mcp: typeof AgentServerModule = await import('../agent-server/index.js');
@@ -126,18 +140,19 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   }
   const http = served?.http;
   if (observed.ops) agentOpsSource(observed.ops, runtime, changes);
-  const config = mcp.serverConfig(loaded.config, loaded.text, ctx.overrides);
+  const { DEFAULT_OSS_MODEL } = await import('../core/index.js');
+  const config = mcp.serverConfig(loaded.config, loaded.text, ctx.overrides, sessionSettings(flags, 'mcp-server', DEFAULT_OSS_MODEL));
   const agent = mcp.createCodexAgent({
     manager: runtime.manager,
     config,
-    cwd: ctx.cwd,
+    cwd,
     maxTurns: flags.maxTurns,
     leases: runtime.store.leases,
     logger,
     ...(served?.access ? { access: served.access, threadOwners: runtime.store.threadOwners } : {}),
     ...(served?.audit ? { audit: served.audit } : {}),
     // Over HTTP a caller is not the operator: its arguments stay within the operator's ceilings.
-    ...(http ? { ceilings: mcp.callCeilings(loaded.config.server_auth, config, ctx.cwd) } : {}),
+    ...(http ? { ceilings: mcp.callCeilings(loaded.config.server_auth, config, cwd) } : {}),
   });
   const options = {
     name: 'switchboard-mcp-server',
@@ -179,7 +194,7 @@ export const registerMcpServerCommand: RegisterCommand = (program: Command, cont
     )
     .addOption(new Option('--verbose', 'also write log lines to stderr'))
     .addHelpText('after', HELP)
-    .action(async (flags: McpServerFlags) => {
-      result.exitCode = await runMcpServer(context(), flags);
+    .action(async (_flags: McpServerFlags, cmd: Command) => {
+      result.exitCode = await runMcpServer(context(), cmd.optsWithGlobals() as McpServerFlags);
     });
 };
