@@ -1,13 +1,12 @@
 // `switchboard mcp-server --http` as a child process with [server_auth] on the real OAuth fixture,
 // for the tests of what callers' `codex` arguments may change: a home whose config.toml points at the
 // fake model server, tokens minted for claims, and one call read with its `codex/event`s.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
-import { spawnHttpServer } from '../support/mcp-server-harness.js';
+import { makeServerHome, spawnHttpServer } from '../support/mcp-server-harness.js';
 import { RawHttpSession, readSse } from '../support/raw-http-session.js';
-import { removeTree, tempDir } from '../support/temp.js';
 
 export const AUDIENCE = 'https://agent.example.com/mcp';
 
@@ -35,41 +34,25 @@ export interface CeilingServerOptions {
 
 export async function startCeilingServer(model: FakeModelServer, opts: CeilingServerOptions = {}): Promise<CeilingServer> {
   const fixture = await startOAuthFixture({ jwt: { audience: AUDIENCE } });
-  const home = await tempDir('sb-ceilings-');
-  const work = path.join(home, 'work');
-  await mkdir(work);
-  await writeFile(
-    path.join(home, 'config.toml'),
-    [
-      'model = "mock-model"',
-      'model_provider = "mock"',
-      opts.topLevel ?? '',
-      '[model_providers.mock]',
-      `base_url = "${model.url}"`,
-      'env_key = "MOCK_KEY"',
-      'request_max_retries = 0',
-      'stream_max_retries = 0',
-      '[server_auth]',
-      `issuer = "${fixture.issuer}"`,
-      `audience = "${AUDIENCE}"`,
-      opts.toml ?? '',
-      '',
-    ].join('\n'),
-  );
-  const env = { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, MOCK_KEY: 'sk-mock', ...opts.env };
+  const sh = await makeServerHome(model, opts.topLevel ?? '');
+  // The harness's policies force approvals and drop the sandbox; these tests start from the defaults.
+  const file = path.join(sh.home, 'config.toml');
+  const text = (await readFile(file, 'utf8')).replace('approval_policy = "untrusted"\n', '').replace('sandbox_mode = "danger-full-access"\n', '');
+  if (/^(approval_policy|sandbox_mode) = "(untrusted|danger-full-access)"$/m.test(text)) throw new Error('the harness config changed: update startCeilingServer');
+  await writeFile(file, `${text}[server_auth]\nissuer = "${fixture.issuer}"\naudience = "${AUDIENCE}"\n${opts.toml ?? ''}\n`);
   let http: Awaited<ReturnType<typeof spawnHttpServer>>;
   try {
-    http = await spawnHttpServer({ home, work, env, cleanup: () => removeTree(home) }, opts.args ?? []);
+    http = await spawnHttpServer(sh, opts.args ?? [], opts.env);
   } catch (err) {
     await fixture.close();
-    await removeTree(home);
+    await sh.cleanup();
     throw err;
   }
   const token = (claims: Record<string, unknown>) => fixture.mintAccessToken(claims);
   return {
     url: http.url,
-    home,
-    work,
+    home: sh.home,
+    work: sh.work,
     fixture,
     stderr: () => http.output.stderr,
     token,
@@ -81,7 +64,7 @@ export async function startCeilingServer(model: FakeModelServer, opts: CeilingSe
     async stop() {
       await http.stop();
       await fixture.close();
-      await removeTree(home);
+      await sh.cleanup();
     },
   };
 }
