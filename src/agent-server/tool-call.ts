@@ -8,6 +8,7 @@ import type { Thread, ThreadManager } from '../core/index.js';
 import type { Event, EventMsgOf } from '../protocol/index.js';
 import { errorMessage, isSwitchboardError, type Logger } from '../util/index.js';
 import { ApprovalBridge, type ClientChannel } from './approval-bridge.js';
+import { shellJoin } from './approval-elicitation.js';
 import { callConfig, threadOverrides, type ServerConfig } from './call-config.js';
 import type { CallCeilings, Ceiling } from './call-ceilings.js';
 import { approvalLeavesCeiling, checkCodexCall, checkThread, refusedConfigKey } from './ceiling-check.js';
@@ -255,7 +256,7 @@ async function driveTurn(ctx: CallContext, thread: Thread, events: EventIterator
 
 /** An approval the caller may not give: denied at once, with a warning event saying why. */
 async function denyUnasked(thread: Thread, msg: EventMsgOf<'exec_approval_request'> | EventMsgOf<'apply_patch_approval_request'>, ceiling: Ceiling): Promise<void> {
-  const what = msg.type === 'exec_approval_request' ? `The request to run \`${msg.command.join(' ')}\`` : `The request to change ${Object.keys(msg.changes).join(', ')}`;
+  const what = msg.type === 'exec_approval_request' ? `The request to run \`${shellJoin(msg.command)}\`` : `The request to change ${Object.keys(msg.changes).join(', ')}`;
   thread.warn(T.approvalNotAskable(what, ceiling.sandbox));
   const op =
     msg.type === 'exec_approval_request'

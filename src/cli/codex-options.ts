@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
+import type { SessionDefaults } from '../agent-server/index.js';
 import type { ConfigOverride } from '../config/index.js';
 import type { AskForApproval, SandboxMode } from '../protocol/index.js';
 import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/values.js';
@@ -62,21 +63,13 @@ export function codexOverrides(flags: CodexFlags, warn: (text: string) => void):
   return out;
 }
 
-/** Session settings the options give; `exec` keeps its own approval default (nobody is there to ask). */
-export interface SessionSettings {
-  model?: string;
-  modelProvider?: string;
-  sandboxMode?: SandboxMode;
-  approvalPolicy?: AskForApproval;
-}
-
 /**
- * As Codex resolves them: --full-auto, then --dangerously-bypass-approvals-and-sandbox, decide the
+ * The session settings the options give, as Codex resolves them: --full-auto, then --dangerously-bypass-approvals-and-sandbox, decide the
  * sandbox and approval policy over -s and -a; --oss picks the local provider and, unless -m says
  * otherwise, `ossModel`.
  */
-export function sessionSettings(flags: CodexFlags, command: 'exec' | 'mcp-server', ossModel: string): SessionSettings {
-  const out: SessionSettings = {};
+export function sessionSettings(flags: CodexFlags, command: 'exec' | 'mcp-server', ossModel: string): SessionDefaults {
+  const out: SessionDefaults = {};
   const bypass = flags.dangerouslyBypassApprovalsAndSandbox === true || flags.yolo === true;
   if (flags.model !== undefined) out.model = flags.model;
   if (flags.oss) {
