@@ -137,9 +137,19 @@ describe('switchboard <codex global options> mcp-server', { timeout: 60_000 }, (
       const cwd = plain.cwd === alt ? work : alt;
       const own = await codex(s, { model: 'call-model', sandbox, 'approval-policy': approval, cwd });
       expect(own).toMatchObject({ model: 'call-model', sandbox, approval, cwd });
-      // So do its profile and its config, for the settings they name.
-      expect(await codex(s, { profile: 'other' })).toMatchObject({ model: 'other-model' });
-      expect(await codex(s, { config: { model: 'config-model', sandbox_mode: 'danger-full-access' } })).toMatchObject({ model: 'config-model', sandbox: 'danger-full-access' });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a call's profile and config beat -m, -s and -p for the settings they name", async () => {
+    const s = await serve(['-m', 'flag-model', '-s', 'danger-full-access', '-p', 'fast', 'mcp-server']);
+    try {
+      expect(await codex(s, {})).toMatchObject({ model: 'flag-model', sandbox: 'danger-full-access' });
+      expect(await codex(s, { profile: 'other' })).toMatchObject({ model: 'other-model', sandbox: 'danger-full-access' });
+      expect(await codex(s, { config: { model: 'config-model', sandbox_mode: 'read-only' } })).toMatchObject({ model: 'config-model', sandbox: 'read-only' });
+      // The server's profile stays in effect, under what the call's config says.
+      expect(await codex(s, { config: { approval_policy: 'never' } })).toMatchObject({ model: 'flag-model', approval: 'never' });
     } finally {
       await s.close();
     }
