@@ -25,6 +25,11 @@ export class Fifo<T> {
     return item;
   }
 
+  /** The oldest item, left in place; undefined when empty. */
+  peek(): T | undefined {
+    return this.head < this.items.length ? this.items[this.head] : undefined;
+  }
+
   get length(): number {
     return this.items.length - this.head;
   }

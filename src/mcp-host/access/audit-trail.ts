@@ -28,7 +28,12 @@ export interface AuditRecord {
   tool?: string;
   /** The upstream server that served it (the gateway). */
   upstream?: string;
-  /** `ok`, `tool_error` (an isError result), `error` (JSON-RPC error, with `error_code`), `cancelled`, `abandoned`, or a refusal before serving (`rate_limited`, `too_many_calls`). */
+  /**
+   * `ok`, `tool_error` (an isError result), `error` (JSON-RPC error, with `error_code`), `cancelled`,
+   * `abandoned`, `refused_state` (request state not the caller's, altered or expired), or a refusal
+   * at the door: `unauthorized` (401), `forbidden` (403), `refused_session` (another caller's
+   * session), `rate_limited`, `too_many_calls`.
+   */
   outcome: string;
   error_code?: number;
   duration_ms: number;
@@ -102,7 +107,9 @@ export class AuditedTransport extends TransportDecorator {
       const isError = (message.result as { isError?: unknown }).isError === true;
       this.finish(requestKey(message.id), isError ? 'tool_error' : 'ok');
     } else if (isJSONRPCErrorResponse(message) && message.id !== undefined) {
-      this.finish(requestKey(message.id), 'error', message.error.code);
+      // Request state that was not this caller's (or was altered, or expired): a refusal, recorded as one.
+      const replayed = (message.error.data as { reason?: unknown } | undefined)?.reason === 'invalid_request_state';
+      this.finish(requestKey(message.id), replayed ? 'refused_state' : 'error', message.error.code);
     }
     return this.inner.send(message, options);
   }

@@ -7,6 +7,8 @@ export type Release = () => void;
 export interface CallerLimitStore {
   /** Count one request of `caller` against `perMinute`: 0 when admitted, else seconds until it would be. */
   takeRequest(caller: string, perMinute: number, now: number): Promise<number>;
+  /** As takeRequest, counting nothing: 0 when a request would be admitted now. */
+  peekRequest(caller: string, perMinute: number, now: number): Promise<number>;
   /** One of `max` concurrent call slots of `caller`: its release, or null when all are taken. */
   acquireCall(caller: string, max: number): Promise<Release | null>;
 }
@@ -27,6 +29,13 @@ export class MemoryLimitStore implements CallerLimitStore {
     this.tat.set(caller, tat + interval);
     if (this.tat.size > PRUNE_AT) this.prune(now);
     return 0;
+  }
+
+  async peekRequest(caller: string, perMinute: number, now: number): Promise<number> {
+    const interval = MINUTE_MS / perMinute;
+    const tolerance = MINUTE_MS - interval;
+    const tat = Math.max(this.tat.get(caller) ?? now, now);
+    return tat - now > tolerance ? Math.max(1, Math.ceil((tat - now - tolerance) / 1000)) : 0;
   }
 
   async acquireCall(caller: string, max: number): Promise<Release | null> {
@@ -54,6 +63,10 @@ export interface CallerLimitSettings {
   concurrentCalls?: number;
 }
 
+function tooManyRequests(rpm: number, wait: number): string {
+  return `Too many requests: this caller may send ${rpm} requests per minute ([server_auth.limits] requests_per_minute); retry in ${wait} s`;
+}
+
 export type Admission = { ok: true; release: Release } | { ok: false; message: string; retryAfterSec: number };
 
 export class CallerLimits {
@@ -66,13 +79,20 @@ export class CallerLimits {
     return this.settings.requestsPerMinute !== undefined || this.settings.concurrentCalls !== undefined;
   }
 
+  /** Whether `caller` is within its requests per minute now, counting nothing (a request not yet read). */
+  async within(caller: string, now = Date.now()): Promise<Admission> {
+    const rpm = this.settings.requestsPerMinute;
+    const wait = rpm === undefined ? 0 : await this.store.peekRequest(caller, rpm, now);
+    return wait === 0 ? { ok: true, release: () => {} } : { ok: false, retryAfterSec: wait, message: tooManyRequests(rpm!, wait) };
+  }
+
   /** Admit one HTTP request carrying `requests` JSON-RPC requests, `calls` of them tools/call. */
   async admit(caller: string, requests: number, calls: number, now = Date.now()): Promise<Admission> {
     const { requestsPerMinute: rpm, concurrentCalls: max } = this.settings;
     if (rpm !== undefined && requests > 0) {
       let wait = 0;
       for (let i = 0; i < requests && wait === 0; i++) wait = await this.store.takeRequest(caller, rpm, now);
-      if (wait > 0) return { ok: false, retryAfterSec: wait, message: `Too many requests: this caller may send ${rpm} requests per minute ([server_auth.limits] requests_per_minute); retry in ${wait} s` };
+      if (wait > 0) return { ok: false, retryAfterSec: wait, message: tooManyRequests(rpm, wait) };
     }
     const releases: Release[] = [];
     if (max !== undefined) {

@@ -24,6 +24,8 @@ export class Flow<R> {
   readonly controller = new AbortController();
   readonly questions = new Map<string, Question>();
   outcome: Outcome<R> | undefined;
+  /** The caller whose request it is, once it waits for a retry. */
+  owner: string | undefined;
   private attached: ServerContext | undefined;
   private lastMeta: ServerContext['mcpReq']['_meta'];
   private readonly buffered: Notification[] = [];

@@ -102,4 +102,18 @@ describe('InputFlows', () => {
     expect((await call({ ...both, requestState: third.result!.requestState })).result?.content).toBeDefined();
     flows.close();
   });
+
+  it("gives up, past the bound, the oldest request of the caller holding the most, never another caller's", async () => {
+    const flows = new InputFlows({ logger: nullLogger, maxWaiting: 3 });
+    const call = serve(flows);
+    const alice = await call({}, 'alice');
+    const mallory = [await call({}, 'mallory'), await call({}, 'mallory'), await call({}, 'mallory')];
+    expect(flows.size).toBe(3);
+    const both = { inputResponses: { a: accept('1'), b: accept('2') } };
+    // Mallory's oldest went; Alice's request still waits.
+    expect((await call({ ...both, requestState: mallory[0]!.result!.requestState }, 'mallory')).error?.message).toMatch(/no longer waiting here/);
+    expect((await call({ ...both, requestState: alice.result!.requestState }, 'alice')).result?.content).toBeDefined();
+    expect((await call({ ...both, requestState: mallory[2]!.result!.requestState }, 'mallory')).result?.content).toBeDefined();
+    flows.close();
+  });
 });

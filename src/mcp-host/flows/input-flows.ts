@@ -25,7 +25,7 @@ export interface InputFlowsOptions {
   key?: RequestStateKey;
   /** How long work waits for the client's retry (and how long a requestState is valid). */
   ttlMs?: number;
-  /** Work waiting for a retry at once; past it the one waiting longest is given up. */
+  /** Work waiting for a retry at once; past it the oldest of the caller holding the most is given up. */
   maxWaiting?: number;
 }
 
@@ -64,6 +64,8 @@ export class InputFlows {
   private readonly sealer: RequestStateSealer<Payload>;
   private readonly ttlMs: number;
   private readonly maxWaiting: number;
+  /** Each caller's waiting work, oldest first. */
+  private readonly byCaller = new Map<string, Set<string>>();
   private closed = false;
   /** This process's internal origin, once listening: sealed into state so another replica can forward the retry here. */
   private self: string | undefined;
@@ -124,6 +126,7 @@ export class InputFlows {
     this.closed = true;
     for (const flow of this.waiting.values()) flow.abort('the server is shutting down');
     this.waiting.clear();
+    this.byCaller.clear();
   }
 
   private start<R>(ctx: ServerContext, work: (flowCtx: ServerContext, channel: FlowChannel) => Promise<R>): Flow<R> {
@@ -195,11 +198,12 @@ export class InputFlows {
     const inputRequests = Object.fromEntries([...flow.questions.values()].map((q) => [q.key, q.request]));
     const requestState = await this.sealer.seal({ flow: flow.id, round: flow.round, ...binding, ...(this.self ? { holder: this.self } : {}) }, ctx);
     if (!this.waiting.has(flow.id)) {
-      while (this.waiting.size >= this.maxWaiting) {
-        const oldest = this.waiting.keys().next().value!;
-        this.end(this.waiting.get(oldest)!, `more than ${this.maxWaiting} requests were waiting for their client's input; the one waiting longest was given up`);
-      }
+      this.makeRoom(binding.caller);
       this.waiting.set(flow.id, flow as Flow<unknown>);
+      const mine = this.byCaller.get(binding.caller) ?? new Set<string>();
+      mine.add(flow.id);
+      this.byCaller.set(binding.caller, mine);
+      flow.owner = binding.caller;
     }
     clearTimeout(flow.expiry);
     flow.expiry = setTimeout(() => this.end(flow, `the client did not retry the request within ${Math.round(this.ttlMs / 1000)} s`), this.ttlMs);
@@ -207,9 +211,26 @@ export class InputFlows {
     return inputRequired({ inputRequests, requestState });
   }
 
+  /**
+   * Room for one more waiting request of `caller`: past the bound the oldest of the caller holding the
+   * most (itself, when it is that caller) is given up, so one caller's many cannot push out another's.
+   */
+  private makeRoom(caller: string): void {
+    while (this.waiting.size >= this.maxWaiting) {
+      let heaviest = this.byCaller.get(caller);
+      for (const ids of this.byCaller.values()) if (!heaviest || ids.size > heaviest.size) heaviest = ids;
+      this.end(this.waiting.get(heaviest!.values().next().value!)!, `more than ${this.maxWaiting} requests were waiting for their clients' input; the oldest of the caller with the most was given up`);
+    }
+  }
+
   private end(flow: Flow<unknown>, abortWhy?: string): void {
     clearTimeout(flow.expiry);
     this.waiting.delete(flow.id);
+    if (flow.owner !== undefined) {
+      const mine = this.byCaller.get(flow.owner);
+      mine?.delete(flow.id);
+      if (mine?.size === 0) this.byCaller.delete(flow.owner);
+    }
     if (abortWhy !== undefined && !flow.outcome) {
       this.options.logger.debug('request waiting for input given up', { why: abortWhy });
       flow.abort(abortWhy);

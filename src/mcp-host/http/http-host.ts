@@ -21,6 +21,9 @@ import { replayInitialize, SHARED_TOUCH_EVERY_MS, withLocalFallback } from './sh
 
 export { closingAlso, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpServeOptions, type HttpSessionHandle } from './http-host-types.js';
 
+/** How long a client may take to send one whole request (headers and body). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
 interface Session {
   transport: NodeStreamableHTTPServerTransport;
   running: RunningRequests;
@@ -76,31 +79,31 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     });
   };
 
-  /** Room for one more session: true, or false once the refusal has been sent. */
-  const makeRoom = (res: http.ServerResponse, initId: JSONRPCMessage): boolean => {
+  /** Room for one more session of `owner` (its own first; never at the cost of a caller holding fewer): true, or false once the refusal has been sent. */
+  const makeRoom = (res: http.ServerResponse, initId: JSONRPCMessage, owner: string | undefined): boolean => {
     while (sessions.size + opening >= maxSessions) {
-      const lru = sessions.evictable();
-      if (lru === undefined) {
+      const victim = sessions.roomFor(owner);
+      if (victim === undefined) {
         const id = 'id' in initId ? initId.id : null;
-        const message = `Too many sessions: all ${maxSessions} sessions this server holds (--max-sessions) have a request in flight. Retry when one finishes.`;
+        const message = `Too many sessions: this caller's sessions on this server (--max-sessions ${maxSessions} in all) all have a request in flight. Retry when one finishes.`;
         sendJson(res, 503, jsonRpcError(id ?? null, -32000, message), { 'Retry-After': '5' });
         return false;
       }
-      void closeSession(lru, `least recently used, closed to make room (--max-sessions ${maxSessions})`);
+      void closeSession(victim, `closed to make room (--max-sessions ${maxSessions}): its caller holds the most sessions`);
     }
     return true;
   };
 
   const shared = options.sharedSessions;
-  const memoryEvents = () => new MemoryEventStore(options.eventStoreLimit ?? DEFAULT_EVENT_STORE_LIMIT, options.eventStoreBytes ?? DEFAULT_EVENT_STORE_BYTES, budget);
-  const eventsFor = (id: string) =>
+  const memoryEvents = (owner: string | undefined) => new MemoryEventStore(options.eventStoreLimit ?? DEFAULT_EVENT_STORE_LIMIT, options.eventStoreBytes ?? DEFAULT_EVENT_STORE_BYTES, budget, owner);
+  const eventsFor = (id: string, owner: string | undefined) =>
     shared
-      ? withLocalFallback(shared.events(id), memoryEvents(), (err) => log.warn('could not keep an SSE event in the shared store; it is kept on this replica only', { session: id, error: errorMessage(err) }))
-      : memoryEvents();
+      ? withLocalFallback(shared.events(id), memoryEvents(owner), (err) => log.warn('could not keep an SSE event in the shared store; it is kept on this replica only', { session: id, error: errorMessage(err) }))
+      : memoryEvents(owner);
 
   /** A transport for session `id` and the product's server on it; `opened` runs when the transport initializes. */
   const newSession = async (id: string, owner: string | undefined, opened: (session: Session) => Promise<void> | void) => {
-    const events = eventsFor(id);
+    const events = eventsFor(id, owner);
     const transport: NodeStreamableHTTPServerTransport = sseTransport({
       sessionIdGenerator: () => id,
       eventStore: events,
@@ -124,7 +127,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   };
 
   const openNew = async (req: http.IncomingMessage, res: http.ServerResponse, body: unknown, messages: JSONRPCMessage[], initId: JSONRPCMessage, owner: string | undefined) => {
-    if (!makeRoom(res, initId)) return;
+    if (!makeRoom(res, initId, owner)) return;
     opening += 1;
     // The transport keeps its callbacks for the session's life: they must not pin this request.
     let initRequest: { req: http.IncomingMessage; res: http.ServerResponse } | null = { req, res };
@@ -160,9 +163,9 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       const record = await shared!.load(id);
       if (!record) return undefined;
       while (sessions.size >= maxSessions) {
-        const lru = sessions.evictable();
-        if (lru === undefined) break;
-        await closeSession(lru, `least recently used, closed to make room (--max-sessions ${maxSessions})`);
+        const victim = sessions.roomFor(record.owner);
+        if (victim === undefined) break;
+        await closeSession(victim, `closed to make room (--max-sessions ${maxSessions}): its caller holds the most sessions`);
       }
       const created = await newSession(id, record.owner, () => log.info('mcp http session adopted from the shared store', { session: id }));
       try {
@@ -200,6 +203,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     let body: unknown;
     let messages: JSONRPCMessage[] = [];
     if (req.method === 'POST') {
+      if (caller && !(await options.auth!.admitBody(caller, req, res))) return;
       const read = await readJsonBody(req, res, maxBodyBytes);
       if (!read) return;
       body = read.body;
@@ -208,8 +212,9 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       return sendJson(res, 405, jsonRpcError(null, -32000, 'Method not allowed.'), { Allow: 'GET, POST, DELETE' });
     }
     if (caller) {
-      if (!(await options.auth!.admit(caller, messages, res))) return;
-      (req as http.IncomingMessage & { auth?: AuthInfo }).auth = options.auth!.authInfo(caller);
+      const slot = await options.auth!.admit(caller, messages, res);
+      if (slot === false) return;
+      (req as http.IncomingMessage & { auth?: AuthInfo }).auth = options.auth!.authInfo(caller, slot);
     }
     // 2026-07-28 requests carry no session: after auth and limits (the SDK hands req.auth to the handlers).
     if (req.method === 'POST' && sessionId === undefined && options.modern && (await options.modern.claims(req, body))) return options.modern.serve(req, res, body);
@@ -226,7 +231,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       return sendJson(res, 503, jsonRpcError(null, -32000, `Service unavailable: cannot restore this session here: ${errorMessage(err)}`), { 'Retry-After': '5' });
     }
     // Another caller's session is answered as if it did not exist: a session id grants nothing.
-    if (!session || session.owner !== caller?.key) return sendJson(res, 404, jsonRpcError(null, -32001, 'Session not found'));
+    if (!session || session.owner !== caller?.key) {
+      if (session) options.auth?.refused(caller, { method: messageMethod(messages) ?? req.method ?? 'unknown', outcome: 'refused_session', session: sessionId });
+      return sendJson(res, 404, jsonRpcError(null, -32001, 'Session not found'));
+    }
     if (shared && Date.now() - session.sharedTouch >= SHARED_TOUCH_EVERY_MS) {
       session.sharedTouch = Date.now();
       void shared.touch(sessionId).catch((err: unknown) => log.warn('could not mark a shared session as used', { session: sessionId, error: errorMessage(err) }));
@@ -253,7 +261,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     await session.transport.handleRequest(req, res, body);
   };
 
-  const server = http.createServer((req, res) => {
+  // A request (headers and body) must arrive within this: a slow body cannot hold a connection for long.
+  const server = http.createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
     serve(req, res).catch((err: unknown) => {
       log.error('http request failed', { error: errorMessage(err) });
       if (!res.headersSent) sendJson(res, 500, jsonRpcError(null, JSON_RPC_ERRORS.internalError, 'Internal error'));
@@ -293,6 +302,12 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       await closing;
     },
   };
+}
+
+/** The method of a request's first message, for the audit trail. */
+function messageMethod(messages: readonly JSONRPCMessage[]): string | undefined {
+  const first = messages.find((m) => 'method' in m) as { method?: string } | undefined;
+  return first?.method;
 }
 
 /** Outside openNew's scope on purpose: a closure there would keep the initialize response alive with the session. */

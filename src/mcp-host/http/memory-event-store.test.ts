@@ -52,3 +52,18 @@ describe('MemoryEventStore', () => {
     expect(budget.bytes).toBeLessThanOrEqual(50 * (bytes + 128));
   });
 });
+
+describe('EventBudget shares', () => {
+  it("drops, past the budget, the oldest events of the caller keeping the most, never another caller's", async () => {
+    const bytes = JSON.stringify(note(1_000)).length;
+    const budget = new EventBudget(30 * (bytes + 128));
+    const alice = new MemoryEventStore(1_000, Number.MAX_SAFE_INTEGER, budget, 'alice');
+    const mallory = [new MemoryEventStore(1_000, Number.MAX_SAFE_INTEGER, budget, 'mallory'), new MemoryEventStore(1_000, Number.MAX_SAFE_INTEGER, budget, 'mallory')];
+    for (let i = 0; i < 5; i++) await alice.storeEvent('s', note(1_000 + i));
+    for (let i = 0; i < 100; i++) await mallory[i % 2]!.storeEvent('s', note(2_000 + i));
+    // Alice's five are older than everything of Mallory's, and all still kept.
+    expect(alice.size).toBe(5);
+    expect(mallory[0]!.size + mallory[1]!.size).toBe(25);
+    expect(budget.bytes).toBeLessThanOrEqual(30 * (bytes + 128));
+  });
+});

@@ -35,27 +35,37 @@ function pushOrdered<K>(order: Fifo<K>, key: K, live: Map<K, unknown>): void {
   else order.push(key);
 }
 
-/** The byte budget shared by the event stores of one host: the oldest event of any store goes first. */
+/**
+ * The byte budget shared by the event stores of one host: past it, the oldest event of the caller
+ * (the owner of the sessions) holding the most bytes goes first, so one caller's streams cannot push
+ * out another's; all sessions of an endpoint without OAuth are one caller.
+ */
 export class EventBudget {
-  private readonly kept = new Map<number, { store: MemoryEventStore; id: EventId; bytes: number }>();
-  /** Host-wide sequence numbers, oldest first; some already released (skipped when met). */
-  private readonly order = new Fifo<number>();
+  private readonly kept = new Map<number, { store: MemoryEventStore; id: EventId; bytes: number; owner: string | undefined }>();
+  private readonly owners = new Map<string | undefined, { bytes: number; count: number; order: Fifo<number> }>();
   private seq = 0;
   private total = 0;
 
   constructor(readonly maxBytes: number = DEFAULT_EVENT_BUDGET_BYTES) {}
 
-  /** Charges a new event; drops the oldest events elsewhere until under budget (never the new one). */
+  /** Charges a new event; drops the oldest events of the heaviest caller until under budget (never the new one). */
   charge(store: MemoryEventStore, id: EventId, textLength: number): number {
     const seq = ++this.seq;
     const bytes = textLength + EVENT_OVERHEAD_BYTES;
-    this.kept.set(seq, { store, id, bytes });
-    pushOrdered(this.order, seq, this.kept);
+    const owner = store.owner;
+    this.kept.set(seq, { store, id, bytes, owner });
+    const share = this.owners.get(owner) ?? { bytes: 0, count: 0, order: new Fifo<number>() };
+    this.owners.set(owner, share);
+    share.bytes += bytes;
+    share.count += 1;
+    // Released seqs stay in the order until met: rebuilt once they outnumber the live ones.
+    if (share.order.length >= 2 * share.count + 1024) share.order.reset([...this.kept].filter(([, e]) => e.owner === owner).map(([s]) => s));
+    else share.order.push(seq);
     this.total += bytes;
     while (this.total > this.maxBytes && this.kept.size > 1) {
-      const oldest = this.order.shift()!;
-      const entry = this.kept.get(oldest);
-      if (!entry) continue;
+      const oldest = this.oldestOfHeaviest(seq);
+      if (oldest === undefined) break;
+      const entry = this.kept.get(oldest)!;
       this.release(oldest);
       entry.store.drop(entry.id);
     }
@@ -67,11 +77,32 @@ export class EventBudget {
     if (!entry) return;
     this.kept.delete(seq);
     this.total -= entry.bytes;
+    const share = this.owners.get(entry.owner)!;
+    share.bytes -= entry.bytes;
+    share.count -= 1;
+    if (share.count === 0) this.owners.delete(entry.owner);
   }
 
   /** Bytes charged now, overhead included. */
   get bytes(): number {
     return this.total;
+  }
+
+  /** The oldest live event of the caller holding the most bytes, never `spare` (the event just charged). */
+  private oldestOfHeaviest(spare: number): number | undefined {
+    const shares = [...this.owners.values()].sort((a, b) => b.bytes - a.bytes);
+    for (const share of shares) {
+      while (share.order.length > 0) {
+        const seq = share.order.peek()!;
+        if (!this.kept.has(seq)) {
+          share.order.shift();
+          continue;
+        }
+        if (seq !== spare) return share.order.shift();
+        break;
+      }
+    }
+    return undefined;
   }
 }
 
@@ -95,6 +126,8 @@ export class MemoryEventStore implements EventStore {
     private readonly limit: number = DEFAULT_EVENT_STORE_LIMIT,
     private readonly maxBytes: number = DEFAULT_EVENT_STORE_BYTES,
     private readonly budget: EventBudget | null = null,
+    /** The caller whose session keeps these events (the budget's share). */
+    readonly owner?: string,
   ) {}
 
   /** Oldest events go first; the newest is always kept, however large, so its stream can resume. */

@@ -16,9 +16,13 @@ import {
 import { bearerMatches, errorMessage, isSwitchboardError, type Logger } from '../../util/index.js';
 import { authInfoFor, callerOf, STATIC_CALLER, type Caller } from '../access/caller.js';
 import type { AuditSink } from '../access/audit-trail.js';
-import type { CallerLimits } from '../access/caller-limits.js';
+import type { Admission, CallerLimits } from '../access/caller-limits.js';
 import { sendJson } from './http-io.js';
 import type { JwtVerifier } from './jwt-verifier.js';
+import { CallSlot, withCallSlot } from '../access/call-slot.js';
+
+/** Messages that only keep a session going: never counted against a caller's requests per minute. */
+const LIFECYCLE = new Set(['notifications/initialized', 'notifications/cancelled']);
 
 export interface ResourceAuthOptions {
   /** The authorization server whose JWT access tokens are accepted; absent: the static token only. */
@@ -83,16 +87,24 @@ export class ResourceAuth {
     // --insecure-no-auth on loopback (checked by the host): whoever connects is the operator.
     if (this.options.staticToken === null && !this.verifier) return STATIC_CALLER;
     if (this.options.staticToken !== null && bearerMatches(header, this.options.staticToken)) return STATIC_CALLER;
+    const method = typeof req.headers['mcp-method'] === 'string' ? req.headers['mcp-method'] : 'unknown';
     if (!this.verifier) {
+      this.refused(undefined, { method, outcome: 'unauthorized' });
       sendJson(res, 401, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Unauthorized: send "Authorization: Bearer <token>" with the server\'s token' } }, { 'WWW-Authenticate': 'Bearer realm="switchboard"' });
       return null;
     }
     const challenge = { requiredScopes: [...(this.options.requiredScopes ?? [])], resourceMetadataUrl: this.metadataUrl(req, endpointPath) };
+    let verified: AuthInfo | undefined;
     try {
       // RFC 6750: exactly `Bearer <b64token>`; the SDK's parser would take the first word after it.
       if (header !== undefined && !BEARER.test(header)) throw new OAuthError(OAuthErrorCode.InvalidToken, "Invalid Authorization header format, expected 'Bearer TOKEN'");
       const jwt = await this.verifier;
-      const verifier: OAuthTokenVerifier = { verifyAccessToken: (token) => jwt.verify(token) };
+      const verifier: OAuthTokenVerifier = {
+        verifyAccessToken: async (token) => {
+          verified = await jwt.verify(token);
+          return verified;
+        },
+      };
       const info = await verifyBearerToken(header, { verifier, ...challenge });
       return callerOf(info)!;
     } catch (err) {
@@ -101,48 +113,91 @@ export class ResourceAuth {
         return null;
       }
       const refusal = bearerAuthChallengeResponse(err instanceof OAuthError ? err : new OAuthError(OAuthErrorCode.InvalidToken, 'Invalid token'), challenge);
+      // A valid token short of a scope is a known caller (403); any other refusal names none (401).
+      this.refused(callerOf(verified), { method, outcome: refusal.status === 403 ? 'forbidden' : 'unauthorized' });
       res.writeHead(refusal.status, Object.fromEntries(refusal.headers));
       res.end(await refusal.text());
       return null;
     }
   }
 
-  /** The caller's limits for this POST's messages: true to go on, false once the 429 was sent. */
-  async admit(caller: Caller, messages: readonly JSONRPCMessage[], res: http.ServerResponse): Promise<boolean> {
+  /**
+   * Before a POST's body is read, whether `caller` is within its requests per minute at all (a
+   * caller over its limit cannot hold the server with a slow or large body): true to go on, false
+   * once the 429 was sent. `admit` then counts its messages.
+   */
+  async admitBody(caller: Caller, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
+    if (!this.options.limits?.active) return true;
+    const method = typeof req.headers['mcp-method'] === 'string' ? req.headers['mcp-method'] : 'unknown';
+    return this.decide(caller, res, { method }, null, () => this.options.limits!.within(caller.key), () => {});
+  }
+
+  /**
+   * The caller's limits for this POST's messages (every request and every notification but the
+   * lifecycle ones; a concurrent-call slot per tools/call, which a task created by the call keeps):
+   * the call slot to give the request, or false once the refusal was sent.
+   */
+  async admit(caller: Caller, messages: readonly JSONRPCMessage[], res: http.ServerResponse): Promise<CallSlot | undefined | false> {
     const limits = this.options.limits;
-    if (!limits?.active) return true;
-    const requests = messages.filter((m) => 'method' in m && 'id' in m);
-    const calls = requests.filter((m) => (m as { method: string }).method === 'tools/call').length;
+    if (!limits?.active) return undefined;
+    const counted = messages.filter((m) => 'method' in m && !LIFECYCLE.has((m as { method: string }).method));
+    const calls = counted.filter((m) => 'id' in m && (m as { method: string }).method === 'tools/call') as { params?: { name?: unknown } }[];
+    const first = counted[0] as { id?: string | number; method?: string } | undefined;
+    const tool = typeof calls[0]?.params?.name === 'string' ? calls[0].params.name : undefined;
+    let slot: CallSlot | undefined;
+    const audited = { method: first?.method ?? 'unknown', ...(tool !== undefined ? { tool } : {}) };
+    const admitted = await this.decide(caller, res, audited, first?.id ?? null, () => limits.admit(caller.key, counted.length, calls.length), (release) => {
+      slot = calls.length > 0 ? new CallSlot(release) : undefined;
+      if (slot) res.once('close', () => slot!.requestEnded());
+      else res.once('close', release);
+    });
+    return admitted ? slot : false;
+  }
+
+  /** What the product reads from `ctx.http.authInfo` (the token itself is not in it), with the request's call slot. */
+  authInfo(caller: Caller, slot?: CallSlot): AuthInfo {
+    const info = authInfoFor(caller, undefined);
+    return slot ? withCallSlot(info, slot) : info;
+  }
+
+  private async decide(
+    caller: Caller,
+    res: http.ServerResponse,
+    audited: { method: string; tool?: string },
+    id: string | number | null,
+    ask: () => Promise<Admission>,
+    admitted: (release: () => void) => void,
+  ): Promise<boolean> {
     let admission;
     try {
-      admission = await limits.admit(caller.key, requests.length, calls);
+      admission = await ask();
     } catch (err) {
       // The limits live in a shared store that is down: refuse for now rather than serve unlimited.
       this.options.logger.warn('could not check a caller against its limits', { error: errorMessage(err) });
-      const first = requests[0] as { id?: string | number } | undefined;
-      sendJson(res, 503, { jsonrpc: '2.0', id: first?.id ?? null, error: { code: -32000, message: `Service unavailable: cannot check this caller's limits: ${errorMessage(err)}` } }, { 'Retry-After': '5' });
+      sendJson(res, 503, { jsonrpc: '2.0', id, error: { code: -32000, message: `Service unavailable: cannot check this caller's limits: ${errorMessage(err)}` } }, { 'Retry-After': '5' });
       return false;
     }
     if (admission.ok) {
-      res.once('close', admission.release);
+      admitted(admission.release);
       return true;
     }
-    const first = requests[0] as { id?: string | number; method?: string } | undefined;
-    this.options.audit?.record({
-      time: new Date().toISOString(),
-      subject: caller.subject,
-      client_id: caller.clientId,
-      method: first?.method ?? 'unknown',
-      outcome: calls > 0 && admission.message.startsWith('Too many concurrent') ? 'too_many_calls' : 'rate_limited',
-      duration_ms: 0,
-    });
-    sendJson(res, 429, { jsonrpc: '2.0', id: first?.id ?? null, error: { code: -32000, message: admission.message } }, { 'Retry-After': String(admission.retryAfterSec) });
+    this.refused(caller, { ...audited, outcome: admission.message.startsWith('Too many concurrent') ? 'too_many_calls' : 'rate_limited' });
+    sendJson(res, 429, { jsonrpc: '2.0', id, error: { code: -32000, message: admission.message } }, { 'Retry-After': String(admission.retryAfterSec) });
     return false;
   }
 
-  /** What the product reads from `ctx.http.authInfo` (the token itself is not in it). */
-  authInfo(caller: Caller): AuthInfo {
-    return authInfoFor(caller, undefined);
+  /** An audit record for a request refused at the door, with whatever identity is known. */
+  refused(caller: Caller | undefined, what: { method: string; tool?: string; outcome: string; session?: string }): void {
+    this.options.audit?.record({
+      time: new Date().toISOString(),
+      subject: caller?.subject ?? null,
+      client_id: caller?.clientId ?? null,
+      method: what.method,
+      ...(what.tool !== undefined ? { tool: what.tool } : {}),
+      outcome: what.outcome,
+      duration_ms: 0,
+      ...(what.session !== undefined ? { session: what.session } : {}),
+    });
   }
 
   /** The root form, and the path-suffixed forms for the local endpoint and the audience's path (a proxy may map one to the other). */

@@ -1,8 +1,11 @@
 // The HTTP host's sessions in least-recently-used order, and the choice of which to close: past the
-// session bound the least recently used one with no request in flight; after the idle timeout any
-// with no open response at all.
+// session bound, a caller makes room first among its own sessions, and only the caller holding the
+// most sessions ever gives one up to another (so no caller can evict or lock out the others); after
+// the idle timeout any session with no open response at all.
 
 export interface TableEntry {
+  /** The caller that opened it (undefined: the one caller of an endpoint without OAuth). */
+  readonly owner: string | undefined;
   /** POST responses still open: requests in flight. */
   inFlight: number;
   /** Standalone GET streams open: a client listening, not a request. */
@@ -46,12 +49,33 @@ export class SessionTable<S extends TableEntry> {
   }
 
   /**
-   * The session to close to make room: the least recently used with no request in flight, preferring
-   * one nobody listens to; undefined when every session has a request in flight.
+   * Which session closes so that `owner` may open one: one of its own while it holds as many as anyone
+   * (an idle one; none of them idle: undefined, and it is refused), else one of the caller holding
+   * the most (an idle one if it has one, else its least recently used: that caller's surplus gives
+   * way, not the newcomer).
    */
-  evictable(): string | undefined {
+  roomFor(owner: string | undefined): string | undefined {
+    const counts = new Map<string | undefined, number>();
+    for (const s of this.byId.values()) counts.set(s.owner, (counts.get(s.owner) ?? 0) + 1);
+    const mine = counts.get(owner) ?? 0;
+    let heaviest: string | undefined;
+    let most = -1;
+    for (const [o, n] of counts) {
+      if (n > most) {
+        heaviest = o;
+        most = n;
+      }
+    }
+    if (mine >= most) return this.lru((s) => s.owner === owner, false);
+    return this.lru((s) => s.owner === heaviest, false) ?? this.lru((s) => s.owner === heaviest, true);
+  }
+
+  /** The least recently used session `which` picks, idle ones first (one nobody listens to first); busy ones too when `evenBusy`. */
+  private lru(which: (s: S) => boolean, evenBusy: boolean): string | undefined {
     let listener: string | undefined;
     for (const [id, s] of this.byId) {
+      if (!which(s)) continue;
+      if (evenBusy) return id;
       if (s.inFlight > 0 || s.busy()) continue;
       if (s.listening === 0) return id;
       listener ??= id;

@@ -8,6 +8,7 @@ import { errorMessage, type Logger } from '../../util/index.js';
 import type { AccessPolicy, CallerView } from '../access/access-rules.js';
 import { UNRESTRICTED } from '../access/access-rules.js';
 import { callerOf } from '../access/caller.js';
+import { callSlotOf } from '../access/call-slot.js';
 import type { InputFlows } from '../flows/input-flows.js';
 import { declaresTasks } from '../flows/tasks-extension.js';
 import { requestKey } from '../rpc/request-guard.js';
@@ -75,7 +76,7 @@ export function legacyServer(served: Served, session: HostSession, observed: () 
       const signal = own ? AbortSignal.any([own.signal, ctx.mcpReq.signal]) : ctx.mcpReq.signal;
       const req = new SessionReq(ctx, session.view, observed() ?? server.transport, session, signal);
       session.inFlight += 1;
-      return run(served, method, handler, params, req, 'legacy').finally(() => {
+      return run(served, method, handler, params, req, 'legacy', ctx).finally(() => {
         session.inFlight -= 1;
         if (own && session.calls.get(key) === own) session.calls.delete(key);
       });
@@ -105,8 +106,8 @@ export function modernServer(served: Served, instructions: string | undefined, o
     register(server, method, handler, (params, ctx) => {
       const view = viewFor(served, ctx);
       const transport = () => observed() ?? server.transport;
-      if (!handler.asks) return run(served, method, handler, params, new RoundReq(ctx, view, transport(), undefined), 'modern');
-      return served.flows.round(ctx, requestSubject(params) ?? '', (flowCtx, channel) => run(served, method, handler, params, new RoundReq(flowCtx, view, transport(), channel), 'modern'));
+      if (!handler.asks) return run(served, method, handler, params, new RoundReq(ctx, view, transport(), undefined), 'modern', ctx);
+      return served.flows.round(ctx, requestSubject(params) ?? '', (flowCtx, channel) => run(served, method, handler, params, new RoundReq(flowCtx, view, transport(), channel), 'modern', ctx));
     });
   }
   notifications(served, server, (ctx) => ({ view: viewFor(served, ctx), session: undefined }));
@@ -115,12 +116,13 @@ export function modernServer(served: Served, instructions: string | undefined, o
 }
 
 /** A handler behind the host: a tools/call asking for a task becomes one when the product's tasks take it. */
-async function run(served: Served, method: string, handler: Handler, params: Record<string, unknown>, req: SessionReq | RoundReq, era: Era): Promise<unknown> {
+async function run(served: Served, method: string, handler: Handler, params: Record<string, unknown>, req: SessionReq | RoundReq, era: Era, ctx: ServerContext): Promise<unknown> {
   const tasks = served.product.tasks;
   if (method === 'tools/call' && tasks) {
     const asked = era === 'legacy' ? params.task !== undefined : declaresTasks(req.clientCapabilities);
     if (asked) {
-      const answer = await served.tasks.start(tasks, params as Parameters<typeof tasks.start>[0], req);
+      // The task keeps the request's concurrent-call slot (concurrent_calls counts running tasks).
+      const answer = await served.tasks.start(tasks, params as Parameters<typeof tasks.start>[0], req, callSlotOf(ctx.http?.authInfo));
       if (answer !== undefined) return answer;
     }
   }

@@ -3,6 +3,7 @@
 // 2026-07-28 caller that created it, bounded, forgotten in time; and tasks/* are answered from here.
 import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, type CallToolRequestParams, type CallToolResult, type ClientCapabilities, type InputRequest } from '@modelcontextprotocol/server';
 import { legacyRefusal } from './client-capabilities.js';
+import type { CallSlot } from '../access/call-slot.js';
 import { errorMessage, type Logger } from '../../util/index.js';
 import { TaskQuestions } from '../flows/tasks-extension.js';
 import type { TaskIds } from '../flows/task-ids.js';
@@ -27,6 +28,8 @@ export interface HostTask extends TableTask {
   status: string;
   /** tasks/result requests of this task in flight (2025): a question asked meanwhile rides the newest one. */
   readonly waiting: Req[];
+  /** Gives back the caller's concurrent-call slot the task holds (HTTP with concurrent_calls), once it ended. */
+  releaseSlot: (() => void) | undefined;
 }
 
 /** The owner of a request's task: its 2025 session, or its 2026-07-28 caller. */
@@ -47,6 +50,7 @@ export class HostTasks {
   ) {
     this.table = new TaskTable<HostTask>({
       forgotten: (task, why) => {
+        task.releaseSlot?.();
         task.controller.abort(new Error(why));
         task.questions.rejectAll(`the task was forgotten: ${why}`);
         task.work.forgotten?.(why);
@@ -64,7 +68,7 @@ export class HostTasks {
    * A tools/call that asked for a task: the product's work under a new id (its CreateTaskResult), the
    * result when the product ran it at once, or undefined to run it as an ordinary call.
    */
-  async start(tasks: ProductTasks, params: CallToolRequestParams, req: Req): Promise<CallToolResult | undefined> {
+  async start(tasks: ProductTasks, params: CallToolRequestParams, req: Req, slot?: CallSlot): Promise<CallToolResult | undefined> {
     const id = await this.ids.mint();
     const controller = new AbortController();
     const holder: { task?: HostTask } = {};
@@ -93,12 +97,16 @@ export class HostTasks {
       keepMs: work.keepMs ?? DEFAULT_KEEP_MS,
       status: initial.status,
       waiting: [],
+      // The request's concurrent-call slot stays taken while the task runs.
+      releaseSlot: slot?.keep(),
     };
     holder.task = task;
     this.table.add(task);
+    this.noteStatus(task, initial.status);
     this.table.expireIn(task, task.keepMs, 'its ttl passed');
     // Work that knows its end is kept for its whole time from there.
     void work.ended?.then(() => {
+      this.noteStatus(task, 'completed');
       if (this.table.holds(task)) this.table.expireIn(task, task.keepMs, 'its ttl passed');
     }).catch(() => {});
     if (req.era === 'modern') return createdTaskResult({ resultType: 'task', ...this.modernFields(task, initial) });
@@ -123,7 +131,7 @@ export class HostTasks {
       if (err instanceof ProtocolError && err.code === ProtocolErrorCode.InvalidParams) this.forget(task, `its work no longer knows it: ${errorMessage(err)}`);
       throw err;
     }
-    task.status = state.status;
+    this.noteStatus(task, state.status);
     return { ...state, taskId: task.id };
   }
 
@@ -159,6 +167,15 @@ export class HostTasks {
     this.table.forget(task, why);
   }
 
+  /** The status last known; an ended task gives its call slot back. */
+  private noteStatus(task: HostTask, status: string): void {
+    if (!isTerminal(task.status)) task.status = status;
+    if (isTerminal(status)) {
+      task.releaseSlot?.();
+      task.releaseSlot = undefined;
+    }
+  }
+
   /** A 2025 session ended: its tasks go with it (running ones are stopped). */
   sessionClosed(session: Session): void {
     this.table.forgetOwner(`session:${session.id}`, 'its session ended');
@@ -171,7 +188,7 @@ export class HostTasks {
   /** A status change the work reported: a 2025 session hears it (a 2026-07-28 client reads it with tasks/get). */
   private changed(task: HostTask | undefined, state: TaskState): void {
     if (!task) return;
-    task.status = state.status;
+    this.noteStatus(task, state.status);
     task.session?.notify({ method: 'notifications/tasks/status', params: { ...state, taskId: task.id } });
   }
 

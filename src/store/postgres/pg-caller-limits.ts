@@ -40,6 +40,13 @@ export class PgCallerLimits implements SharedLimitCounters {
     return Math.max(1, Math.ceil(((window + 1) * MINUTE_MS - now) / 1000));
   }
 
+  async peekRequest(caller: string, perMinute: number, now: number): Promise<number> {
+    const window = Math.floor(now / MINUTE_MS);
+    const { rows } = await this.db.query('read the caller limits', 'select count from sb_caller_requests where caller = $1 and window_start = $2', [caller, window]);
+    const count = Number((rows[0] as { count?: unknown } | undefined)?.count ?? 0);
+    return count < perMinute ? 0 : Math.max(1, Math.ceil(((window + 1) * MINUTE_MS - now) / 1000));
+  }
+
   async acquireCall(caller: string, max: number): Promise<(() => void) | null> {
     const id = randomUUID();
     let client;
