@@ -13,6 +13,7 @@ import { mcpCommandGroup } from './mcp-command-group.js';
 import { renderStatusTable, StatusProgress, statusJson, statusRows } from './mcp-status-view.js';
 import { positiveInt } from './flag-values.js';
 import { renderSearchRows, searchCatalog } from './tool-search-view.js';
+import { findCallTarget } from './mcp-call-target.js';
 import type { StatusWatch } from './mcp-status-watch.js';
 import { stopSignal } from './http-serving.js';
 
@@ -172,26 +173,23 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
       const base = context();
       const observed = await startObservability(base, { title: 'switchboard mcp call', withOps: false });
       const ctx = { ...base, telemetry: observed.telemetry };
-      const callResult = await withManager(ctx, async (manager) => {
-        await manager.listAllTools({ wait: 'unsnapshotted' });
-        if (!manager.lookup(name)) await manager.listAllTools({ wait: 'all' });
-        if (!manager.lookup(name)) {
-          const close = manager.closestToolNames(name);
-          throw new UsageError(`unknown tool '${name}'${close.length ? `; did you mean ${close.join(', ')}?` : '; run `switchboard mcp tools` to list them'}`);
-        }
-        try {
-          // A server asking for input during the call is answered on the terminal, or declined. The
-          // progress listener keeps a long call alive: each notification extends its deadline.
-          return await manager.callTool(name, args, {
+      const callResult = await withManager(ctx, async (manager, config) => {
+        // Only the server that has the tool is started, so another one's slow start never holds the call up.
+        const target = await findCallTarget(manager, name, config.mcp_tool_name_max_length);
+        // A server asking for input during the call is answered on the terminal, or declined. The
+        // progress listener keeps a long call alive: each notification extends its deadline.
+        const called = await manager
+          .callServerTool(target.server, target.tool, args, {
             onProgress: keepAlive,
             onElicitation: callElicitationHandler({ stdin: process.stdin, stderr: ctx.stderr, prompt: process.stderr }),
+          })
+          .catch((err: unknown) => {
+            throw err instanceof SwitchboardError ? new CommandFailed(err.message, { cause: err }) : err;
           });
-        } catch (err) {
-          if (err instanceof SwitchboardError) throw new CommandFailed(err.message, { cause: err });
-          throw err;
-        }
+        // Printed before the server is stopped: the answer is complete.
+        json(ctx, called);
+        return called;
       }).finally(() => observed.close());
-      json(ctx, callResult);
       if (callResult.isError === true) result.exitCode = EXIT_FAILED;
     });
 

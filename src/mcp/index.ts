@@ -12,7 +12,7 @@ export type { CatalogEntry, ToolSource } from './catalog.js';
 export type { CallElicitation, CallElicitationHandler } from './elicitation-router.js';
 export { SnapshotStore, SNAPSHOT_SCHEMA_VERSION } from './snapshot-store.js';
 export { TrustedServers, CONNECTOR_META_KEYS } from './tool-metadata.js';
-export { sanitizeNamePart, DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
+export { sanitizeNamePart, nameMayBelongTo, DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
 export { startupErrorDisplay, notLoggedInText } from './startup-error.js';
 export { DEFAULT_RESTART_POLICY, type RestartPolicyOptions } from './restart-policy.js';
 export * from './tool-search/index.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { assignToolNames, type RawToolRef } from './tool-naming.js';
+import { assignToolNames, nameMayBelongTo, type RawToolRef } from './tool-naming.js';
 
 const sha12 = (s: string) => createHash('sha1').update(s).digest('hex').slice(0, 12);
 
@@ -76,5 +76,28 @@ describe('assignToolNames', () => {
     const out = names([a, b, squatter]);
     expect(out['s/' + squatter.tool]).toBe(`mcp__s__${squatter.tool}`);
     expect(new Set(Object.values(out)).size).toBe(3);
+  });
+});
+
+describe('nameMayBelongTo', () => {
+  it('holds for every name a server\'s tools get (plain, suffixed, long server names) and rules out other servers', () => {
+    const long = 'a-very-long-server-name-that-alone-takes-most-of-the-budget';
+    const refs: RawToolRef[] = [
+      { server: 'tiny', tool: 'tool_1' },
+      { server: 'tiny', tool: 'x'.repeat(80) },
+      { server: 'tiny', tool: 'dup.name' },
+      { server: 'tiny', tool: 'dup_name' },
+      { server: 'srv.dot', tool: 'go' },
+      { server: long, tool: 'read' },
+      { server: long, tool: 'write' },
+    ];
+    for (const max of [32, 64]) {
+      for (const t of assignToolNames(refs, max).tools) {
+        expect(nameMayBelongTo(t.name, t.server, max), `${t.name} of ${t.server} (max ${max})`).toBe(true);
+        if (t.server !== 'tiny') expect(nameMayBelongTo(t.name, 'tiny', max)).toBe(false);
+      }
+    }
+    expect(nameMayBelongTo('mcp__nope__x', 'tiny')).toBe(false);
+    expect(nameMayBelongTo('tool_1', 'tiny')).toBe(false);
   });
 });

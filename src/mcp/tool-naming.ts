@@ -31,6 +31,16 @@ function identity(ref: RawToolRef): string {
   return `${ref.server}\u0000${ref.tool}`;
 }
 
+/**
+ * Whether `name` may be the model-visible name of one of `server`'s tools, whatever its tools are:
+ * every name given to them starts with `mcp__<server>__` cut to what a suffixed name keeps of it.
+ * (Another server's tool may pass too; a tool of this server never fails.)
+ */
+export function nameMayBelongTo(name: string, server: string, maxBytes = DEFAULT_MAX_TOOL_NAME_BYTES): boolean {
+  const prefix = `mcp__${sanitizeNamePart(server)}__`;
+  return name.startsWith(prefix.slice(0, Math.max(0, maxBytes - SUFFIX_LENGTH)));
+}
+
 /** node:crypto is taken here, at the first name that needs a suffix (docs/architecture.md, conventions). */
 function sha1Hex(text: string): string {
   return process.getBuiltinModule('node:crypto').createHash('sha1').update(text, 'utf8').digest('hex');
