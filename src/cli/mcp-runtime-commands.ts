@@ -10,7 +10,7 @@ import type { RegisterCommand } from './commands.js';
 import { callElicitationHandler } from './elicitation-prompt.js';
 import { createMcpManager } from './mcp-compose.js';
 import { mcpCommandGroup } from './mcp-command-group.js';
-import { renderStatusTable, StatusProgress, statusJson, statusRows } from './mcp-status-view.js';
+import { failedServerLines, renderStatusTable, StatusProgress, statusJson, statusRows } from './mcp-status-view.js';
 import { positiveInt } from './flag-values.js';
 import { renderSearchRows, searchCatalog } from './tool-search-view.js';
 import { findCallTarget } from './mcp-call-target.js';
@@ -44,6 +44,13 @@ function parseArgs(text: string | undefined): Record<string, unknown> | undefine
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--args must be a JSON object, e.g. --args \'{"path": "README.md"}\'');
   return value as Record<string, unknown>;
+}
+
+/** Servers that failed to start are named on stderr, and make the command exit 1: its list lacks them. */
+function reportFailed(ctx: CliContext, manager: McpConnectionManager, what: string, result: { exitCode?: number }): void {
+  const lines = failedServerLines(manager.status(), what);
+  for (const line of lines) ctx.stderr.write(line);
+  if (lines.length > 0) result.exitCode = EXIT_FAILED;
 }
 
 /** `mcp tools` without --search: JSON or one line per tool. */
@@ -139,7 +146,7 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
     .option('--limit <n>', 'with --search: how many tools to show (default 8)', positiveInt('--limit'))
     .addHelpText(
       'after',
-      '\nExamples:\n  switchboard mcp tools\n  switchboard mcp tools --json --no-wait\n  switchboard mcp tools --search "create a github issue" --limit 5\n',
+      '\nA server that failed to start is named on stderr (its tools are missing), and the exit code is 1.\n\nExamples:\n  switchboard mcp tools\n  switchboard mcp tools --json --no-wait\n  switchboard mcp tools --search "create a github issue" --limit 5\n',
     )
     .action(async (opts: { json?: boolean; wait: boolean; search?: string; limit?: number }) => {
       const ctx = context();
@@ -151,6 +158,7 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
         // Printed before the servers are stopped (the command still waits for that before it exits):
         // the listing is complete, and stopping ten servers is no reason to hold the answer back.
         if (opts.search === undefined) printTools(ctx, listed, opts.json === true);
+        if (opts.wait) reportFailed(ctx, manager, 'tools', result);
         return listed;
       });
       if (opts.search !== undefined) {
@@ -165,7 +173,7 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
     .description('Call a tool by its model-visible name and print the result as JSON.')
     .argument('<name>', 'model-visible tool name, as `switchboard mcp tools` shows it')
     .option('--args <json>', 'the arguments, a JSON object')
-    .addHelpText('after', '\nWhen the server asks for input during the call (elicitation), a terminal prompts for it on stderr;\nwithout a terminal the request is declined, with a line on stderr saying so.\n\nExit code 0 on success, 1 if the tool returned isError or the call failed, 2 for usage errors.\n\nExample:\n  switchboard mcp call mcp__everything__echo --args \'{"message": "hi"}\'\n')
+    .addHelpText('after', '\nWhen the server asks for input during the call (elicitation), a terminal prompts for it on stderr;\nwithout a terminal the request is declined, with a line on stderr saying so.\n\nOnly the server the tool belongs to is started.\n\nExit code 0 on success, 1 if the tool returned isError, the call failed or the tool\'s server failed to start, 2 for usage errors.\n\nExample:\n  switchboard mcp call mcp__everything__echo --args \'{"message": "hi"}\'\n')
     .action(async (name: string, opts: { args?: string }) => {
       const args = parseArgs(opts.args);
       // The call's client span, when OTEL_* configure export.
@@ -199,10 +207,11 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
     .option('--json', 'print {resources: [{server, ...}], resourceTemplates: [{server, ...}]}')
     .action(async (opts: { json?: boolean }) => {
       const ctx = context();
-      const { resources, templates } = await withManager(ctx, async (manager) => ({
-        resources: await manager.listAllResources(),
-        templates: await manager.listAllResourceTemplates(),
-      }));
+      const { resources, templates } = await withManager(ctx, async (manager) => {
+        const listed = { resources: await manager.listAllResources(), templates: await manager.listAllResourceTemplates() };
+        reportFailed(ctx, manager, 'resources', result);
+        return listed;
+      });
       const flat = [...resources].flatMap(([server, list]) => list.map((r) => ({ server, ...r })));
       const flatTemplates = [...templates].flatMap(([server, list]) => list.map((t) => ({ server, ...t })));
       if (opts.json) return json(ctx, { resources: flat, resourceTemplates: flatTemplates });
@@ -217,7 +226,11 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
     .option('--json', 'print [{name, server, prompt: {...}}]')
     .action(async (opts: { json?: boolean }) => {
       const ctx = context();
-      const prompts = await withManager(ctx, (manager) => manager.listAllPrompts());
+      const prompts = await withManager(ctx, async (manager) => {
+        const listed = await manager.listAllPrompts();
+        reportFailed(ctx, manager, 'prompts', result);
+        return listed;
+      });
       if (opts.json) return json(ctx, prompts);
       if (prompts.length === 0) return void ctx.stdout.write('No MCP prompts available.\n');
       for (const p of prompts) ctx.stdout.write(`${p.name}  ${p.prompt.description ?? ''}\n`.replace(/\s+\n$/, '\n'));

@@ -47,6 +47,15 @@ export function statusJson(rows: readonly StatusRow[]) {
   };
 }
 
+/**
+ * One stderr line per server that failed to start, for the commands that list what the servers offer
+ * (`mcp tools`, `resources`, `prompts`): their answer lacks those servers, and saying nothing would
+ * pass an incomplete list off as the whole one.
+ */
+export function failedServerLines(statuses: readonly ServerStatus[], what: string): string[] {
+  return statuses.filter((s) => s.state === 'failed').map((s) => `error: MCP server '${s.name}' failed, so its ${what} are missing: ${s.error ?? 'no error recorded'}\n`);
+}
+
 function pad(cells: string[][]): string {
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
   return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');

@@ -71,12 +71,17 @@ describe('mcp status', () => {
 describe('mcp tools', () => {
   it('lists the aggregated catalog as JSON, and answers from snapshots with --no-wait', async () => {
     const r = await runCli(['mcp', 'tools', '--json'], { home });
-    expect(r.code).toBe(0);
+    // The catalog lacks the server that failed to start: stderr says which and why, and the exit code is 1.
+    expect(r.stderr).toMatch(/^error: MCP server 'broken' failed, so its tools are missing: MCP client for `broken` failed to start: .*\/nonexistent\/mcp-server/m);
+    expect(r.stderr.match(/^error: /gm)).toHaveLength(1);
+    expect(r.code).toBe(1);
     const tools = JSON.parse(r.stdout) as { name: string; server: string; tool: string; source: string; inputSchema: unknown }[];
     expect(tools.find((t) => t.name === 'mcp__fix__search')).toMatchObject({ server: 'fix', tool: 'search', source: 'live', inputSchema: { type: 'object' } });
     expect(tools.some((t) => t.name === 'mcp__fix__crash')).toBe(false);
     expect(tools.some((t) => t.name === 'mcp__everything__echo')).toBe(true);
     const fast = await runCli(['mcp', 'tools', '--json', '--no-wait'], { home });
+    // Nothing was started, so nothing failed.
+    expect([fast.code, fast.stderr]).toEqual([0, '']);
     const snap = JSON.parse(fast.stdout) as { name: string; source: string }[];
     expect(snap.find((t) => t.name === 'mcp__fix__search')?.source).toBe('snapshot');
     expect(snap.length).toBe(tools.length);
@@ -107,11 +112,15 @@ describe('mcp call', () => {
 describe('mcp resources and prompts', () => {
   it('aggregates resources and prompts with attribution', async () => {
     const r = await runCli(['mcp', 'resources', '--json'], { home });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("error: MCP server 'broken' failed, so its resources are missing: ");
     const out = JSON.parse(r.stdout);
     expect(out.resources.length).toBeGreaterThan(0);
     expect(out.resources.every((x: { server: string }) => x.server === 'everything')).toBe(true);
     const p = await runCli(['mcp', 'prompts', '--json'], { home });
+    expect(p.stderr).toContain("error: MCP server 'broken' failed, so its prompts are missing: ");
+    const healthy = await runCli(['mcp', 'prompts', '--json', '-c', 'mcp_servers.broken.enabled=false'], { home });
+    expect([healthy.code, healthy.stderr]).toEqual([0, '']);
     const prompts = JSON.parse(p.stdout) as { name: string; server: string }[];
     expect(prompts.length).toBeGreaterThan(0);
     expect(prompts.every((x) => x.server === 'everything' && x.name.startsWith('everything__'))).toBe(true);
