@@ -4,6 +4,7 @@
 // zod/v3 (inside the zod 4 package): it loads in ~6.5 ms where 'zod' (v4) takes ~40 ms, on every CLI start.
 import { z } from 'zod/v3';
 import { APPROVAL_POLICIES, SANDBOX_MODES, TOOL_SEARCH_MODES } from '../protocol/values.js';
+import { closestName } from '../util/index.js';
 import { accepted, boolean, isObjectTable, keyOf, objectOf, oneOf, safeString, says, string, wholeNumber } from './schema-fields.js';
 
 /** `<key> must be a table`; an absent table is an empty one. */
@@ -68,15 +69,18 @@ const sandboxModes = SANDBOX_MODES.map((a) => `"${a}"`).join(', ');
 const onlyTrue = z.unknown().optional().transform((v) => v === true);
 const rootsText = says(() => 'writable_roots must be an array of paths');
 
+const sandboxWorkspaceWriteShape = {
+  writable_roots: z.array(z.string(rootsText), rootsText).default([]),
+  network_access: onlyTrue,
+  exclude_tmpdir_env_var: onlyTrue,
+  exclude_slash_tmp: onlyTrue,
+};
+const mcpServerSectionShape = { codex_events: z.unknown().optional().transform((v) => v !== false) };
+
 /** Sandbox and agent settings, in check order. */
 const agentShape = {
-  sandbox_workspace_write: objectTable({
-    writable_roots: z.array(z.string(rootsText), rootsText).default([]),
-    network_access: onlyTrue,
-    exclude_tmpdir_env_var: onlyTrue,
-    exclude_slash_tmp: onlyTrue,
-  }),
-  mcp_server: objectTable({ codex_events: z.unknown().optional().transform((v) => v !== false) }),
+  sandbox_workspace_write: objectTable(sandboxWorkspaceWriteShape),
+  mcp_server: objectTable(mcpServerSectionShape),
   mcp_oauth_callback_url: string.optional().transform((v) => v ?? null),
   model: string.optional().transform((v) => v ?? null),
   approval_policy: z
@@ -107,14 +111,14 @@ const envVarName = (key: string) =>
       message: `store.${key} must be the name of an environment variable (letters, digits and _), such as "SWITCHBOARD_DATABASE_URL", not ${JSON.stringify(v.slice(0, 40))}; the value itself stays out of config.toml`,
     }));
 
-/** `[store]`: where shared state lives. No table, or no postgres_url_env_var: files under $SWITCHBOARD_HOME. */
-const storeShape = {
-  store: objectTable({
-    postgres_url_env_var: envVarName('postgres_url_env_var').optional().transform((v) => v ?? null),
-    /** With PostgreSQL: the variable holding the key that seals the shared upstream OAuth credentials. */
-    credentials_key_env_var: envVarName('credentials_key_env_var').optional().transform((v) => v ?? null),
-  }),
+const storeTableShape = {
+  postgres_url_env_var: envVarName('postgres_url_env_var').optional().transform((v) => v ?? null),
+  /** With PostgreSQL: the variable holding the key that seals the shared upstream OAuth credentials. */
+  credentials_key_env_var: envVarName('credentials_key_env_var').optional().transform((v) => v ?? null),
 };
+
+/** `[store]`: where shared state lives. No table, or no postgres_url_env_var: files under $SWITCHBOARD_HOME. */
+const storeShape = { store: objectTable(storeTableShape) };
 
 export const storeSettingsSchema = z.object(storeShape);
 
@@ -153,6 +157,40 @@ const OWN_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([...ENTRY_KEYS, ...Objec
 
 export function isKnownTopLevelKey(key: string): boolean {
   return OWN_TOP_LEVEL_KEYS.has(key) || CODEX_TOP_LEVEL_KEYS.has(key);
+}
+
+/** The keys of switchboard's own small tables, which are read whole (a key they do not have is a typo). */
+const OWN_TABLES: Readonly<Record<string, ReadonlySet<string>>> = {
+  sandbox_workspace_write: new Set(Object.keys(sandboxWorkspaceWriteShape)),
+  mcp_server: new Set(Object.keys(mcpServerSectionShape)),
+  store: new Set(Object.keys(storeTableShape)),
+};
+
+/**
+ * One warning per key switchboard does not know, at the top level and in its own small tables, with
+ * the key meant when it is a near miss: `modle` (model), `[mcp_server.docs]` ([mcp_servers.docs]).
+ */
+export function unknownKeyWarnings(raw: Record<string, unknown>): string[] {
+  const warnings: string[] = [];
+  for (const key of Object.keys(raw)) {
+    if (!isKnownTopLevelKey(key)) {
+      const meant = closestName(key, OWN_TOP_LEVEL_KEYS);
+      warnings.push(`unknown key ${key} ignored${meant ? `; did you mean ${meant}?` : ''}`);
+      continue;
+    }
+    const known = OWN_TABLES[key];
+    const table = raw[key];
+    if (!known || !isObjectTable(table) || table instanceof Date) continue;
+    for (const sub of Object.keys(table)) {
+      if (known.has(sub)) continue;
+      // `[mcp_server.docs]` with a command or url: a server under the one-letter-short table name.
+      const value = table[sub];
+      const server = key === 'mcp_server' && isObjectTable(value) && ('command' in value || 'url' in value);
+      const meant = server ? `[mcp_servers.${sub}]` : closestName(sub, known);
+      warnings.push(`unknown key ${key}.${sub} ignored${meant ? `; did you mean ${meant}?` : ''}`);
+    }
+  }
+  return warnings;
 }
 
 export type McpClientSettings = z.output<typeof mcpClientSettingsSchema>;

@@ -136,6 +136,22 @@ enabled = false
     expect(config.mcp_servers.a).toBeDefined();
     expect(warnings).toEqual(['unknown key bogus_top ignored', 'unknown key mcp_servers.a.trust_level ignored']);
   });
+
+  it('warns about a server under [mcp_server.<name>] (one letter short), naming the table meant', () => {
+    const { config, warnings } = load('[mcp_server.tiny]\ncommand = "tiny-server"\n');
+    expect(config.mcp_servers).toEqual({});
+    expect(warnings).toEqual(['unknown key mcp_server.tiny ignored; did you mean [mcp_servers.tiny]?']);
+  });
+
+  it('warns about unknown keys in its own small tables, and names near misses at the top level', () => {
+    const { warnings } = load('modle = "gpt-5"\nmcp_serverz = {}\n[mcp_server]\ncodex_event = false\n[store]\npostgres_url = "x"\n[sandbox_workspace_write]\nnetwork_access = true\n');
+    expect(warnings).toEqual([
+      'unknown key modle ignored; did you mean model?',
+      'unknown key mcp_serverz ignored; did you mean mcp_servers?',
+      'unknown key mcp_server.codex_event ignored; did you mean codex_events?',
+      'unknown key store.postgres_url ignored',
+    ]);
+  });
 });
 
 describe('loadConfig', () => {

@@ -9,7 +9,7 @@ import { BUILT_IN_PROVIDERS, parseModelProvider, type ModelProviderConfig } from
 import { parseEnvironment, type EnvironmentConfig } from './environment-config.js';
 import {
   agentSettingsSchema,
-  isKnownTopLevelKey,
+  unknownKeyWarnings,
   mcpClientSettingsSchema,
   storeSettingsSchema,
   type AgentSettings,
@@ -102,7 +102,7 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
     }
     effective = { ...raw, ...(profile as Raw) };
   }
-  for (const key of Object.keys(effective)) if (!isKnownTopLevelKey(key)) warnings.push(`unknown key ${key} ignored`);
+  warnings.push(...unknownKeyWarnings(effective));
 
   const servers: Record<string, McpServerConfig> = {};
   for (const [name, value] of Object.entries(table(effective, 'mcp_servers'))) {

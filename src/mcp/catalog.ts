@@ -2,6 +2,7 @@
 // collision-free names, with a lookup table from model-visible name to (server, raw tool name).
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpToolsChangedEvent } from '../protocol/index.js';
+import { editDistance } from '../util/index.js';
 import { applyMetadataPolicy, type TrustedServers } from './tool-metadata.js';
 import type { ToolFilter } from './tool-filter.js';
 import { compareNamingItems, nameSortedItems, namingItem, type NamingItem } from './tool-naming.js';
@@ -172,18 +173,4 @@ export function diffServerTools(server: string, before: readonly CatalogEntry[],
   // The same definition object is unchanged; another one is compared by its JSON.
   const changed = [...now.keys()].filter((t) => old.has(t) && old.get(t) !== now.get(t) && JSON.stringify(old.get(t)) !== JSON.stringify(now.get(t))).sort();
   return { server, added, removed, changed };
-}
-
-function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length]!;
 }
