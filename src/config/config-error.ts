@@ -7,6 +7,8 @@ export interface ConfigErrorLocation {
   line?: number;
   column?: number;
   keyPath?: string[];
+  /** The `-c key=value` the problem is in, when it is not in the file. */
+  override?: string;
 }
 
 /**
@@ -31,8 +33,8 @@ export class ConfigError extends SwitchboardError {
 }
 
 function formatConfigError(detail: string, loc: ConfigErrorLocation): string {
-  let where = loc.file ?? '';
-  if (loc.file && loc.line !== undefined) where += `:${loc.line}${loc.column !== undefined ? `:${loc.column}` : ''}`;
+  let where = loc.override !== undefined ? `-c ${loc.override}` : (loc.file ?? '');
+  if (loc.override === undefined && loc.file && loc.line !== undefined) where += `:${loc.line}${loc.column !== undefined ? `:${loc.column}` : ''}`;
   const key = loc.keyPath && loc.keyPath.length > 0 ? ` (key ${loc.keyPath.join('.')})` : '';
   return where ? `${where}: ${detail}${key}` : `${detail}${key}`;
 }

@@ -295,19 +295,31 @@ describe('an existing Codex config.toml', () => {
     expect(config.mcp_servers.new?.transport).toMatchObject({ type: 'stdio', command: 'extra-server' });
   });
 
-  it('reports an override that makes the config invalid at the key', async () => {
+  it('reports an override that makes the config invalid at the key, naming the -c that set it', async () => {
     const err = (await loadConfig({ home: '/nonexistent', file: fixture, overrides: [parseOverride('mcp_servers.docs.url=http://x')] }).catch(
       (e: unknown) => e,
     )) as ConfigError;
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.message).toContain('url is not supported for stdio (key mcp_servers.docs.url)');
-    expect(err.message.startsWith(`${fixture}:`)).toBe(true);
+    expect(err.message).toBe('-c mcp_servers.docs.url=http://x: url is not supported for stdio (key mcp_servers.docs.url)');
+  });
+
+  it('blames the -c, not the file, for a value it set or a table it made; the file for what the file holds', async () => {
+    const failure = async (...args: string[]) =>
+      ((await loadConfig({ home: '/nonexistent', file: fixture, overrides: args.map(parseOverride) }).catch((e: unknown) => e)) as ConfigError).message;
+    // Not TOML, so read as a string: the error says so.
+    expect(await failure('model=gpt-5', 'mcp_servers.docs.args=[bad')).toMatch(
+      /^-c mcp_servers\.docs\.args=\[bad: args must be an array of strings; the value is not valid TOML \(.+\), so it was read as the string "\[bad" \(key mcp_servers\.docs\.args\)$/,
+    );
+    // A table the -c made: `invalid transport` is about it.
+    expect(await failure('mcp_servers.fresh.args=["x"]')).toBe('-c mcp_servers.fresh.args=["x"]: invalid transport (key mcp_servers.fresh)');
+    // The last of two overrides of one key is the one that counts.
+    expect(await failure('mcp_servers.docs.startup_timeout_sec=5', 'mcp_servers.docs.startup_timeout_sec="soon"')).toMatch(/^-c mcp_servers\.docs\.startup_timeout_sec="soon": /);
   });
 });
 
 describe('-c override parsing', () => {
   it('splits quoted dotted keys and falls back to a literal string', () => {
-    expect(parseOverride('mcp_servers."my.server".command = npx')).toEqual({ path: ['mcp_servers', 'my.server', 'command'], value: 'npx' });
+    expect(parseOverride('mcp_servers."my.server".command = npx')).toMatchObject({ path: ['mcp_servers', 'my.server', 'command'], value: 'npx' });
     expect(parseOverride('a.b=[1, 2]').value).toEqual([1, 2]);
     expect(parseOverride('a={ x = "y" }').value).toEqual({ x: 'y' });
     expect(parseOverride('a=true').value).toBe(true);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { ConfigError } from './config-error.js';
 import { defaultConfigPath } from './home.js';
-import { applyOverrides, type ConfigOverride } from './overrides.js';
+import { applyOverrides, blameOverride, overrideAt, type ConfigOverride } from './overrides.js';
 import { deepFreeze, parseMcpServerConfig, type McpServerConfig } from './mcp-server-config.js';
 import { BUILT_IN_PROVIDERS, parseModelProvider, type ModelProviderConfig } from './model-config.js';
 import { parseEnvironment, type EnvironmentConfig } from './environment-config.js';
@@ -181,6 +181,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   try {
     return { ...buildConfig(overridden, { home: options.home, file }), text };
   } catch (err) {
+    const blamed = err instanceof ConfigError && err.location.keyPath ? overrideAt(err.location.keyPath, options.overrides ?? [], raw) : undefined;
+    if (blamed) throw blameOverride(err as ConfigError, blamed);
     if (err instanceof ConfigError && text !== null) {
       const pos = err.location.keyPath ? locateKey(text, err.location.keyPath) : undefined;
       throw err.at({ file, ...(pos ?? {}) });
