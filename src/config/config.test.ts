@@ -317,6 +317,20 @@ describe('an existing Codex config.toml', () => {
   });
 });
 
+describe('TOML syntax errors', () => {
+  it('point at an array or inline table never closed, not where the parser gave up', () => {
+    const at = (text: string) => errorOf(text).message;
+    expect(at('# servers\n[mcp_servers.tiny]\ncommand = "x"\nargs = ["a", "b"\nenv = { A = "1" }\n\n[mcp_servers.two]\ncommand = "y"\n')).toMatch(
+      /^\/h\/config\.toml:4:8: invalid TOML: this array is never closed \(the parser stopped at line 5, column 1: .+\)$/,
+    );
+    expect(at('[mcp_servers.tiny]\ncommand = "x"\nargs = ["a", "b"\n')).toMatch(/^\/h\/config\.toml:3:8: invalid TOML: this array is never closed \(the parser stopped at line 4, /);
+    expect(at('a = { b = "[#"\nc = 2\n')).toMatch(/^\/h\/config\.toml:1:5: invalid TOML: this inline table is never closed/);
+    // Brackets inside strings and comments do not count; a closed but malformed array keeps the parser's position.
+    expect(at('a = "[" # {\nb = [1, 2 3]\n')).toMatch(/^\/h\/config\.toml:2:11: invalid TOML: /);
+    expect(at('a = """\n[\n"""\nb = = 1\n')).toMatch(/^\/h\/config\.toml:4:5: invalid TOML: /);
+  });
+});
+
 describe('-c override parsing', () => {
   it('splits quoted dotted keys and falls back to a literal string', () => {
     expect(parseOverride('mcp_servers."my.server".command = npx')).toMatchObject({ path: ['mcp_servers', 'my.server', 'command'], value: 'npx' });

@@ -18,6 +18,7 @@ import {
 } from './config-schema.js';
 import { isObjectTable, parseTable } from './schema-fields.js';
 import { locateKey } from './locate.js';
+import { unclosedBracket } from './toml-unclosed.js';
 import { parseServerAuth, type ServerAuthSettings } from './server-auth-config.js';
 
 export type { CredentialsStoreMode, SandboxWorkspaceWrite } from './config-schema.js';
@@ -83,6 +84,12 @@ export function parseTomlText(text: string, file: string): Raw {
   } catch (err) {
     if (err instanceof TomlError) {
       const first = err.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '') ?? err.message;
+      // The parser gives up where the file goes on (often at its end); the bracket never closed is what to fix.
+      const open = unclosedBracket(text);
+      if (open && (open.line < err.line || (open.line === err.line && open.column < err.column))) {
+        const detail = `invalid TOML: this ${open.kind} is never closed (the parser stopped at line ${err.line}, column ${err.column}: ${first})`;
+        throw new ConfigError(detail, { file, line: open.line, column: open.column }, { cause: err });
+      }
       throw new ConfigError(`invalid TOML: ${first}`, { file, line: err.line, column: err.column }, { cause: err });
     }
     throw new ConfigError(`cannot parse ${file}: ${String(err)}`, { file }, { cause: err });
