@@ -20,11 +20,11 @@ const { config } = buildConfig(
         name: 'OpenAI-compatible endpoint',
         base_url: process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
         env_key: 'OPENAI_API_KEY',
-        wire_api: process.env.OPENAI_WIRE_API ?? 'chat',
+        wire_api: process.env.OPENAI_WIRE_API === 'responses' ? 'responses' : 'chat',
       },
     },
   },
-  { home: resolveHome(), file: 'examples/agent-turn.ts' },
+  { home: resolveHome() },
 );
 
 // The built-in tools (shell, apply_patch, update_plan); nobody is here to approve, so commands run

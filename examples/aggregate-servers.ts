@@ -21,7 +21,7 @@ const { config } = buildConfig(
       files: { command: process.execPath, args: [script('@modelcontextprotocol/server-filesystem'), process.cwd()] },
     },
   },
-  { home: resolveHome(), file: 'examples/aggregate-servers.ts' },
+  { home: resolveHome() },
 );
 
 const manager = createConnectionManager(config, {

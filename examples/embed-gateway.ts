@@ -12,7 +12,7 @@ import { startHttpGateway } from 'switchboard/gateway';
 const everything = fileURLToPath(import.meta.resolve('@modelcontextprotocol/server-everything/dist/index.js'));
 const { config } = buildConfig(
   { mcp_servers: { everything: { command: process.execPath, args: [everything, 'stdio'] } } },
-  { home: resolveHome(), file: 'examples/embed-gateway.ts' },
+  { home: resolveHome() },
 );
 
 // Every request must carry this token; port 0 picks a free port.

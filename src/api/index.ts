@@ -6,6 +6,13 @@
 export { loadConfig, buildConfig, resolveHome, parseOverride, parseMcpServerConfig, ConfigError } from '../config/index.js';
 export type {
   Config,
+  ConfigInput,
+  ConfigSettingsInput,
+  McpServerInput,
+  StdioServerInput,
+  HttpServerInput,
+  EnvironmentInput,
+  ModelProviderInput,
   LoadConfigOptions,
   LoadedConfig,
   ConfigOverride,
@@ -71,4 +78,5 @@ export type {
 } from '@modelcontextprotocol/client';
 
 // --- shared ---
-export { SwitchboardError, nullLogger, VERSION, type Logger } from '../util/index.js';
+export { SwitchboardError, nullLogger, stderrLogger, createLogger, sinkLogger, VERSION } from '../util/index.js';
+export type { Logger, LogLevel, LogSink, LogWrite, LoggerOptions } from '../util/index.js';

@@ -96,7 +96,7 @@ describe("the old readers' quirks, kept", () => {
   });
 
   it('takes numeric strings for the numeric top-level keys, and only `true` for a sandbox flag', () => {
-    const { config } = buildConfig({ mcp_oauth_callback_port: '8080', mcp_tool_name_max_length: '100', sandbox_workspace_write: { network_access: 'yes' } }, ctx);
+    const { config } = buildConfig({ mcp_oauth_callback_port: '8080', mcp_tool_name_max_length: '100', sandbox_workspace_write: { network_access: 'yes' } } as Record<string, unknown>, ctx);
     expect(config).toMatchObject({ mcp_oauth_callback_port: 8080, mcp_tool_name_max_length: 100, sandbox_workspace_write: { network_access: false } });
   });
 
@@ -144,7 +144,7 @@ describe('no zod default text reaches the user', () => {
     for (const table of tables) {
       for (const value of values) {
         try {
-          buildConfig(table(value), ctx);
+          buildConfig(table(value) as Record<string, unknown>, ctx);
         } catch (err) {
           if (!(err instanceof ConfigError)) throw err;
           expect(err.detail).not.toMatch(ZOD_DEFAULT);

@@ -172,7 +172,7 @@ describe('loadConfig', () => {
     expect(err.message).toBe(`${file}:5:3: url is not supported for stdio (key mcp_servers.a.url)`);
     await writeFile(file, '# top\n\n[mcp_servers.b]\nargs = []\n');
     const err2 = (await loadConfig({ home: dir, file }).catch((e: unknown) => e)) as ConfigError;
-    expect(err2.message).toBe(`${file}:3:1: invalid transport (key mcp_servers.b)`);
+    expect(err2.message).toBe(`${file}:3:1: invalid transport: set \`command\` (a stdio server) or \`url\` (an HTTP server) (key mcp_servers.b)`);
   });
 
   it('applies -c overrides: TOML values, else literal strings', async () => {
@@ -311,7 +311,7 @@ describe('an existing Codex config.toml', () => {
       /^-c mcp_servers\.docs\.args=\[bad: args must be an array of strings; the value is not valid TOML \(.+\), so it was read as the string "\[bad" \(key mcp_servers\.docs\.args\)$/,
     );
     // A table the -c made: `invalid transport` is about it.
-    expect(await failure('mcp_servers.fresh.args=["x"]')).toBe('-c mcp_servers.fresh.args=["x"]: invalid transport (key mcp_servers.fresh)');
+    expect(await failure('mcp_servers.fresh.args=["x"]')).toMatch(/^-c mcp_servers\.fresh\.args=\["x"\]: invalid transport: .* \(key mcp_servers\.fresh\)$/);
     // The last of two overrides of one key is the one that counts.
     expect(await failure('mcp_servers.docs.startup_timeout_sec=5', 'mcp_servers.docs.startup_timeout_sec="soon"')).toMatch(/^-c mcp_servers\.docs\.startup_timeout_sec="soon": /);
   });

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { ConfigError } from './config-error.js';
+import type { ConfigInput } from './config-input.js';
 import { defaultConfigPath } from './home.js';
 import { applyOverrides, blameOverride, overrideAt, type ConfigOverride } from './overrides.js';
 import { deepFreeze, parseMcpServerConfig, type McpServerConfig } from './mcp-server-config.js';
@@ -29,7 +30,7 @@ export type { CredentialsStoreMode, SandboxWorkspaceWrite } from './config-schem
  */
 export interface Config extends McpClientSettings, AgentSettings, StoreSettings {
   home: string;
-  /** The config file that was read (it may not exist). */
+  /** The config file that was read (it may not exist); empty for a config built in code without one. */
   file: string;
   /** In config order. */
   mcp_servers: Record<string, McpServerConfig>;
@@ -96,8 +97,18 @@ export function parseTomlText(text: string, file: string): Raw {
   }
 }
 
-/** Validate a raw table (already overridden) into a frozen Config. */
-export function buildConfig(raw: Raw, ctx: { home: string; file: string }): LoadedConfig {
+/**
+ * Validate a config (the tables of a config.toml, with -c overrides applied) into a frozen Config, with
+ * the file's rules and texts. `home` is `$SWITCHBOARD_HOME` (snapshots, tokens, logs); `file` names
+ * the file it came from, if any.
+ *
+ * @example
+ * ```ts
+ * const { config, warnings } = buildConfig({ mcp_servers: { docs: { command: 'docs-server', args: ['--stdio'] } } }, { home: resolveHome() });
+ * ```
+ */
+export function buildConfig(input: ConfigInput, ctx: { home: string; file?: string }): LoadedConfig {
+  const raw = input as Raw;
   const warnings: string[] = [];
   let effective = raw;
   const profileName = optString(raw, 'profile');
@@ -135,7 +146,7 @@ export function buildConfig(raw: Raw, ctx: { home: string; file: string }): Load
 
   const config: Config = {
     home: ctx.home,
-    file: ctx.file,
+    file: ctx.file ?? '',
     mcp_servers: servers,
     mcp_oauth_credentials_store: mcp.mcp_oauth_credentials_store,
     mcp_oauth_callback_port: mcp.mcp_oauth_callback_port,

@@ -7,6 +7,7 @@ export * from './mcp-server-config.js';
 export * from './model-config.js';
 export * from './environment-config.js';
 export * from './config.js';
+export type { ConfigInput, ConfigSettingsInput, McpServerInput, StdioServerInput, HttpServerInput, EnvironmentInput, ModelProviderInput } from './config-input.js';
 export { locateKey } from './locate.js';
 export { ConfigDocument } from './edit.js';
 export { updateConfigFile, readConfigDocument, type UpdateConfigOptions, type UpdateConfigResult } from './edit-file.js';

@@ -10,6 +10,7 @@ import {
   type McpServerSettings,
   type McpTransportConfig,
 } from './mcp-server-schema.js';
+import { closestName } from '../util/index.js';
 import { isTable, parseTable } from './schema-fields.js';
 
 export type {
@@ -52,10 +53,20 @@ function transportKind(name: string, raw: Record<string, unknown>): 'stdio' | 's
   const fail = (key: string | undefined, message: string): never => {
     throw new ConfigError(message, { keyPath: key ? ['mcp_servers', name, key] : ['mcp_servers', name] });
   };
-  const kind = raw.command !== undefined ? 'stdio' : raw.url !== undefined ? 'streamable_http' : fail(undefined, 'invalid transport');
+  const kind = raw.command !== undefined ? 'stdio' : raw.url !== undefined ? 'streamable_http' : fail(undefined, noTransportText(raw));
   for (const key of kind === 'stdio' ? HTTP_ONLY_KEYS : STDIO_ONLY_KEYS) if (key in raw) fail(key, `${key} is not supported for ${kind}`);
   if ('bearer_token' in raw) fail('bearer_token', `bearer_token is not supported for ${kind}${INLINE_TOKEN_HINT}`);
   return kind;
+}
+
+/** Codex's `invalid transport`, then what to set, and the key meant when one is misspelt (`comand`). */
+function noTransportText(raw: Record<string, unknown>): string {
+  const misspelt = Object.keys(raw)
+    .filter((k) => !KNOWN_SERVER_KEYS.has(k))
+    .map((k) => ({ key: k, meant: closestName(k, ['command', 'url']) }))
+    .find((m) => m.meant !== undefined);
+  const hint = misspelt ? `; \`${misspelt.key}\` is not a key: did you mean \`${misspelt.meant}\`?` : '';
+  return `invalid transport: set \`command\` (a stdio server) or \`url\` (an HTTP server)${hint}`;
 }
 
 /** Validate one raw [mcp_servers.<name>] table into a typed, frozen config. */

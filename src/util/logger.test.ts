@@ -1,7 +1,7 @@
 // The shared Logger core: text lines, level filtering, child fields, the redaction of secrets and
-// the --verbose mirror to stderr.
+// the --verbose mirror to stderr, and the stderr logger of library users.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, redactFields, teeLogger, type Logger } from './logger.js';
+import { createLogger, redactFields, stderrLogger, teeLogger, type Logger } from './logger.js';
 
 function capture(level?: 'debug' | 'info' | 'warn' | 'error'): { lines: string[]; logger: Logger } {
   const lines: string[] = [];
@@ -85,5 +85,17 @@ describe('teeLogger', () => {
     expect(stderr).toHaveLength(2);
     expect(stderr[0]).toMatch(/ DEBUG low \{"server":"a","token":"\*\*\*\*\*"\}\n$/);
     expect(stderr.join('')).not.toContain('never');
+  });
+});
+
+describe('stderrLogger', () => {
+  it('writes text lines to stderr from its level up, secrets masked', () => {
+    const stderr: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (stderr.push(String(chunk)), true));
+    const logger = stderrLogger({ level: 'warn' });
+    logger.info('quiet');
+    logger.warn('MCP server failed', { server: 'a', api_key: 'k' });
+    expect(stderr).toHaveLength(1);
+    expect(stderr[0]).toMatch(/ WARN MCP server failed \{"server":"a","api_key":"\*\*\*\*\*"\}\n$/);
   });
 });

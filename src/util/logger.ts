@@ -1,6 +1,7 @@
 // Logging: library code logs through an injected Logger, never to stdout. This file owns the
 // interface, level filtering, base fields and the redaction of secrets that every sink shares.
 
+/** A log record's level; a logger drops records below its own. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -16,13 +17,17 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
+/** Writes one finished log line (no trailing newline). */
 export type LogWrite = (line: string) => void;
 
 /** Receives one record that passed the level filter, its fields already merged and redacted. */
 export type LogSink = (level: LogLevel, msg: string, fields: Record<string, unknown>) => void;
 
+/** How a logger filters and what it adds to every record. */
 export interface LoggerOptions {
+  /** The lowest level written. Default `info`. */
   level?: LogLevel;
+  /** Fields added to every record. */
   base?: Record<string, unknown>;
 }
 
@@ -73,6 +78,19 @@ export function createLogger(write: LogWrite, options: LoggerOptions = {}): Logg
 /** A Logger that discards everything: the default of the library entry points. */
 export const nullLogger: Logger = createLogger(() => {}, { level: 'error' });
 
+/**
+ * A Logger that writes one text line per record to stderr (from `info` up unless `level` says
+ * otherwise): the quickest way to see what a manager, a client or the gateway does.
+ *
+ * @example
+ * ```ts
+ * const manager = createConnectionManager(config, { logger: stderrLogger({ level: 'debug' }) });
+ * ```
+ */
+export function stderrLogger(options: LoggerOptions = {}): Logger {
+  return createLogger(stderrLogWrite(), options);
+}
+
 export function stderrLogWrite(): LogWrite {
   return (line) => {
     process.stderr.write(`${line}\n`);
@@ -81,7 +99,7 @@ export function stderrLogWrite(): LogWrite {
 
 /** Logs to `logger` and mirrors every record, debug included, to stderr as text (`--verbose`). */
 export function teeLogger(logger: Logger): Logger {
-  const stderr = createLogger(stderrLogWrite(), { level: 'debug' });
+  const stderr = stderrLogger({ level: 'debug' });
   const both = (a: Logger, b: Logger): Logger => ({
     debug: (m, f) => (a.debug(m, f), b.debug(m, f)),
     info: (m, f) => (a.info(m, f), b.info(m, f)),
