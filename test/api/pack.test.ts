@@ -1,7 +1,7 @@
 // The package as npm publishes it: `npm pack` (its prepack builds dist/ afresh) on a copy of the
 // sources, installed from the tarball into an empty project. There `npx switchboard --help` works,
 // and a program importing 'switchboard' type-checks against the installed declarations (no
-// skipLibCheck) and runs, reaching a real MCP server.
+// skipLibCheck) and runs, reaching a real MCP server; so does one in CommonJS (docs/library.md).
 // The copy keeps the pack's clean build away from the dist/ that other tests run at the same time.
 import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, realpath, symlink, writeFile } from 'node:fs/promises';
@@ -65,6 +65,30 @@ console.log(JSON.stringify({
 }));
 `;
 
+/** The documented CommonJS form (docs/library.md): `import = require()`, awaits inside a function. */
+const CJS_PROGRAM = `import switchboard = require('switchboard');
+
+async function main(): Promise<void> {
+  const { config } = switchboard.buildConfig({ mcp_servers: { everything: { command: process.execPath, args: [process.env.EVERYTHING_SERVER!, 'stdio'] } } }, { home: process.env.SWITCHBOARD_HOME! });
+  const manager: switchboard.McpConnectionManager = switchboard.createConnectionManager(config);
+  await manager.close();
+}
+void main();
+`;
+
+const CJS_SCRIPT = `const { buildConfig, createConnectionManager } = require('switchboard');
+
+async function main() {
+  const { config } = buildConfig({ mcp_servers: { everything: { command: process.execPath, args: [process.env.EVERYTHING_SERVER, 'stdio'] } } }, { home: process.env.SWITCHBOARD_HOME });
+  const manager = createConnectionManager(config);
+  await manager.listAllTools();
+  const result = await manager.callTool('mcp__everything__echo', { message: 'from CommonJS' });
+  await manager.close();
+  console.log(JSON.stringify({ echoed: result.content[0].text }));
+}
+void main();
+`;
+
 describe('the npm package', () => {
   let temp: string;
   let app: string;
@@ -122,11 +146,13 @@ describe('the npm package', () => {
     expect(result.stdout).toContain('serve [options]');
   });
 
-  it('type-checks a program importing the package against the installed declarations', async () => {
+  it('type-checks a program importing the package against the installed declarations, and one requiring it from CommonJS', async () => {
     await writeFile(path.join(app, 'main.ts'), USER_PROGRAM);
+    // The app is "type": "module"; a .cts file is CommonJS whatever the package says.
+    await writeFile(path.join(app, 'consumer.cts'), CJS_PROGRAM);
     const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
     const flags = ['--ignoreConfig', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023', '--types', 'node'];
-    const result = await run(process.execPath, [tsc, ...flags, 'main.ts'], { cwd: app, env, timeoutMs: 180_000 });
+    const result = await run(process.execPath, [tsc, ...flags, 'main.ts', 'consumer.cts'], { cwd: app, env, timeoutMs: 180_000 });
     expect(result.stdout + result.stderr).toBe('');
     expect(result.code).toBe(0);
   }, 190_000);
@@ -142,5 +168,12 @@ describe('the npm package', () => {
     expect(out.events).toContain('mcp_startup_complete');
     expect(out.thread).toBeNull();
     expect(out.exports).toEqual(['function', 'function', 'timeout']);
+  });
+
+  it('runs from CommonJS: require() loads it (Node >= 22.12 loads ES modules that way)', async () => {
+    await writeFile(path.join(app, 'consumer.cjs'), CJS_SCRIPT);
+    const ran = await run(process.execPath, ['consumer.cjs'], { cwd: app, env: { ...env, EVERYTHING_SERVER: everything } });
+    expectOk(ran, 'node consumer.cjs');
+    expect(JSON.parse(ran.stdout)).toEqual({ echoed: 'Echo: from CommonJS' });
   });
 });
