@@ -2,7 +2,8 @@
 // startup events, routing by model-visible name, and per-server failure isolation.
 import type { CallToolResult, ElicitResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import type { McpClient, McpClientHandlers } from '../mcp-client/index.js';
-import { raceSignal, SwitchboardError, type Logger } from '../util/index.js';
+import { McpClientError, type Logger } from '../util/index.js';
+import { raceSignal } from './manager-errors.js';
 import { listAllPrompts, listAllResources, listAllResourceTemplates, type AggregateDeps, type QualifiedPrompt } from './aggregate.js';
 import type { CatalogEntry, ServerTools } from './catalog.js';
 import { CatalogState } from './catalog-state.js';
@@ -104,7 +105,7 @@ export class McpConnectionManager extends ManagerOperations {
       if (phase.kind === 'failed') failures.push(`${server.name}: ${phase.raw}`);
       else if (phase.kind !== 'ready') failures.push(`${server.name}: MCP startup cancelled`);
     }
-    if (failures.length > 0) throw new SwitchboardError('required_failed', `required MCP servers failed to initialize: ${failures.join('; ')}`);
+    if (failures.length > 0) throw new McpClientError('required_failed', `required MCP servers failed to initialize: ${failures.join('; ')}`);
   }
 
   /**
@@ -152,7 +153,7 @@ export class McpConnectionManager extends ManagerOperations {
     const entry = this.catalog.forCall(name);
     if (!entry) {
       const close = this.catalog.closest(name);
-      throw new SwitchboardError('unknown_tool', `unknown MCP tool '${name}'${close.length ? ` (did you mean ${close.map((c) => `'${c}'`).join(', ')}?)` : ''}`);
+      throw new McpClientError('unknown_tool', `unknown MCP tool '${name}'${close.length ? ` (did you mean ${close.map((c) => `'${c}'`).join(', ')}?)` : ''}`);
     }
     return this.callServerTool(entry.server, entry.tool, args, options);
   }
@@ -211,7 +212,7 @@ export class McpConnectionManager extends ManagerOperations {
 
   protected managed(name: string): ManagedServer {
     const server = this.servers.get(name);
-    if (!server) throw new SwitchboardError('unknown_server', `unknown MCP server '${name}'`);
+    if (!server) throw new McpClientError('unknown_server', `unknown MCP server '${name}'`);
     return server;
   }
 

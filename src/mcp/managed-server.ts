@@ -4,7 +4,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs } from '../config/index.js';
 import type { ListCacheHint, McpClient, McpClientHandlers, McpClientState, PriorDiscovery, ReadyInfo } from '../mcp-client/index.js';
-import { errorMessage, formatDuration, SwitchboardError, type Logger } from '../util/index.js';
+import { errorMessage, formatDuration, McpClientError, SwitchboardError, type Logger } from '../util/index.js';
 import { RestartPolicy, type RestartPolicyOptions } from './restart-policy.js';
 import { eraAfterStartup, mayBeStaleVerdict, startWithRecordedEra, type ServerEra } from './server-era.js';
 import { ListFreshness } from './list-freshness.js';
@@ -169,7 +169,7 @@ export class ManagedServer {
   }
 
   async close(): Promise<void> {
-    this.closed.abort(new SwitchboardError('cancelled', 'MCP startup cancelled'));
+    this.closed.abort(new McpClientError('cancelled', 'MCP startup cancelled'));
     this.clearRetry();
     const wasStarting = this.phaseValue.kind === 'starting';
     const client = this.client;
@@ -179,8 +179,8 @@ export class ManagedServer {
     this.setPhase({ kind: 'closed' });
   }
 
-  private unavailable(why: string, cause?: unknown): SwitchboardError {
-    return new SwitchboardError('server_unavailable', `MCP server '${this.name}' is unavailable: ${why}`, { cause });
+  private unavailable(why: string, cause?: unknown): McpClientError {
+    return new McpClientError('server_unavailable', `MCP server '${this.name}' is unavailable: ${why}`, { cause });
   }
 
   private async runStartup(): Promise<McpClient> {

@@ -1,6 +1,6 @@
 // ToolFilter: enabled_tools (allow list; absent = all, empty = none) then disabled_tools (deny wins).
 import type { McpServerConfig } from '../config/index.js';
-import { SwitchboardError } from '../util/index.js';
+import { McpClientError } from '../util/index.js';
 
 export interface ToolFilter {
   allows(tool: string): boolean;
@@ -12,6 +12,6 @@ export function toolFilterFor(config: Pick<McpServerConfig, 'enabled_tools' | 'd
   return { allows: (tool) => (allow === null || allow.has(tool)) && !deny.has(tool) };
 }
 
-export function toolDisabledError(server: string, tool: string): SwitchboardError {
-  return new SwitchboardError('tool_disabled', `tool '${tool}' is disabled for MCP server '${server}'`);
+export function toolDisabledError(server: string, tool: string): McpClientError {
+  return new McpClientError('tool_disabled', `tool '${tool}' is disabled for MCP server '${server}'`);
 }

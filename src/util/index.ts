@@ -1,5 +1,6 @@
 // Small shared pieces used by every layer.
 export * from './errors.js';
+export { McpClientError, isMcpClientError, type McpErrorCode, type McpErrorDetails } from './mcp-error.js';
 export * from './logger.js';
 export * from './file-logger.js';
 export { DEFAULT_LOG_ROTATION, type LogRotation } from './log-file.js';
