@@ -4,7 +4,8 @@ import type { Readable, Writable } from 'node:stream';
 import type { Config } from '../config/index.js';
 import { gatewayModeFor, gatewayToolSearchFor, serveGatewayHttp, serveGatewayStdio, type GatewayDeps, type GatewayOptions } from '../gateway/index.js';
 import { createConnectionManager } from '../mcp/index.js';
-import { nullLogger, VERSION, type Logger } from '../util/index.js';
+import { checkAuthConfig, type AuthOptionNames } from '../mcp-host/index.js';
+import { McpClientError, nullLogger, VERSION, type Logger } from '../util/index.js';
 
 /** What the gateway serves, for either transport. */
 export interface GatewayServeOptions {
@@ -40,10 +41,19 @@ export interface HttpGatewayOptions extends GatewayServeOptions {
   insecureNoAuth?: boolean;
   /** Names besides localhost and the bound address accepted in `Host`/`Origin`. */
   allowedHosts?: string[];
-  /** Sessions open at once. Default 16. */
+  /**
+   * Sessions held at once. Default 10000 (a session holds only its protocol state). Past it, opening
+   * one closes the least recently used session with no request in flight; only when every session
+   * has one is a new client refused (HTTP 503).
+   */
   maxSessions?: number;
-  /** A session idle this long is closed. Default 30 minutes. */
+  /** A session with no request and no traffic for this long is closed. Default 30 minutes. */
   idleTimeoutMs?: number;
+  /**
+   * Aborting it stops the gateway, as `close()` does; aborted before the gateway listens, the start
+   * fails with McpClientError `cancelled`.
+   */
+  signal?: AbortSignal;
 }
 
 /** A running HTTP gateway. */
@@ -64,6 +74,19 @@ export interface StdioGatewayOptions extends GatewayServeOptions {
   stdout?: Writable;
   /** Resolves when the gateway should stop as if its input had ended. */
   stop?: Promise<unknown>;
+  /** Aborting it stops the gateway as `stop` does. */
+  signal?: AbortSignal;
+}
+
+/** The startHttpGateway options by their names in code, for the messages that refuse a setting. */
+const OPTION_NAMES: AuthOptionNames = {
+  token: 'a `token`',
+  insecure: '`insecureNoAuth: true`',
+  makeToken: "`randomBytes(32).toString('base64url')` (node:crypto)",
+};
+
+function cancelled(signal: AbortSignal): McpClientError {
+  return new McpClientError('cancelled', 'startHttpGateway was cancelled', { cause: signal.reason });
 }
 
 function gatewaySetup(options: GatewayServeOptions): { gateway: GatewayOptions; deps: GatewayDeps } {
@@ -96,15 +119,40 @@ function gatewaySetup(options: GatewayServeOptions): { gateway: GatewayOptions; 
  * ```
  */
 export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
+  const listen = { host: options.host ?? '127.0.0.1', port: options.port ?? 0 };
+  // Checked here first so that a refusal names these options, not the command line's flags.
+  checkAuthConfig(listen, options.token ?? null, options.insecureNoAuth === true, false, OPTION_NAMES);
+  const { signal } = options;
+  if (signal?.aborted) throw cancelled(signal);
   const { gateway, deps } = gatewaySetup(options);
-  return serveGatewayHttp(gateway, deps, {
-    listen: { host: options.host ?? '127.0.0.1', port: options.port ?? 0 },
+  const served = await serveGatewayHttp(gateway, deps, {
+    listen,
     token: options.token ?? null,
     insecureNoAuth: options.insecureNoAuth === true,
     allowedHosts: options.allowedHosts ?? [],
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
     ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
   });
+  if (!signal) return served;
+  if (signal.aborted) {
+    await served.close();
+    throw cancelled(signal);
+  }
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= served.close());
+  const onAbort = () => void close().catch((err: unknown) => deps.logger.warn('closing the gateway on abort failed', { error: String(err) }));
+  signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    url: served.url,
+    port: served.port,
+    get sessionCount() {
+      return served.sessionCount;
+    },
+    close() {
+      signal.removeEventListener('abort', onAbort);
+      return close();
+    },
+  };
 }
 
 /**
@@ -113,5 +161,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
  */
 export function runStdioGateway(options: StdioGatewayOptions): Promise<number> {
   const { gateway, deps } = gatewaySetup(options);
-  return serveGatewayStdio(gateway, deps, { stdin: options.stdin ?? process.stdin, stdout: options.stdout ?? process.stdout, stop: options.stop });
+  const { signal } = options;
+  const aborted = signal ? new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }))) : undefined;
+  const stop = aborted && options.stop ? Promise.race([options.stop, aborted]) : (aborted ?? options.stop);
+  return serveGatewayStdio(gateway, deps, { stdin: options.stdin ?? process.stdin, stdout: options.stdout ?? process.stdout, stop });
 }

@@ -5,7 +5,7 @@
 export { startHttpHost, closingAlso, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpServeOptions, type HttpSessionHandle } from './http/http-host.js';
 export { MemoryEventStore } from './http/memory-event-store.js';
 export type { SharedSessionRecord, SharedSessions } from './http/shared-sessions.js';
-export { checkAuthConfig, MIN_TOKEN_LENGTH } from './http/http-security.js';
+export { checkAuthConfig, MIN_TOKEN_LENGTH, type AuthOptionNames } from './http/http-security.js';
 export { StdioFrameTransport } from './rpc/stdio-transport.js';
 export { RequestGuard, requestKey, errorResponseFor, type GuardTexts } from './rpc/request-guard.js';
 export { ResourceAuth, type ResourceAuthOptions } from './http/resource-auth.js';
