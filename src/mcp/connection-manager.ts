@@ -167,11 +167,14 @@ export class McpConnectionManager extends ManagerOperations {
     return [...this.servers.values()].map((s) => statusOf(s));
   }
 
-  /** Re-list one server's tools (starting it if lazy or failed), or all servers'. */
-  async refresh(serverName?: string): Promise<void> {
+  /**
+   * Re-list one server's tools (starting it if lazy or failed), or all servers'. Aborting `signal`
+   * ends the wait (`cancelled`); a list already asked for still arrives and updates the catalog.
+   */
+  async refresh(serverName?: string, options: { signal?: AbortSignal } = {}): Promise<void> {
     this.start();
     const targets = serverName ? [this.managed(serverName)] : [...this.servers.values()];
-    await Promise.allSettled(targets.map((s) => s.refresh()));
+    await raceSignal(Promise.allSettled(targets.map((s) => s.refresh())), options.signal);
   }
 
   /** Every ready server's resources (all pages), by server; failed servers are left out. */

@@ -47,9 +47,10 @@ describe('the manager\'s errors', () => {
     const waiting = new AbortController();
     const listing = failure(() => h!.manager.listAllTools({ wait: 'all', signal: waiting.signal }));
     const calling = failure(() => h!.manager.callServerTool('hang', 'echo', {}, { signal: waiting.signal }));
+    const refreshing = failure(() => h!.manager.refresh('hang', { signal: waiting.signal }));
     waiting.abort();
-    const [listed, called] = await Promise.all([listing, calling]);
-    expect([listed.code, called.code]).toEqual(['cancelled', 'cancelled']);
+    const [listed, called, refreshed] = await Promise.all([listing, calling, refreshing]);
+    expect([listed.code, called.code, refreshed.code]).toEqual(['cancelled', 'cancelled', 'cancelled']);
     // The abort's own reason is kept as the cause.
     expect(listed.cause).toBe(waiting.signal.reason);
 
