@@ -301,12 +301,12 @@ describe('-c overrides', () => {
     expect(await readFile(configPath, 'utf8')).toBe('[mcp_servers.a]\ncommand = "x"\n\n[mcp_servers.c]\ncommand = "y"\n');
   });
 
-  it('an override that breaks the config is exit 2 naming the key', async () => {
+  it('an override that breaks the config is exit 2 naming the override and the key', async () => {
     await writeFile(configPath, '[mcp_servers.a]\ncommand = "x"\n');
     expect(await cli('-c', 'mcp_servers.a.http_headers={A="b"}', 'mcp', 'list')).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: ${configPath}:1:1: http_headers is not supported for stdio (key mcp_servers.a.http_headers)\n`,
+      stderr: 'error: -c mcp_servers.a.http_headers={A="b"}: http_headers is not supported for stdio (key mcp_servers.a.http_headers)\n',
     });
   });
 });
