@@ -1,6 +1,8 @@
 // `switchboard mcp add/remove/list/get/import`: manage [mcp_servers.*] in config.toml (Codex's CLI).
-import { parseMcpServerConfig, serverTable, updateConfigFile, type ServerSpec } from '../config/index.js';
+import { mcpJsonEntry, parseMcpServerConfig, serverTable, updateConfigFile, type HttpServerSpec, type ServerSpec } from '../config/index.js';
+import { errorMessage } from '../util/index.js';
 import { authStatusResolver } from './auth-status.js';
+import type { CliContext } from './context.js';
 import { offerLoginAfterAdd } from './mcp-login-commands.js';
 import type { RegisterCommand } from './commands.js';
 import { CommandFailed, UsageError } from './exit-codes.js';
@@ -12,6 +14,7 @@ import { getJson, listEntryJson, renderServerDetails, renderServerTables } from 
 interface AddOptions {
   env?: string[];
   url?: string;
+  header?: string[];
   bearerTokenEnvVar?: string;
   oauthClientId?: string;
   oauthResource?: string;
@@ -24,19 +27,36 @@ function parseEnvPair(raw: string): [string, string] {
   return [key, raw.slice(eq + 1)];
 }
 
-function addSpec(command: string[], opts: AddOptions): ServerSpec {
-  if ((command.length > 0) === (opts.url !== undefined)) throw new UsageError('exactly one of --command or --url must be provided');
+function parseHeader(raw: string): [string, string] {
+  const colon = raw.indexOf(':');
+  const name = colon < 0 ? '' : raw.slice(0, colon).trim();
+  if (name === '') throw new UsageError(`--header must be in "Name: value" form, e.g. --header "X-Api-Key: \${API_KEY}"`);
+  return [name, raw.slice(colon + 1).trim()];
+}
+
+/** A server entry in .mcp.json's form, turned into a spec as `mcp import` would; its notes go to `warnings`. */
+function jsonEntrySpec(entry: unknown, warnings: string[]): ServerSpec {
+  try {
+    const converted = mcpJsonEntry(entry);
+    warnings.push(...converted.warnings);
+    return converted.spec;
+  } catch (err) {
+    throw new UsageError(`invalid server JSON: ${errorMessage(err)}`);
+  }
+}
+
+function addSpec(command: string[], opts: AddOptions, warnings: string[]): ServerSpec {
+  if ((command.length > 0) === (opts.url !== undefined)) throw new UsageError('exactly one of a command (after --) or --url must be provided');
   if (opts.url !== undefined) {
     if (opts.env !== undefined) throw new UsageError('--env is only valid for stdio servers (those added with -- <command>)');
-    return {
-      transport: 'streamable_http',
-      url: opts.url,
-      bearer_token_env_var: opts.bearerTokenEnvVar,
-      oauth_client_id: opts.oauthClientId,
-      oauth_resource: opts.oauthResource,
-    };
+    // Headers read as `mcp import` reads .mcp.json's: "${VAR}" stays a variable, "Bearer ${VAR}" is bearer_token_env_var.
+    const headers = Object.fromEntries((opts.header ?? []).map(parseHeader));
+    const spec = jsonEntrySpec({ type: 'http', url: opts.url, headers }, warnings) as HttpServerSpec;
+    if (opts.bearerTokenEnvVar !== undefined && spec.bearer_token_env_var !== undefined) throw new UsageError('--bearer-token-env-var and an "Authorization: Bearer ${VAR}" header say the same thing; pass one');
+    return { ...spec, bearer_token_env_var: opts.bearerTokenEnvVar ?? spec.bearer_token_env_var, oauth_client_id: opts.oauthClientId, oauth_resource: opts.oauthResource };
   }
   for (const [flag, value] of [
+    ['--header', opts.header],
     ['--bearer-token-env-var', opts.bearerTokenEnvVar],
     ['--oauth-client-id', opts.oauthClientId],
     ['--oauth-resource', opts.oauthResource],
@@ -45,6 +65,16 @@ function addSpec(command: string[], opts: AddOptions): ServerSpec {
   }
   const [bin, ...args] = command;
   return { transport: 'stdio', command: bin!, args, env: Object.fromEntries((opts.env ?? []).map(parseEnvPair)) };
+}
+
+/** Validate and write one server, say so (with any notes on stderr), and offer the OAuth login an HTTP server may need. */
+async function addServer(ctx: CliContext, name: string, spec: ServerSpec, warnings: string[]): Promise<void> {
+  const table = serverTable(spec);
+  const parsed = parseMcpServerConfig(name, table).config;
+  await updateConfigFile(configFileOf(ctx), (doc) => doc.setServer(name, table));
+  for (const w of warnings) ctx.stderr.write(`warning: ${w}\n`);
+  ctx.stdout.write(`Added global MCP server '${name}'.\n`);
+  if (spec.transport !== 'stdio') await offerLoginAfterAdd(ctx, parsed);
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -95,6 +125,7 @@ export function mcpConfigCommands(): RegisterCommand {
       .argument('[command...]', 'for a stdio server: the command and its arguments, after --')
       .option('--env <KEY=VALUE>', 'environment variable for a stdio server (repeatable)', collect)
       .option('--url <URL>', 'URL of a Streamable HTTP server')
+      .option('--header <"NAME: VALUE">', 'HTTP only, repeatable: a header sent with every request; "${VAR}" is read from the environment', collect)
       .option('--bearer-token-env-var <ENV_VAR>', 'HTTP only: send "Authorization: Bearer $ENV_VAR"')
       .option('--oauth-client-id <CLIENT_ID>', 'HTTP only: a pre-registered OAuth client id')
       .option('--oauth-resource <RESOURCE>', 'HTTP only: the RFC 8707 resource to request at login')
@@ -108,17 +139,45 @@ export function mcpConfigCommands(): RegisterCommand {
           '  switchboard mcp add docs -- npx -y @acme/docs-mcp --port 4000',
           '  switchboard mcp add search --env API_KEY=abc123 -- search-mcp',
           '  switchboard mcp add github --url https://api.githubcopilot.com/mcp/ --bearer-token-env-var GITHUB_PAT',
+          '  switchboard mcp add tracker --url https://mcp.example.com/mcp --header "X-Api-Key: ${TRACKER_KEY}"',
           '',
         ].join('\n'),
       )
       .action(async (name: string, command: string[], opts: AddOptions) => {
         const ctx = context();
         validateServerName(name);
-        const table = serverTable(addSpec(command, opts));
-        parseMcpServerConfig(name, table);
-        await updateConfigFile(configFileOf(ctx), (doc) => doc.setServer(name, table));
-        ctx.stdout.write(`Added global MCP server '${name}'.\n`);
-        if (opts.url) await offerLoginAfterAdd(ctx, parseMcpServerConfig(name, table).config);
+        const warnings: string[] = [];
+        await addServer(ctx, name, addSpec(command, opts, warnings), warnings);
+      });
+
+    mcp
+      .command('add-json')
+      .description('Add an MCP server from its JSON, as .mcp.json, Cursor or `claude mcp add-json` write it.')
+      .argument('<name>', "name for the server (letters, numbers, '-', '_')")
+      .argument('<json>', 'the server\'s entry: {"command", "args", "env"} or {"type": "http", "url", "headers"}')
+      .addHelpText(
+        'after',
+        [
+          '',
+          'The entry is read as `switchboard mcp import` reads one: "${VAR}" values stay environment variables.',
+          '',
+          'Examples:',
+          '  switchboard mcp add-json docs \'{"command": "npx", "args": ["-y", "@acme/docs-mcp"], "env": {"TOKEN": "${DOCS_TOKEN}"}}\'',
+          '  switchboard mcp add-json tracker \'{"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer ${TRACKER_TOKEN}"}}\'',
+          '',
+        ].join('\n'),
+      )
+      .action(async (name: string, json: string) => {
+        const ctx = context();
+        validateServerName(name);
+        let entry: unknown;
+        try {
+          entry = JSON.parse(json);
+        } catch (err) {
+          throw new UsageError(`the server's JSON does not parse: ${errorMessage(err)}`);
+        }
+        const warnings: string[] = [];
+        await addServer(ctx, name, jsonEntrySpec(entry, warnings), warnings);
       });
 
     mcp

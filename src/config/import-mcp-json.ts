@@ -169,6 +169,16 @@ function entrySpec(entry: unknown, warnings: string[]): ServerSpec {
   return spec;
 }
 
+/**
+ * One server entry as Claude, Cursor and VS Code write it (`{"command", "args", "env"}` or
+ * `{"type": "http", "url", "headers"}`), as it would be imported: its spec and what the user should know.
+ * Throws an Error saying what is wrong with the entry.
+ */
+export function mcpJsonEntry(entry: unknown): { spec: ServerSpec; warnings: string[] } {
+  const warnings: string[] = [];
+  return { spec: entrySpec(entry, warnings), warnings };
+}
+
 function findServers(doc: unknown): { source: McpJsonImport['source']; servers: Json } | null {
   if (!isPlainTable(doc)) return null;
   if (isPlainTable(doc.mcpServers)) return { source: 'mcpServers', servers: doc.mcpServers };

@@ -12,5 +12,5 @@ export { locateKey } from './locate.js';
 export { ConfigDocument } from './edit.js';
 export { updateConfigFile, readConfigDocument, type UpdateConfigOptions, type UpdateConfigResult } from './edit-file.js';
 export { serverTable, type ServerSpec, type StdioServerSpec, type HttpServerSpec } from './mcp-server-toml.js';
-export { parseMcpJson, type McpJsonImport, type ImportedServer, type SkippedServer } from './import-mcp-json.js';
+export { parseMcpJson, mcpJsonEntry, type McpJsonImport, type ImportedServer, type SkippedServer } from './import-mcp-json.js';
 export { parseServerAuth, type ServerAuthSettings, type ServerAuthRule } from './server-auth-config.js';

@@ -224,8 +224,8 @@ describe('usage errors exit 2 and write nothing', () => {
   it.each([
     [['mcp', 'add', 'bad name', '--', 'x'], "error: invalid server name 'bad name' (use letters, numbers, '-', '_')\n"],
     [['mcp', 'add', 'a.b', '--url', 'http://x'], "error: invalid server name 'a.b' (use letters, numbers, '-', '_')\n"],
-    [['mcp', 'add', 'a'], 'error: exactly one of --command or --url must be provided\n'],
-    [['mcp', 'add', 'a', '--url', 'http://x', '--', 'cmd'], 'error: exactly one of --command or --url must be provided\n'],
+    [['mcp', 'add', 'a'], 'error: exactly one of a command (after --) or --url must be provided\n'],
+    [['mcp', 'add', 'a', '--url', 'http://x', '--', 'cmd'], 'error: exactly one of a command (after --) or --url must be provided\n'],
     [['mcp', 'add', 'a', '--env', 'NOEQUALS', '--', 'cmd'], 'error: environment entries must be in KEY=VALUE form\n'],
     [['mcp', 'add', 'a', '--env', '=v', '--', 'cmd'], 'error: environment entries must be in KEY=VALUE form\n'],
     [['mcp', 'add', 'a', '--url', 'http://x', '--env', 'A=1'], 'error: --env is only valid for stdio servers (those added with -- <command>)\n'],
@@ -244,6 +244,67 @@ describe('usage errors exit 2 and write nothing', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("error: unknown option '-y'");
     expect(r.stderr).toContain('-- <command> [args...]');
+  });
+});
+
+describe('mcp add --header and mcp add-json, as claude mcp add users expect', () => {
+  it('--header sends a header; "${VAR}" stays a variable and "Bearer ${VAR}" becomes bearer_token_env_var', async () => {
+    const r = await cli('mcp', 'add', 'tracker', '--url', 'http://127.0.0.1:1/mcp', '--header', 'X-Api-Key: ${TRACKER_KEY}', '--header', 'X-Team:core', '--header', 'Authorization: Bearer ${TRACKER_TOKEN}');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Added global MCP server 'tracker'\.\n/);
+    expect(await readFile(configPath, 'utf8')).toBe(
+      [
+        '[mcp_servers.tracker]',
+        'url = "http://127.0.0.1:1/mcp"',
+        'bearer_token_env_var = "TRACKER_TOKEN"',
+        '',
+        '[mcp_servers.tracker.http_headers]',
+        'X-Team = "core"',
+        '',
+        '[mcp_servers.tracker.env_http_headers]',
+        'X-Api-Key = "TRACKER_KEY"',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('add-json takes a server entry as .mcp.json writes it, stdio or HTTP', async () => {
+    const stdio = await cli('mcp', 'add-json', 'docs', '{"command": "npx", "args": ["-y", "docs-mcp"], "env": {"DOCS_TOKEN": "${DOCS_TOKEN}", "MODE": "fast"}}');
+    expect(stdio).toEqual({ code: 0, stdout: "Added global MCP server 'docs'.\n", stderr: '' });
+    const http = await cli('mcp', 'add-json', 'api', '{"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"X-Key": "k-123"}}');
+    expect(http.code).toBe(0);
+    expect(http.stderr).toBe('warning: header X-Key holds a secret that is now stored in plain text in config.toml; consider keeping it in an environment variable (bearer_token_env_var = "VAR" for "Authorization: Bearer ...", or env_http_headers = { "X-Key" = "VAR" })\n');
+    expect(await readFile(configPath, 'utf8')).toBe(
+      [
+        '[mcp_servers.docs]',
+        'command = "npx"',
+        'args = [ "-y", "docs-mcp" ]',
+        'env_vars = [ "DOCS_TOKEN" ]',
+        '',
+        '[mcp_servers.docs.env]',
+        'MODE = "fast"',
+        '',
+        '[mcp_servers.api]',
+        'url = "http://127.0.0.1:1/mcp"',
+        '',
+        '[mcp_servers.api.http_headers]',
+        'X-Key = "k-123"',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it.each([
+    [['mcp', 'add-json', 'x', '{"command": '], /^error: the server's JSON does not parse: /],
+    [['mcp', 'add-json', 'x', '{"args": []}'], /^error: invalid server JSON: needs a command or a url\n$/],
+    [['mcp', 'add-json', 'x y', '{"command": "a"}'], /^error: invalid server name 'x y'/],
+    [['mcp', 'add', 'x', '--header', 'X-A: 1', '--', 'cmd'], /^error: --header is only valid with --url\n$/],
+    [['mcp', 'add', 'x', '--url', 'http://127.0.0.1:1/mcp', '--header', 'no colon'], /^error: --header must be in "Name: value" form/],
+  ])('%j is a usage error that writes nothing', async (args, stderr) => {
+    const r = await cli(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(stderr);
+    await expect(stat(configPath)).rejects.toThrow('ENOENT');
   });
 });
 
