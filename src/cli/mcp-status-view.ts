@@ -103,11 +103,11 @@ export class StatusProgress {
   onEvent(event: McpManagerEvent): void {
     if (event.type !== 'mcp_startup_update') return;
     const row = this.state.get(event.server) ?? { state: 'starting', started: performance.now() };
+    // The lines show each server's first start: a failed server's background retry would otherwise
+    // turn its line back to "starting" and its time back to 0.0 s while the others are still drawn.
+    if (row.ended !== undefined) return;
     row.state = event.status.state;
-    if (event.status.state === 'starting') {
-      row.started = performance.now();
-      row.ended = undefined;
-    } else row.ended = performance.now();
+    if (event.status.state !== 'starting') row.ended = performance.now();
     if (event.status.state === 'failed') row.error = event.status.error.split('\n')[0];
     this.state.set(event.server, row);
   }
