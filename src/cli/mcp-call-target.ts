@@ -2,7 +2,7 @@
 // first (no server started), then only the servers the name can belong to (Codex's lazy per-server start).
 import type { CatalogEntry, McpConnectionManager } from '../mcp/index.js';
 import { nameMayBelongTo } from '../mcp/index.js';
-import { errorMessage } from '../util/index.js';
+import { errorMessage, isMcpClientError } from '../util/index.js';
 import { CommandFailed, UsageError } from './exit-codes.js';
 
 /**
@@ -19,9 +19,18 @@ export async function findCallTarget(manager: McpConnectionManager, name: string
   const failures = await Promise.all(owners.map((server) => manager.waitForServer(server).then(() => undefined, (err: unknown) => err)));
   const found = manager.lookup(name);
   if (found) return found;
-  const failed = failures.filter((err) => err !== undefined);
+  const failed = owners.map((server, i) => ({ server, err: failures[i] })).filter((f) => f.err !== undefined);
   // The server that would have it did not start: that, not "unknown tool", is what to fix.
-  if (failed.length > 0) throw new CommandFailed(failed.map(errorMessage).join('\n'), { cause: failed[0] });
+  if (failed.length > 0) throw new CommandFailed(failed.map((f) => serverFailureText(manager, f.server, f.err)).join('\n'), { cause: failed[0]!.err });
   const close = manager.closestToolNames(name);
   throw new UsageError(`unknown tool '${name}'${close.length ? `; did you mean ${close.join(', ')}?` : '; run `switchboard mcp tools` to list them'}`);
+}
+
+/**
+ * What to say about `server` failing a call: its own failure text, as `mcp status` shows it (what
+ * failed and what to do), rather than the manager's "is unavailable: " in front of that text.
+ */
+export function serverFailureText(manager: McpConnectionManager, server: string, err: unknown): string {
+  const shown = isMcpClientError(err, 'server_unavailable') ? manager.status().find((s) => s.name === server)?.error : undefined;
+  return shown ?? errorMessage(err);
 }

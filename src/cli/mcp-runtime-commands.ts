@@ -13,7 +13,7 @@ import { mcpCommandGroup } from './mcp-command-group.js';
 import { failedServerLines, renderStatusTable, StatusProgress, statusJson, statusRows } from './mcp-status-view.js';
 import { positiveInt } from './flag-values.js';
 import { renderSearchRows, searchCatalog } from './tool-search-view.js';
-import { findCallTarget } from './mcp-call-target.js';
+import { findCallTarget, serverFailureText } from './mcp-call-target.js';
 import type { StatusWatch } from './mcp-status-watch.js';
 import { stopSignal } from './http-serving.js';
 
@@ -192,7 +192,7 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
             onElicitation: callElicitationHandler({ stdin: process.stdin, stderr: ctx.stderr, prompt: process.stderr }),
           })
           .catch((err: unknown) => {
-            throw err instanceof SwitchboardError ? new CommandFailed(err.message, { cause: err }) : err;
+            throw err instanceof SwitchboardError ? new CommandFailed(serverFailureText(manager, target.server, err), { cause: err }) : err;
           });
         // Printed before the server is stopped: the answer is complete.
         json(ctx, called);

@@ -53,7 +53,7 @@ export function statusJson(rows: readonly StatusRow[]) {
  * pass an incomplete list off as the whole one.
  */
 export function failedServerLines(statuses: readonly ServerStatus[], what: string): string[] {
-  return statuses.filter((s) => s.state === 'failed').map((s) => `error: MCP server '${s.name}' failed, so its ${what} are missing: ${s.error ?? 'no error recorded'}\n`);
+  return statuses.filter((s) => s.state === 'failed').map((s) => `error: no ${what} from '${s.name}': ${s.error ?? 'it failed'}\n`);
 }
 
 function pad(cells: string[][]): string {

@@ -107,6 +107,6 @@ describe('prelaunchLocal', () => {
   it('reports a server that cannot start to the launch that takes it', async () => {
     const config = serverConfig('missing', { command: '/nonexistent/mcp-server' });
     const client = pool.create(config, { launcher: adoptingLauncher({}, prelaunchLocal(config, {}, {}, capturingLogger())!) });
-    await expect(client.connect()).rejects.toMatchObject({ code: 'launch_failed', message: expect.stringContaining('failed to start MCP server `/nonexistent/mcp-server`') });
+    await expect(client.connect()).rejects.toMatchObject({ code: 'launch_failed', message: expect.stringContaining('program `/nonexistent/mcp-server` not found (spawn ENOENT); check the server\'s `command`') });
   });
 });

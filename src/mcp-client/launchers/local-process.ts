@@ -43,7 +43,7 @@ export async function spawnLocalProcess(spec: StdioServerSpec, local: LocalLaunc
   }
   const program = spec.command;
   if (spec.cwd !== null && !existsSync(spec.cwd)) {
-    throw new McpClientError('launch_failed', `failed to start MCP server \`${program}\`: working directory \`${spec.cwd}\` does not exist`);
+    throw new McpClientError('launch_failed', `working directory \`${spec.cwd}\` of \`${program}\` does not exist; check the server's \`cwd\``);
   }
   signal?.throwIfAborted();
 
@@ -58,9 +58,21 @@ export async function spawnLocalProcess(spec: StdioServerSpec, local: LocalLaunc
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, sig) => resolve({ code, signal: sig })));
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
-    child.once('error', (err) => reject(new McpClientError('launch_failed', `failed to start MCP server \`${program}\`: ${err.message}`, { cause: err })));
+    child.once('error', (err) => reject(new McpClientError('launch_failed', spawnFailureText(program, err), { cause: err })));
   });
   return { child, program, compileCache, exit };
+}
+
+/** Why `program` did not run, and what to check (the callers above say which server failed to start). */
+function spawnFailureText(program: string, err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'ENOENT':
+      return `program \`${program}\` not found (spawn ENOENT); check the server's \`command\`: installed, and on PATH or an absolute path`;
+    case 'EACCES':
+      return `program \`${program}\` is not executable (spawn EACCES); check the server's \`command\` and the file's permissions`;
+    default:
+      return `cannot run \`${program}\`: ${err.message}`;
+  }
 }
 
 /**
