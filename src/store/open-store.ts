@@ -1,6 +1,6 @@
 // Choosing the store a process keeps its shared state in: files under $SWITCHBOARD_HOME (the
 // default), or PostgreSQL when `[store] postgres_url_env_var` names a variable holding its URL.
-import { nullLogger, type Logger } from '../util/index.js';
+import { importOptional, nullLogger, type Logger } from '../util/index.js';
 import { FileThreadStore } from './file-thread-store.js';
 import { credentialsKey, type CredentialStore } from './credentials.js';
 import type { SessionStore } from './http-sessions.js';
@@ -82,6 +82,6 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   // Checked before connecting: a replica without the key must not start and write unsealed state.
   const credentialKey = keyVar === null ? null : credentialsKey(keyVar, options.env ?? process.env);
   // Loaded only here: the file store never pays for the pg driver at start-up.
-  const { openPostgresStore } = await import('./postgres/pg-store.js');
+  const { openPostgresStore } = await importOptional(`The PostgreSQL store ([store] postgres_url_env_var = "${envVar}")`, ['pg'], () => import('./postgres/pg-store.js'));
   return openPostgresStore({ source: { envVar }, url, logger: options.logger ?? nullLogger, leaseTtlMs: options.leaseTtlMs, callSlotTtlMs: options.callSlotTtlMs, credentialKey });
 }

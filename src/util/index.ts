@@ -13,6 +13,7 @@ export * from './listen/index.js';
 export * from './json-rpc.js';
 export { isPlainJsonRpcMessage } from './json-rpc-shape.js';
 export * from './version.js';
+export { importOptional, isMissingPackage } from './optional-package.js';
 export { editDistance, closestName } from './edit-distance.js';
 export * from './line-framer.js';
 export * from './process-group.js';

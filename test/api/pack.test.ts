@@ -4,14 +4,18 @@
 // skipLibCheck) and runs, reaching a real MCP server; so does one in CommonJS (docs/library.md).
 // The copy keeps the pack's clean build away from the dist/ that other tests run at the same time.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, realpath, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTree } from '../support/temp.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
+/** The OpenTelemetry packages trace export loads (optional peer dependencies). */
+const OTEL = ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources', '@opentelemetry/sdk-trace'];
 const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 interface Run {
@@ -168,6 +172,28 @@ describe('the npm package', () => {
     expect(out.events).toContain('mcp_startup_complete');
     expect(out.thread).toBeNull();
     expect(out.exports).toEqual(['function', 'function', 'timeout']);
+  });
+
+  it('installs none of its optional peer dependencies, and a feature that needs one names it', async () => {
+    // What only some deployments use stays out of a plain install (docs/library.md#what-it-installs).
+    // (@opentelemetry/api, 2 MB, comes anyway: prom-client needs it.)
+    for (const name of ['gpt-tokenizer', 'pg', ...OTEL.slice(1)]) expect(existsSync(path.join(app, 'node_modules', name)), name).toBe(false);
+    expect(existsSync(path.join(app, 'node_modules', 'openai'))).toBe(true);
+
+    const traced = await run('npx', ['--no-install', 'switchboard', 'mcp', 'call', 'mcp__x__y'], { cwd: app, env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' } });
+    expect(traced.code).toBe(1);
+    expect(traced.stderr).toContain(`error: Trace export (OTEL_* variables set) needs the packages ${OTEL.join(', ')}, which switchboard does not install by default: run \`npm i ${OTEL.join(' ')}\``);
+
+    const stored = await run('npx', ['--no-install', 'switchboard', '-c', 'store.postgres_url_env_var="SB_DB"', 'audit', 'tail'], { cwd: app, env: { ...env, SB_DB: 'postgres://127.0.0.1:9/x' } });
+    expect(stored.code).toBe(1);
+    expect(stored.stderr).toContain('error: The PostgreSQL store ([store] postgres_url_env_var = "SB_DB") needs the package pg, which switchboard does not install by default: run `npm i pg`');
+
+    // Without gpt-tokenizer, tool_search = "auto" estimates (bytes/4) and knows no model's window.
+    const mcp = pathToFileURL(path.join(app, 'node_modules', 'switchboard', 'dist', 'mcp', 'index.js')).href;
+    const script = `const m = await import(${JSON.stringify(mcp)}); console.log(JSON.stringify({ count: await m.countTokens('{"type":"object"}', 'gpt-4o'), window: await m.knownContextWindow('gpt-4o') }));`;
+    const counted = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: app, env });
+    expectOk(counted, 'countTokens without gpt-tokenizer');
+    expect(JSON.parse(counted.stdout)).toEqual({ count: { tokens: 5, exact: false }, window: null });
   });
 
   it('runs from CommonJS: require() loads it (Node >= 22.12 loads ES modules that way)', async () => {

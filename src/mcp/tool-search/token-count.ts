@@ -1,6 +1,10 @@
 // Counting what tool schemas cost a model: a real BPE tokenizer (gpt-tokenizer) for OpenAI models, a
 // bytes/4 estimate for others, and the context window of known models. The tokenizer's tables are
-// megabytes of JavaScript, so they load on first use only, never at start-up.
+// megabytes of JavaScript, so they load on first use only, never at start-up; and gpt-tokenizer is an
+// optional peer dependency (30 MB installed): without it every count is the estimate and no window is known.
+import { importOptional, isMissingPackage } from '../../util/index.js';
+
+const TOKENIZER = 'gpt-tokenizer';
 
 export interface TokenCount {
   tokens: number;
@@ -16,12 +20,20 @@ type Encoding = 'o200k_base' | 'cl100k_base';
 type Counter = (text: string) => number;
 
 // No cache of our own: Node keeps an imported module, so a second import() costs a microtask.
+/** gpt-tokenizer's table of OpenAI models; empty when it is not installed (no model is then known). */
 async function models(): Promise<Record<string, ModelSpec>> {
-  return (await import('gpt-tokenizer/models')) as unknown as Record<string, ModelSpec>;
+  try {
+    return (await import('gpt-tokenizer/models')) as unknown as Record<string, ModelSpec>;
+  } catch (err) {
+    if (isMissingPackage(err, [TOKENIZER])) return {};
+    throw err;
+  }
 }
 
 async function counter(encoding: Encoding): Promise<Counter> {
-  const m = encoding === 'cl100k_base' ? await import('gpt-tokenizer/encoding/cl100k_base') : await import('gpt-tokenizer/encoding/o200k_base');
+  const m = await importOptional('Counting tokens', [TOKENIZER], () =>
+    encoding === 'cl100k_base' ? import('gpt-tokenizer/encoding/cl100k_base') : import('gpt-tokenizer/encoding/o200k_base'),
+  );
   return (text: string) => m.countTokens(text);
 }
 

@@ -1,6 +1,10 @@
 // Whether the standard OTEL_* variables ask for trace export, and loading the OpenTelemetry SDK only
 // then: without them nothing of OpenTelemetry is imported and telemetry stays the no-op.
+import { importOptional } from '../optional-package.js';
 import type { Tracer } from './telemetry.js';
+
+/** The OpenTelemetry packages trace export needs: optional peer dependencies, installed by those who export. */
+export const OTEL_PACKAGES = ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources', '@opentelemetry/sdk-trace'] as const;
 
 /**
  * Export is on when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
@@ -18,6 +22,6 @@ export function traceExportConfigured(env: NodeJS.ProcessEnv): boolean {
 /** The OpenTelemetry tracer when export is configured, else null (and the SDK is never loaded). */
 export async function loadTracer(env: NodeJS.ProcessEnv, service: { name: string; version: string }): Promise<Tracer | null> {
   if (!traceExportConfigured(env)) return null;
-  const { createOtelTracer } = await import('./otel-tracer.js');
+  const { createOtelTracer } = await importOptional('Trace export (OTEL_* variables set)', OTEL_PACKAGES, () => import('./otel-tracer.js'));
   return createOtelTracer({ env, serviceName: service.name, serviceVersion: service.version });
 }
