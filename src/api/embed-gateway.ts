@@ -159,10 +159,21 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
  * Serve one MCP client on a pair of streams until the input ends (or `stop` resolves), then close
  * every upstream connection. Resolves with an exit code: 0, or 1 when the output failed.
  */
-export function runStdioGateway(options: StdioGatewayOptions): Promise<number> {
+export async function runStdioGateway(options: StdioGatewayOptions): Promise<number> {
   const { gateway, deps } = gatewaySetup(options);
   const { signal } = options;
-  const aborted = signal ? new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }))) : undefined;
+  let onAbort: (() => void) | undefined;
+  const aborted = signal
+    ? new Promise<void>((resolve) => {
+        onAbort = () => resolve();
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      })
+    : undefined;
   const stop = aborted && options.stop ? Promise.race([options.stop, aborted]) : (aborted ?? options.stop);
-  return serveGatewayStdio(gateway, deps, { stdin: options.stdin ?? process.stdin, stdout: options.stdout ?? process.stdout, stop });
+  try {
+    return await serveGatewayStdio(gateway, deps, { stdin: options.stdin ?? process.stdin, stdout: options.stdout ?? process.stdout, stop });
+  } finally {
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  }
 }

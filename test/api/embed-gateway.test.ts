@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpGateway } from '../../src/api/gateway.js';
+import { PassThrough } from 'node:stream';
+import { runStdioGateway, startHttpGateway } from '../../src/api/gateway.js';
 import { buildConfig, type Config } from '../../src/api/index.js';
 import { HTTP_DEFAULTS } from '../../src/mcp-host/index.js';
 import { tempHome } from '../support/temp.js';
@@ -29,7 +30,7 @@ async function listening(url: string): Promise<boolean> {
   }
 }
 
-describe('startHttpGateway', () => {
+describe('the library gateway (startHttpGateway, runStdioGateway)', () => {
   it('names its own options when it refuses to serve, never a CLI flag', async () => {
     const texts = await Promise.all(
       [{ config }, { config, token: 'short' }, { config, host: '0.0.0.0', insecureNoAuth: true }].map((options) =>
@@ -61,5 +62,12 @@ describe('startHttpGateway', () => {
     await gateway.close();
 
     await expect(startHttpGateway({ config, token: TOKEN, signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'McpClientError', code: 'cancelled' });
+  });
+
+  it('runStdioGateway stops when its signal is aborted, as when its input ends', async () => {
+    const controller = new AbortController();
+    const running = runStdioGateway({ config, stdin: new PassThrough(), stdout: new PassThrough(), signal: controller.signal });
+    controller.abort();
+    expect(await running).toBe(0);
   });
 });
