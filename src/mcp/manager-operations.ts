@@ -4,7 +4,8 @@
 // server's tool filter and the caller's rights here, once, and no product ever holds a raw client.
 import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import { offersToolTasks, type McpClient, type PassThroughResult, type RequestOptions, type TaskMethod } from '../mcp-client/index.js';
-import { errorMessage, raceSignal, SwitchboardError, type Logger } from '../util/index.js';
+import { errorMessage, McpClientError, type Logger } from '../util/index.js';
+import { raceSignal } from './manager-errors.js';
 import type { ElicitationRouter } from './elicitation-router.js';
 import type { ManagedServer } from './managed-server.js';
 import type { CallOptions, OperationOptions, ReadOptions } from './manager-types.js';
@@ -133,7 +134,7 @@ export abstract class ManagerOperations {
     try {
       client = await this.client(serverName, options.signal);
     } catch (err) {
-      if (err instanceof SwitchboardError && err.code === 'server_unavailable') return [];
+      if (err instanceof McpClientError && err.code === 'server_unavailable') return [];
       throw err;
     }
     return client.listPrompts({ signal: options.signal });
@@ -189,7 +190,7 @@ export abstract class ManagerOperations {
     const client = server.readyClient() ?? (await raceSignal(server.clientForCall(), options.signal));
     const live = server.tools;
     if (live?.source === 'live' && !live.tools.some((t) => t.name === tool)) {
-      throw new SwitchboardError('unknown_tool', `MCP server '${serverName}' no longer offers tool '${tool}'`);
+      throw new McpClientError('unknown_tool', `MCP server '${serverName}' no longer offers tool '${tool}'`);
     }
     return client;
   }

@@ -1,7 +1,7 @@
 // What one caller may reach upstream (a served endpoint's [server_auth] rules), checked by the
 // manager on every operation, so that no road to an upstream can forget it. What a caller may not
 // reach is answered exactly like what does not exist: a view leaks nothing.
-import { SwitchboardError } from '../util/index.js';
+import { McpClientError } from '../util/index.js';
 import { canonicalUri, namedThroughTemplates } from './resource-uri.js';
 
 /** The caller's rights over upstream items; absent from an operation's options: everything. */
@@ -12,16 +12,16 @@ export interface UpstreamAccess {
   allows(server: string, name: string): boolean;
 }
 
-export function unknownToolError(server: string, tool: string): SwitchboardError {
-  return new SwitchboardError('unknown_tool', `MCP server '${server}' offers no tool '${tool}'`);
+export function unknownToolError(server: string, tool: string): McpClientError {
+  return new McpClientError('unknown_tool', `MCP server '${server}' offers no tool '${tool}'`);
 }
 
-export function unknownPromptError(server: string, prompt: string): SwitchboardError {
-  return new SwitchboardError('unknown_prompt', `MCP server '${server}' offers no prompt '${prompt}'`);
+export function unknownPromptError(server: string, prompt: string): McpClientError {
+  return new McpClientError('unknown_prompt', `MCP server '${server}' offers no prompt '${prompt}'`);
 }
 
-export function unknownResourceError(uri: string): SwitchboardError {
-  return new SwitchboardError('unknown_resource', `Resource ${uri} not found`);
+export function unknownResourceError(uri: string): McpClientError {
+  return new McpClientError('unknown_resource', `Resource ${uri} not found`);
 }
 
 export function checkTool(access: UpstreamAccess | undefined, server: string, tool: string): void {

@@ -40,8 +40,12 @@ export type McpErrorCode =
   /** An operation was called after close(). */
   | 'closed'
   // The connection manager's own failures (McpConnectionManager throws this same error type):
-  /** No tool by that model-visible name in the catalog, or its server no longer offers it. */
+  /** No tool by that model-visible name in the catalog, or its server no longer offers it (or the caller may not use it). */
   | 'unknown_tool'
+  /** No prompt by that name on the server (or the caller may not use it). */
+  | 'unknown_prompt'
+  /** No resource by that URI on the server (or the caller may not read it). */
+  | 'unknown_resource'
   /** No enabled server by that name. */
   | 'unknown_server'
   /** The server's `enabled_tools` / `disabled_tools` exclude the tool. */

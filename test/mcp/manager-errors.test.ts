@@ -31,12 +31,21 @@ describe('the manager\'s errors', () => {
     await h.manager.waitForStartup();
     const seen = [
       await failure(() => h!.manager.callTool('mcp__fine__ecko', {})),
-      await failure(() => h!.manager.clientFor('nope')),
+      await failure(() => h!.manager.waitForServer('nope')),
       await failure(() => h!.manager.callServerTool('fine', 'secret', {})),
       await failure(() => h!.manager.callServerTool('broken', 'echo', {})),
       await failure(() => h!.manager.requireServers()),
     ];
     expect(seen.map((e) => e.code)).toEqual(codes('unknown_tool', 'unknown_server', 'tool_disabled', 'server_unavailable', 'required_failed'));
+    // A caller's rights answer what it may not reach as unknown, with the same error type.
+    const denied = { unrestricted: false, allows: () => false };
+    const refusals = [
+      await failure(() => h!.manager.callServerTool('fine', 'echo', {}, { access: denied })),
+      await failure(() => h!.manager.getPrompt('fine', 'p', {}, { access: denied })),
+      await failure(() => h!.manager.readResource('fine', 'x://y', { access: denied })),
+    ];
+    expect(refusals.map((e) => e.code)).toEqual(codes('unknown_tool', 'unknown_prompt', 'unknown_resource'));
+    for (const err of refusals) expect(isMcpClientError(err, err.code)).toBe(true);
     for (const err of seen) expect(isMcpClientError(err, err.code)).toBe(true);
     // Why the server is unavailable stays reachable: the failure of its start.
     expect(seen[3]!.cause).toMatchObject({ code: 'process_exited' });
