@@ -4,7 +4,7 @@
 // round trip over HTTP with an OAuth token against one with the static token.
 import type http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { ResourceAuth } from '../src/mcp-host/index.js';
+import { ResourceAuth } from '../src/mcp-host/http/index.js';
 import { nullLogger } from '../src/util/index.js';
 import { startOAuthFixture } from '../test/fixtures/oauth-fixture.js';
 import { startEmptyHost } from '../test/support/empty-host.js';

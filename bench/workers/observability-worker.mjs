@@ -76,7 +76,7 @@ try {
     const { parseMcpServerConfig } = await import('../../dist/config/index.js');
     const { createDefaultClientFactory, McpConnectionManager } = await import('../../dist/mcp/index.js');
     const { GatewayPool, GatewaySession } = await import('../../dist/gateway/index.js');
-    const { observedTransport } = await import('../../dist/mcp-host/index.js');
+    const { observedTransport } = await import('../../dist/mcp-host/ops/index.js');
     const { nullLogger } = await import('../../dist/util/index.js');
     const { createTelemetry, loadTracer, NOOP_TELEMETRY } = await import('../../dist/util/telemetry/index.js');
     const sink = await otlpSink();
@@ -126,7 +126,7 @@ try {
     await traced.shutdown();
     result = { off: a, on: b, exports: sink.posts(), cpuUsPerCall: { off: cpuOff, on: cpuOn } };
   } else if (mode === 'scrape') {
-    const { createOps, startOpsListener } = await import('../../dist/mcp-host/index.js');
+    const { createOps, startOpsListener } = await import('../../dist/mcp-host/ops/index.js');
     const { nullLogger } = await import('../../dist/util/index.js');
     const { mcpSpan } = await import('../../dist/util/telemetry/index.js');
     const ops = await createOps({ title: 'bench', version: '0', tracer: null });

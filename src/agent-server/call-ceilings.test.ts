@@ -1,6 +1,7 @@
 // A caller's ceiling from the rules that match it, and which `config` keys it opens.
 import { describe, expect, it } from 'vitest';
-import { STATIC_CALLER, type Caller } from '../mcp-host/index.js';
+import type { Caller } from '../mcp-host/index.js';
+import { STATIC_CALLER } from '../mcp-host/access/index.js';
 import { CallCeilings, HARMLESS_CONFIG_KEYS } from './call-ceilings.js';
 import { refusedConfigKey } from './ceiling-check.js';
 

@@ -3,6 +3,7 @@
 // refusal texts, and a cancelled call that still answers ("Turn aborted."). The host does the rest.
 import { RELATED_TASK_META_KEY, type CallToolRequestParams, type InputRequest } from '@modelcontextprotocol/server';
 import type { Product, Req, TaskContext } from '../mcp-host/index.js';
+import { LEGACY_REVISIONS } from '../protocol/values.js';
 import type { Logger } from '../util/index.js';
 import { CallNotifier } from './call-notifier.js';
 import { CodexTaskWork } from './codex-task-work.js';
@@ -12,8 +13,6 @@ import type { CodexAgent } from './tool-call.js';
 import { accessOf, dispatchToolCall, refuseCall, refuseTask, runToolCall, type ToolDispatch } from './tool-dispatch.js';
 import * as T from './texts.js';
 
-/** Codex's server accepted these and answered anything else with the latest. */
-export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const GUARD_TEXTS = { requestIdRunning: T.REQUEST_ID_RUNNING, initializeTwice: T.INITIALIZE_TWICE, methodNotFound: T.methodNotFound };
 
 export interface CodexServerOptions {
@@ -34,7 +33,8 @@ export function codexProduct(agent: CodexAgent, options: CodexServerOptions, log
     info: { name: options.name, title: options.title, version: options.version },
     // A 2026-07-28 client may ask for every list (with its cache hints): empty prompts and resources.
     capabilities: (era) => (era === 'legacy' ? { tools: { listChanged: true } } : { tools: { listChanged: true }, prompts: {}, resources: {} }),
-    legacyVersions: PROTOCOL_VERSIONS,
+    // Codex's server accepted these and answered anything else with the latest.
+    legacyVersions: LEGACY_REVISIONS,
     handlers: {
       'tools/list': { handle: (_params, req) => ({ tools: codexTools().filter((t) => req.view.allowsOwn(t.name)) }) },
       'tools/call': {

@@ -1,7 +1,7 @@
 // agent-server: the agent as a Codex-compatible MCP server (`codex` / `codex-reply` tools,
 // `codex/event` notifications, approvals by elicitation): a product whose handlers the host
 // (mcp-host) serves over stdio or Streamable HTTP.
-export { codexProduct, PROTOCOL_VERSIONS, type CodexServerOptions } from './codex-product.js';
+export { codexProduct, type CodexServerOptions } from './codex-product.js';
 export { TurnLimiter } from './call-limits.js';
 export { IdleThreads, DEFAULT_THREAD_IDLE_MS } from './idle-threads.js';
 export { serverConfig, type ServerConfig, type SessionDefaults } from './call-config.js';
@@ -9,5 +9,4 @@ export { callCeilings, CallCeilings, HARMLESS_CONFIG_KEYS, type Ceiling } from '
 export type { CodexAgent } from './tool-call.js';
 export { codexTools, CODEX_TOOL, CODEX_REPLY_TOOL } from './tool-definitions.js';
 export { shutdownThreads } from './shutdown.js';
-export { createCodexAgent, serveCodexHttp, serveCodexStdio, DEFAULT_MAX_TURNS, type StdioServeOptions, type CodexAgentOptions } from './serve-codex.js';
-export type { StdioResult as StdioServeResult } from '../mcp-host/index.js';
+export { createCodexAgent, DEFAULT_MAX_TURNS, type CodexAgentOptions } from './create-agent.js';

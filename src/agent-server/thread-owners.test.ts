@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AccessPolicy, STATIC_CALLER, UNRESTRICTED, type Caller } from '../mcp-host/index.js';
+import type { Caller } from '../mcp-host/index.js';
+import { AccessPolicy, STATIC_CALLER, UNRESTRICTED } from '../mcp-host/access/index.js';
 import { FileThreadOwnerStore } from '../store/index.js';
 import { ThreadOwners } from './thread-owners.js';
 

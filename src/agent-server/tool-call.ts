@@ -16,7 +16,7 @@ import type { ThreadLease, ThreadLeases } from '../store/index.js';
 import type { TurnLimiter } from './call-limits.js';
 import type { IdleThreads } from './idle-threads.js';
 import type { CallNotifier } from './call-notifier.js';
-import type { AccessPolicy, AuditSink, Caller, CallerView } from '../mcp-host/index.js';
+import type { Caller, CallerView } from '../mcp-host/index.js';
 import type { ThreadOwners } from './thread-owners.js';
 import { parseThreadId, type CodexArgs, type ReplyArgs } from './tool-args.js';
 import * as T from './texts.js';
@@ -31,10 +31,7 @@ export interface CodexAgent {
   leases: ThreadLeases;
   turns: TurnLimiter;
   idle: IdleThreads;
-  /** [server_auth] rules (HTTP): which tools and threads each caller may use. */
-  access?: AccessPolicy;
   owners: ThreadOwners;
-  audit?: AuditSink;
   /** HTTP only: what each caller's arguments may change (stdio has none: the caller is the user). */
   ceilings?: CallCeilings;
 }

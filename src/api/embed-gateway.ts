@@ -2,10 +2,11 @@
 // pair of streams (until the input ends), its one pool of upstreams wired by createConnectionManager.
 import type { Readable, Writable } from 'node:stream';
 import type { Config } from '../config/index.js';
-import { gatewayModeFor, gatewayToolSearchFor, serveGatewayHttp, serveGatewayStdio, type GatewayDeps, type GatewayOptions } from '../gateway/index.js';
+import { gatewayFor } from '../gateway/index.js';
 import { createConnectionManager } from '../mcp/index.js';
-import { checkAuthConfig, type AuthOptionNames } from '../mcp-host/index.js';
-import { McpClientError, nullLogger, VERSION, type Logger } from '../util/index.js';
+import { serveHttp, serveStdio, type Product } from '../mcp-host/index.js';
+import { checkAuthConfig, type AuthOptionNames } from '../mcp-host/http/index.js';
+import { McpClientError, nullLogger, type Logger } from '../util/index.js';
 
 /** What the gateway serves, for either transport. */
 export interface GatewayServeOptions {
@@ -89,22 +90,19 @@ function cancelled(signal: AbortSignal): McpClientError {
   return new McpClientError('cancelled', 'startHttpGateway was cancelled', { cause: signal.reason });
 }
 
-function gatewaySetup(options: GatewayServeOptions): { gateway: GatewayOptions; deps: GatewayDeps } {
+/** The gateway product over `options.config`, its upstreams wired by createConnectionManager. */
+function gatewaySetup(options: GatewayServeOptions): { product: Product; logger: Logger } {
   const logger = options.logger ?? nullLogger;
   const { config } = options;
-  const gateway: GatewayOptions = {
-    name: options.name ?? 'switchboard-gateway',
-    title: 'Switchboard gateway',
-    version: VERSION,
-    mode: gatewayModeFor(config, options.transparent === true),
-  };
-  if (options.toolSearch) gateway.toolSearch = gatewayToolSearchFor(config, gateway.mode);
-  const deps: GatewayDeps = {
+  const product = gatewayFor({
+    config,
+    ...(options.transparent ? { transparent: true } : {}),
+    ...(options.toolSearch ? { toolSearch: true } : {}),
+    ...(options.name ? { name: options.name } : {}),
     logger,
-    createManager: (setup) =>
-      createConnectionManager(config, { logger, env: options.env, onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),
-  };
-  return { gateway, deps };
+    createManager: (setup) => createConnectionManager(config, { logger, env: options.env, onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions }),
+  });
+  return { product, logger };
 }
 
 /**
@@ -124,15 +122,15 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   checkAuthConfig(listen, options.token ?? null, options.insecureNoAuth === true, false, OPTION_NAMES);
   const { signal } = options;
   if (signal?.aborted) throw cancelled(signal);
-  const { gateway, deps } = gatewaySetup(options);
-  const served = await serveGatewayHttp(gateway, deps, {
+  const { product, logger } = gatewaySetup(options);
+  const served = await serveHttp(product, {
     listen,
     token: options.token ?? null,
     insecureNoAuth: options.insecureNoAuth === true,
     allowedHosts: options.allowedHosts ?? [],
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
     ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
-  });
+  }, { logger });
   if (!signal) return served;
   if (signal.aborted) {
     await served.close();
@@ -140,7 +138,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   }
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= served.close());
-  const onAbort = () => void close().catch((err: unknown) => deps.logger.warn('closing the gateway on abort failed', { error: String(err) }));
+  const onAbort = () => void close().catch((err: unknown) => logger.warn('closing the gateway on abort failed', { error: String(err) }));
   signal.addEventListener('abort', onAbort, { once: true });
   return {
     url: served.url,
@@ -160,7 +158,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
  * every upstream connection. Resolves with an exit code: 0, or 1 when the output failed.
  */
 export async function runStdioGateway(options: StdioGatewayOptions): Promise<number> {
-  const { gateway, deps } = gatewaySetup(options);
+  const { product, logger } = gatewaySetup(options);
   const { signal } = options;
   let onAbort: (() => void) | undefined;
   const aborted = signal
@@ -172,7 +170,7 @@ export async function runStdioGateway(options: StdioGatewayOptions): Promise<num
     : undefined;
   const stop = aborted && options.stop ? Promise.race([options.stop, aborted]) : (aborted ?? options.stop);
   try {
-    return await serveGatewayStdio(gateway, deps, { stdin: options.stdin ?? process.stdin, stdout: options.stdout ?? process.stdout, stop });
+    return (await serveStdio(product, { stdin: options.stdin ?? process.stdin, stdout: options.stdout ?? process.stdout, ...(stop ? { stop } : {}) }, { logger })).exitCode;
   } finally {
     if (onAbort) signal?.removeEventListener('abort', onAbort);
   }

@@ -2,7 +2,7 @@
 // `mcp-server --http` write under [server_auth] (the file, or the store when config names PostgreSQL),
 // as lines for people or JSONL for programs.
 import { Option, type Command } from 'commander';
-import type { AuditRecord } from '../mcp-host/index.js';
+import type { AuditRecord } from '../mcp-host/access/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { positiveInt } from './flag-values.js';
@@ -56,7 +56,7 @@ async function runTail(ctx: CliContext, flags: TailFlags): Promise<number> {
     }
     where = `the PostgreSQL store ($${config.store.postgres_url_env_var})`;
   } else {
-    const { auditFilePath, readAuditTail } = await import('../mcp-host/index.js');
+    const { auditFilePath, readAuditTail } = await import('../mcp-host/access/index.js');
     records = await readAuditTail(auditFilePath(ctx.home), options);
     where = auditFilePath(ctx.home);
   }

@@ -58,7 +58,7 @@ export async function httpServeOptions(ctx: CliContext, flags: HttpServeFlags, o
   const listen = listenFlag('--http', flags.http);
   const token = readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_MCP_TOKEN');
   const insecureNoAuth = flags.insecureNoAuth === true;
-  const { checkAuthConfig } = await import('../mcp-host/index.js');
+  const { checkAuthConfig } = await import('../mcp-host/http/index.js');
   try {
     checkAuthConfig(listen, token, insecureNoAuth, oauth);
   } catch (err) {

@@ -6,7 +6,7 @@ import type { Config } from '../config/index.js';
 import type { ThreadManager } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import type { McpConnectionManager } from '../mcp/index.js';
-import type { Ops } from '../mcp-host/index.js';
+import type { Ops } from '../mcp-host/ops/index.js';
 import type * as AgentServerModule from '../agent-server/index.js';
 import { teeLogger, VERSION } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
@@ -149,8 +149,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
     maxTurns: flags.maxTurns,
     leases: runtime.store.leases,
     logger,
-    ...(served?.access ? { access: served.access, threadOwners: runtime.store.threadOwners } : {}),
-    ...(served?.audit ? { audit: served.audit } : {}),
+    ...(served?.access ? { threadOwners: runtime.store.threadOwners } : {}),
     // Over HTTP a caller is not the operator: its arguments stay within the operator's ceilings.
     ...(http ? { ceilings: mcp.callCeilings(loaded.config.server_auth, config, cwd) } : {}),
   });
@@ -162,18 +161,21 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
     codexEvents: loaded.config.mcp_server.codex_events,
     heartbeatMs: flags.progressInterval * 1000,
   };
+  const product = mcp.codexProduct(agent, options, logger);
+  const host = await import('../mcp-host/index.js');
+  const serving = { logger, telemetry: observed.telemetry, ...(served?.access ? { access: served.access } : {}), ...(served?.audit ? { audit: served.audit } : {}) };
   const stop = stopSignal();
   try {
     if (!http) {
-      const served = await mcp.serveCodexStdio(agent, options, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise, telemetry: observed.telemetry }, logger);
+      const served = await host.serveStdio(product, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise }, serving);
       // A client that stopped reading leaves writes pending on stdout, which would keep the process
       // alive forever; Codex's server also exits (non-zero) in that case.
       if (served.outputStuck) setImmediate(() => process.exit(served.exitCode));
       return served.exitCode;
     }
     const shared = sharedSessions(runtime.store, 'mcp-server');
-    const host = await mcp.serveCodexHttp(agent, options, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...sharedRequestStateKey(runtime.store), ...(observed.ops ? { ops: observed.ops } : {}) }, logger);
-    return await serveUntilStopped(ctx, host, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can run the agent as you' : null);
+    const listener = await host.serveHttp(product, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...sharedRequestStateKey(runtime.store), ...(observed.ops ? { ops: observed.ops } : {}) }, serving);
+    return await serveUntilStopped(ctx, listener, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can run the agent as you' : null);
   } finally {
     stop.dispose();
     await runtime.close();

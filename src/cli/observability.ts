@@ -1,7 +1,7 @@
 // Telemetry for a long-running command: the OpenTelemetry tracer when the OTEL_* variables ask for
 // export (the SDK is not even loaded otherwise), and for endpoints the operations side (metrics,
 // health, status page) with an optional `--metrics-listen` listener of its own.
-import type { Ops } from '../mcp-host/index.js';
+import type { Ops } from '../mcp-host/ops/index.js';
 import { VERSION } from '../util/index.js';
 import { createTelemetry, loadTracer, type Telemetry } from '../util/telemetry/index.js';
 import type { CliContext } from './context.js';
@@ -26,7 +26,7 @@ export async function startObservability(ctx: CliContext, options: { title: stri
     const telemetry = createTelemetry({ tracer });
     return { telemetry, ops: null, close: () => telemetry.shutdown() };
   }
-  const { createOps, startOpsListener } = await import('../mcp-host/index.js');
+  const { createOps, startOpsListener } = await import('../mcp-host/ops/index.js');
   const ops = await createOps({ title: options.title, version: VERSION, tracer });
   const listener = metricsListen ? await startOpsListener(ops, metricsListen, ctx.logger) : null;
   if (listener) ctx.stderr.write(`metrics on ${listener.url}\n`);

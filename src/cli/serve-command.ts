@@ -3,9 +3,9 @@
 // the gateway into a pure proxy for a single upstream.
 import { pathToFileURL } from 'node:url';
 import { Option, type Command } from 'commander';
-import type { Config } from '../config/index.js';
 import type * as GatewayModule from '../gateway/index.js';
-import { isSwitchboardError, teeLogger, VERSION } from '../util/index.js';
+import type * as HostModule from '../mcp-host/index.js';
+import { isSwitchboardError, teeLogger } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import { openConfiguredStore, sharedRequestStateKey, sharedSessions } from './store-compose.js';
 import type { CliContext } from './context.js';
@@ -80,21 +80,11 @@ Examples:
   switchboard serve --http 127.0.0.1:0 --insecure-no-auth --transparent
 `;
 
-function transparentMode(gateway: typeof GatewayModule, config: Config, transparent: boolean): GatewayModule.GatewayMode {
-  try {
-    return gateway.gatewayModeFor(config, transparent, '--transparent');
-  } catch (err) {
-    if (isSwitchboardError(err, 'gateway_transparent')) throw new UsageError(err.message);
-    throw err;
-  }
-}
-
 async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const { config } = await ctx.loadConfig();
   const plainHttp = await httpServeOptions(ctx, flags, config.server_auth?.issuer !== undefined);
-  const mcp: typeof GatewayModule = await import('../gateway/index.js');
-  const mode = transparentMode(mcp, config, flags.transparent === true);
-  if (flags.toolSearch && mode.kind === 'transparent') throw new UsageError('--tool-search cannot be combined with --transparent (a pure proxy keeps the upstream\'s own tools/list)');
+  if (flags.toolSearch && flags.transparent) throw new UsageError('--tool-search cannot be combined with --transparent (a pure proxy keeps the upstream\'s own tools/list)');
+  const [mcp, host]: [typeof GatewayModule, typeof HostModule] = await Promise.all([import('../gateway/index.js'), import('../mcp-host/index.js')]);
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   const store = await openConfiguredStore(ctx, config);
   let served: ServedAuth | undefined;
@@ -109,29 +99,38 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   }
   const http = served?.http;
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
-  const options: GatewayModule.GatewayOptions = { name: 'switchboard-gateway', title: 'Switchboard gateway', version: VERSION, mode, ...(served?.access ? { access: served.access } : {}) };
-  if (flags.toolSearch) options.toolSearch = mcp.gatewayToolSearchFor(config, mode);
-  const deps: GatewayModule.GatewayDeps = {
-    logger,
-    ...(served?.audit ? { audit: served.audit } : {}),
-    telemetry: observed.telemetry,
-    storeReachable: () => store.reachable(),
-    roots: [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],
-    createManager: (setup) =>
-      createMcpManager({ ...ctx, logger, telemetry: observed.telemetry }, config, {
-        onEvent: setup.onEvent,
-        handlersFor: setup.handlersFor,
-        clientOptions: setup.clientOptions,
-        oauthCredentials: store.credentials,
-      }),
-  };
+  let product;
+  try {
+    product = mcp.gatewayFor({
+      config,
+      transparent: flags.transparent === true,
+      toolSearch: flags.toolSearch === true,
+      transparentOption: '--transparent',
+      logger,
+      storeReachable: () => store.reachable(),
+      roots: [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],
+      createManager: (setup) =>
+        createMcpManager({ ...ctx, logger, telemetry: observed.telemetry }, config, {
+          onEvent: setup.onEvent,
+          handlersFor: setup.handlersFor,
+          clientOptions: setup.clientOptions,
+          oauthCredentials: store.credentials,
+        }),
+    });
+  } catch (err) {
+    await observed.close();
+    await store.close();
+    if (isSwitchboardError(err, 'gateway_transparent')) throw new UsageError(err.message);
+    throw err;
+  }
+  const serving = { logger, telemetry: observed.telemetry, ...(served?.access ? { access: served.access } : {}), ...(served?.audit ? { audit: served.audit } : {}) };
   const stop = stopSignal();
   try {
-    if (!http) return await mcp.serveGatewayStdio(options, deps, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise, ...(observed.ops ? { ops: observed.ops } : {}) });
+    if (!http) return (await host.serveStdio(product, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise, ...(observed.ops ? { ops: observed.ops } : {}) }, serving)).exitCode;
     // Sessions only over HTTP: a replica behind a load balancer serves sessions other replicas opened.
     const shared = sharedSessions(store, 'serve');
-    const host = await mcp.serveGatewayHttp(options, deps, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...sharedRequestStateKey(store), ...(observed.ops ? { ops: observed.ops } : {}) });
-    return await serveUntilStopped(ctx, host, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can use your MCP servers through this gateway' : null);
+    const listener = await host.serveHttp(product, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...sharedRequestStateKey(store), ...(observed.ops ? { ops: observed.ops } : {}) }, serving);
+    return await serveUntilStopped(ctx, listener, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can use your MCP servers through this gateway' : null);
   } finally {
     stop.dispose();
     await observed.close();

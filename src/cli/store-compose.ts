@@ -1,7 +1,7 @@
 // The store a command keeps shared state in, opened once from `[store]`: files under
 // $SWITCHBOARD_HOME, or PostgreSQL (connected and migrated now; unreachable: exit 1 naming the variable).
 import type { Config } from '../config/index.js';
-import type { RequestStateKey, SharedSessionRecord, SharedSessions } from '../mcp-host/index.js';
+import type { RequestStateKey, SharedSessionRecord, SharedSessions } from '../mcp-host/http/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { errorMessage } from '../util/index.js';
 import type { CliContext } from './context.js';

@@ -13,4 +13,4 @@ export { ConfigDocument } from './edit.js';
 export { updateConfigFile, readConfigDocument, type UpdateConfigOptions, type UpdateConfigResult } from './edit-file.js';
 export { serverTable, type ServerSpec, type StdioServerSpec, type HttpServerSpec } from './mcp-server-toml.js';
 export { parseMcpJson, mcpJsonEntry, type McpJsonImport, type ImportedServer, type SkippedServer } from './import-mcp-json.js';
-export { parseServerAuth, type ServerAuthSettings, type ServerAuthRule } from './server-auth-config.js';
+export { parseServerAuth, type ServerAuthSettings } from './server-auth-config.js';

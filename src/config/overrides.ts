@@ -44,10 +44,6 @@ function readOverrideValue(text: string): { value: unknown; notToml?: string } {
   }
 }
 
-export function parseOverrideValue(text: string): unknown {
-  return readOverrideValue(text).value;
-}
-
 /** Parse a `-c key=value` argument (the value as TOML, else as a plain string), as the CLI does. */
 export function parseOverride(arg: string): ConfigOverride {
   const eq = arg.indexOf('=');

@@ -90,7 +90,6 @@ const serverAuthSchema = z
   });
 
 export type ServerAuthSettings = z.output<typeof serverAuthSchema>;
-export type ServerAuthRule = ServerAuthSettings['rules'][number];
 
 /** `[server_auth]`, or null when the table is absent. */
 export function parseServerAuth(raw: unknown): ServerAuthSettings | null {

@@ -51,6 +51,6 @@ export {
 export { DEFAULT_BASE_INSTRUCTIONS } from './thread/instructions.js';
 export { isPersistedEvent } from './rollout/persist-policy.js';
 export { RolloutRecorder } from './rollout/rollout-recorder.js';
-export { findRolloutFile, loadRollout, loadStoredRollout, parseRollout, type LoadedRollout } from './rollout/rollout-reader.js';
+export { findRolloutFile, loadStoredRollout, parseRollout, type LoadedRollout } from './rollout/rollout-reader.js';
 export { rolloutPath, sessionsRoot, type SessionMeta, type TurnContext, type RolloutLine } from './rollout/rollout-schema.js';
 // ---- end agent block ----

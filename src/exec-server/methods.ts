@@ -41,7 +41,6 @@ export type StartResult = z.infer<typeof StartResultSchema>;
 
 export const WriteParamsSchema = z.object({ processId: ProcessIdSchema, data: z.base64() }).strict();
 export const ProcessRefSchema = z.object({ processId: ProcessIdSchema }).strict();
-export const EmptyResultSchema = z.object({}).loose();
 
 export const OutputStreamSchema = z.enum(['stdout', 'stderr']);
 export type OutputStream = z.infer<typeof OutputStreamSchema>;
@@ -85,8 +84,6 @@ export const DEFAULT_EXEC_LIMITS: Readonly<ExecLimits> = Object.freeze({
   maxConnections: 64,
 });
 
-/** Output is read and sent in chunks of at most this size. */
-export const OUTPUT_CHUNK_BYTES = 64 * 1024;
 /** The client splits stdin writes into frames of at most this many raw bytes (about 88 KB as base64). */
 export const WRITE_CHUNK_BYTES = 64 * 1024;
 /** Unacknowledged stdin bytes a client keeps in flight per process; well under maxStdinBufferBytes. */

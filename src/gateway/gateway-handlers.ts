@@ -3,7 +3,8 @@
 // under raw names), within the caller's view, through a manager operation. Upstream traffic during a
 // request is tied to it through the relay.
 import { CLIENT_CAPABILITIES_META_KEY, type CallToolRequestParams, type CallToolResult, type CompleteRequest, type LoggingLevel, type Tool } from '@modelcontextprotocol/server';
-import { declaresTasks, extensionRequired, type Handler, type Req } from '../mcp-host/index.js';
+import type { Handler, Req } from '../mcp-host/index.js';
+import { MODERN_REVISION } from '../protocol/values.js';
 import { isSwitchboardError } from '../util/index.js';
 import { mayUse, visiblePrompts, visibleResources, visibleTools } from './caller-view.js';
 import type { Route } from './catalog-view.js';
@@ -12,8 +13,6 @@ import { invalidParams, resourceNotFound, toolCallFailure, toProtocolError } fro
 import type { GatewayPool } from './gateway-pool.js';
 import type { RelayClient } from './relay.js';
 
-/** The revision whose upstreams take a calling client's own capabilities in `_meta`. */
-const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 /**
  * The client's request `_meta` minus its progressToken (the upstream call gets its own). A
@@ -22,7 +21,7 @@ const MODERN_PROTOCOL_VERSION = '2026-07-28';
  */
 function forwardedMeta(pool: GatewayPool, req: Req, server: string): Record<string, unknown> | undefined {
   const { progressToken: _token, ...rest } = req.meta ?? {};
-  if (req.era === 'modern' && pool.upstreams().manager.status().find((s) => s.name === server)?.protocol === MODERN_PROTOCOL_VERSION) {
+  if (req.era === 'modern' && pool.upstreams().manager.status().find((s) => s.name === server)?.protocol === MODERN_REVISION) {
     const { elicitation, sampling, roots } = req.clientCapabilities ?? {};
     rest[CLIENT_CAPABILITIES_META_KEY] = { ...(elicitation ? { elicitation } : {}), ...(sampling ? { sampling } : {}), ...(roots ? { roots } : {}) };
   }
@@ -69,11 +68,6 @@ export async function resolveCall(pool: GatewayPool, req: Req, name: string): Pr
 export async function callGatewayTool(pool: GatewayPool, client: RelayClient, req: Req, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
   const route = await resolveCall(pool, req, name);
   const { manager, relay } = pool.upstreams();
-  if (req.era === 'modern' && !declaresTasks(req.clientCapabilities)) {
-    // A tool that runs only as a task refuses a client without the tasks extension (-32021).
-    const tasks = await manager.toolTasks(route.server, route.name, { signal: req.signal });
-    if (tasks.offered && tasks.support === 'required') throw extensionRequired(`Tool ${name} runs only as a task: it`);
-  }
   return relay.within(route.server, client, req, async (call) => {
     try {
       return await manager.callServerTool(route.server, route.name, args, {

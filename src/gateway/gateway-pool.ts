@@ -5,9 +5,8 @@
 import { pathToFileURL } from 'node:url';
 import type { LoggingLevel, Root } from '@modelcontextprotocol/server';
 import { canonicalUri, type McpConnectionManager, type McpManagerEvent, type UpstreamAccess } from '../mcp/index.js';
-import type { AccessPolicy, AuditSink, CallerView } from '../mcp-host/index.js';
+import type { CallerView } from '../mcp-host/index.js';
 import { assertNever, errorMessage, SwitchboardError, type Logger } from '../util/index.js';
-import type { Telemetry } from '../util/telemetry/index.js';
 import type { GatewayMode } from './catalog-view.js';
 import type { TaskStatusParams } from '../mcp-client/index.js';
 import type { ListKind } from './list-changed.js';
@@ -27,8 +26,6 @@ export interface GatewayOptions {
   instructions?: string;
   /** `--tool-search`: tools/list offers search_tools and call_tool (and the always-loaded servers' tools). */
   toolSearch?: GatewayToolSearch;
-  /** [server_auth] rules: what each HTTP caller may see and call (absent: everyone sees everything). */
-  access?: AccessPolicy;
 }
 
 export interface GatewayDeps {
@@ -37,10 +34,6 @@ export interface GatewayDeps {
   createManager(setup: GatewayUpstreamSetup): McpConnectionManager;
   /** Answered to an upstream's roots/list outside a request or for a client without roots. Default: the working directory. */
   roots?: Root[];
-  /** Where one record per served HTTP request goes ([server_auth] audit). */
-  audit?: AuditSink;
-  /** A server span per request served on stdio (HTTP requests are observed by the host). */
-  telemetry?: Telemetry;
   /** /readyz: the shared store answers (when one is configured). */
   storeReachable?: () => Promise<boolean>;
 }
@@ -92,11 +85,6 @@ export class GatewayPool {
   /** Where what upstreams say about their tasks goes (set once, before the first client). */
   attachTasks(events: UpstreamTaskEvents): void {
     this.taskEvents = events;
-  }
-
-  /** Where one record per served HTTP request goes ([server_auth] audit), when configured. */
-  get audit(): AuditSink | undefined {
-    return this.deps.audit;
   }
 
   get logger(): Logger {

@@ -2,6 +2,7 @@
 // tasks (upstreams' tasks in the host's table), the instructions and events each caller may see, and
 // its 2025 sessions joining the pool. The host does everything else.
 import { canonicalUri } from '../mcp/index.js';
+import { LEGACY_REVISIONS } from '../protocol/values.js';
 import type { Product, ScopedNotifier } from '../mcp-host/index.js';
 import { auditDescriber } from './caller-view.js';
 import { Downstream } from './downstream.js';
@@ -11,10 +12,12 @@ import { GatewayTasks } from './gateway-tasks.js';
 import { subscribeForListen } from './listen-subscriptions.js';
 import { CALL_TOOL, toolSearchHandlers } from './tool-search-handlers.js';
 
-/** 2025-era revisions: the relay is built on server-to-client requests, which 2026-07-28 replaced by rounds the host runs. */
-export const GATEWAY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
-export function gatewayProduct(pool: GatewayPool): Product {
+/**
+ * The gateway product over `pool`. `storeReachable`: /readyz also asks the shared store (when one is
+ * configured); the gateway is ready when every `required` upstream is.
+ */
+export function gatewayProduct(pool: GatewayPool, storeReachable: () => Promise<boolean> = async () => true): Product {
   const { options } = pool;
   const downstream = new Downstream(pool);
   const tasks = new GatewayTasks(pool, downstream);
@@ -29,7 +32,7 @@ export function gatewayProduct(pool: GatewayPool): Product {
       completions: {},
       logging: {},
     }),
-    legacyVersions: GATEWAY_PROTOCOL_VERSIONS,
+    legacyVersions: LEGACY_REVISIONS,
     handlers,
     notifications: {
       // The client's roots changed: servers asking it for roots are told to ask again.
@@ -56,6 +59,20 @@ export function gatewayProduct(pool: GatewayPool): Product {
         },
         resourceUpdated: (uri, server) => notifier.resourceUpdated(uri, server),
       }),
+    ops: {
+      // An operator looking, a probe or a scrape starts the upstreams, as a first client does.
+      upstreams: () => upstreamStatus(pool),
+      ready: async () => upstreamStatus(pool).every((s) => !s.required || s.state === 'ready') && (await storeReachable()),
+      onChange: (listener) => pool.onUpstreamEvent(listener),
+    },
     close: () => pool.close(),
   };
+}
+
+function upstreamStatus(pool: GatewayPool) {
+  try {
+    return pool.upstreams().manager.status();
+  } catch {
+    return []; // closed
+  }
 }

@@ -4,7 +4,7 @@
 // task (status notifications, questions naming it) reaches that task's client, whoever else calls.
 import { RELATED_TASK_META_KEY, type CallToolRequestParams, type CallToolResult, type InputRequest } from '@modelcontextprotocol/server';
 import type { TaskStatusParams } from '../mcp-client/index.js';
-import { MAX_KEEP_MS, type ProductTasks, type Req, type TaskContext, type TaskState, type TaskWork } from '../mcp-host/index.js';
+import type { ProductTasks, Req, TaskContext, TaskState, TaskWork } from '../mcp-host/index.js';
 import type { Downstream } from './downstream.js';
 import type { GatewayPool } from './gateway-pool.js';
 import { resolveCall } from './gateway-handlers.js';
@@ -36,6 +36,14 @@ export class GatewayTasks implements ProductTasks {
     private readonly pool: GatewayPool,
     private readonly downstream: Downstream,
   ) {}
+
+  /** A tool whose upstream offers tasks and that supports nothing else (an unknown name is for the call to answer). */
+  async runsOnlyAsTask(params: CallToolRequestParams, req: Req): Promise<boolean> {
+    const route = await resolveCall(this.pool, req, params.name).catch(() => undefined);
+    if (!route) return false;
+    const tasks = await this.pool.upstreams().manager.toolTasks(route.server, route.name, { signal: req.signal });
+    return tasks.offered && tasks.support === 'required';
+  }
 
   async start(params: CallToolRequestParams, req: Req, context: TaskContext): Promise<TaskWork | CallToolResult | undefined> {
     const route = await resolveCall(this.pool, req, params.name);
@@ -81,5 +89,5 @@ function keyOf(server: string, upstreamId: string): string {
 
 /** The upstream's ttl bounds how long the gateway keeps its task (the gateway forgets every task, so never null). */
 function keepMsOf(ttl: unknown): number {
-  return typeof ttl === 'number' && ttl > 0 ? Math.min(Math.max(1, Math.round(ttl)), MAX_KEEP_MS) : DEFAULT_KEEP_MS;
+  return typeof ttl === 'number' && ttl > 0 ? Math.max(1, Math.round(ttl)) : DEFAULT_KEEP_MS;
 }

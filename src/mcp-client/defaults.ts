@@ -1,10 +1,7 @@
-// Defaults and limits for one MCP server connection (Codex's current values).
+// Defaults and limits for one MCP server connection (Codex's current values). The startup and tool
+// timeouts are config's (`startup_timeout_sec`, `tool_timeout_sec`: startupTimeoutMs, toolTimeoutMs).
 import { VERSION } from '../util/index.js';
 
-/** initialize (and the first tools/list, which the manager runs) must finish within this. */
-export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
-/** tools/call, resources/*, prompts/* and every other request. */
-export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
 /** Progress notifications reset the deadline, but never past this total. */
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 3_600_000;
 /** Transient HTTP failures of initialize and tools/list are retried after these delays, inside the deadline. */

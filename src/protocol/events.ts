@@ -163,9 +163,6 @@ export type EventMsgType = EventMsg['type'];
 /** The `EventMsg` variant with this `type`, e.g. `EventMsgOf<'task_complete'>`. */
 export type EventMsgOf<T extends EventMsgType> = Extract<EventMsg, { type: T }>;
 
-/** Every `msg.type`, in schema order. */
-export const EVENT_MSG_TYPES: readonly EventMsgType[] = EventMsgSchema.options.map((o) => o.shape.type.value);
-
 /** Validates an {@link Event} (for front-ends that receive Events as JSON). */
 export const EventSchema = z.object({ id: z.string(), msg: EventMsgSchema });
 /**

@@ -14,5 +14,10 @@ export const REVIEW_DECISIONS = ['approved', 'approved_for_session', 'denied', '
 export const TOOL_SEARCH_MODES = ['auto', 'on', 'off'] as const;
 export type ToolSearchModeValue = (typeof TOOL_SEARCH_MODES)[number];
 
+/** The stateless MCP revision (per-request envelope, input-required rounds, `server/discover`). */
+export const MODERN_REVISION = '2026-07-28';
+/** The 2025-era revisions (`initialize` and sessions) switchboard's servers accept, newest first (Codex's server accepted these). */
+export const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+
 /** The MCP tasks extension (SEP-2663): its name in `capabilities.extensions`, for clients and servers alike. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

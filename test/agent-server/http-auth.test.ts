@@ -3,8 +3,10 @@
 // `threads = "all"` says otherwise; tools outside a caller's view are listed for nobody and answered
 // like unknown tools. Tokens come from the real OAuth fixture.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serveCodexHttp } from '../../src/agent-server/index.js';
-import { AccessPolicy, ResourceAuth, type HttpHost } from '../../src/mcp-host/index.js';
+import { codexProduct } from '../../src/agent-server/index.js';
+import { serveHttp, type HttpHost } from '../../src/mcp-host/index.js';
+import { AccessPolicy } from '../../src/mcp-host/access/index.js';
+import { ResourceAuth } from '../../src/mcp-host/http/index.js';
 import { nullLogger } from '../../src/util/index.js';
 import { responsesTurn, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
@@ -21,12 +23,12 @@ beforeEach(async () => {
   model = await startFakeModelServer();
   fixture = await startOAuthFixture({ jwt: { audience: AUDIENCE } });
   ip = await inProcessAgent(model);
-  ip.agent.access = new AccessPolicy([
+  const access = new AccessPolicy([
     { when: { claim: 'groups', contains: 'agents' }, allow: ['codex', 'codex-reply'], deny: [], threads: 'own' },
     { when: { claim: 'sub', equals: 'lead' }, allow: ['codex-reply'], deny: [], threads: 'all' },
   ]);
   const auth = new ResourceAuth({ issuer: fixture.issuer, audience: AUDIENCE, staticToken: null, logger: nullLogger });
-  host = await serveCodexHttp(ip.agent, ip.options, { listen: { host: '127.0.0.1', port: 0 }, token: null, auth }, nullLogger);
+  host = await serveHttp(codexProduct(ip.agent, ip.options, nullLogger), { listen: { host: '127.0.0.1', port: 0 }, token: null, auth }, { logger: nullLogger, access });
 });
 afterEach(async () => {
   await host?.close();

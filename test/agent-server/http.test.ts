@@ -6,8 +6,8 @@ import http from 'node:http';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serveCodexHttp } from '../../src/agent-server/index.js';
-import type { HttpHost } from '../../src/mcp-host/index.js';
+import { codexProduct } from '../../src/agent-server/index.js';
+import { serveHttp, type HttpHost } from '../../src/mcp-host/index.js';
 import { nullLogger } from '../../src/util/index.js';
 import { responsesTurn, rsp, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
 import { runCli } from '../support/cli.js';
@@ -33,9 +33,8 @@ afterEach(async () => {
 async function serve(opts: { token?: string | null; maxSessions?: number; maxTurns?: number; idleTimeoutMs?: number } = {}): Promise<HttpHost> {
   ip = await inProcessAgent(model, { maxTurns: opts.maxTurns });
   const token = opts.token === undefined ? TOKEN : opts.token;
-  host = await serveCodexHttp(
-    ip.agent,
-    ip.options,
+  host = await serveHttp(
+    codexProduct(ip.agent, ip.options, nullLogger),
     {
       listen: { host: '127.0.0.1', port: 0 },
       token,
@@ -43,7 +42,7 @@ async function serve(opts: { token?: string | null; maxSessions?: number; maxTur
       ...(opts.maxSessions ? { maxSessions: opts.maxSessions } : {}),
       ...(opts.idleTimeoutMs ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
     },
-    nullLogger,
+    { logger: nullLogger },
   );
   return host;
 }
@@ -153,7 +152,7 @@ describe('limits', () => {
     expect(JSON.parse(refused.body)).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      error: { code: -32000, message: 'Too many sessions: all 1 sessions this server holds (--max-sessions) have a request in flight. Retry when one finishes.' },
+      error: { code: -32000, message: "Too many sessions: this caller's sessions on this server (--max-sessions 1 in all) all have a request in flight. Retry when one finishes." },
     });
     expect(await a.notify('notifications/cancelled', { requestId: 'long' })).toBe(202);
     expect(await a.responseOn(await running, 'long')).toMatchObject({ result: { isError: true, content: [{ text: 'Turn aborted.' }] } });

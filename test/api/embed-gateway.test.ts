@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { runStdioGateway, startHttpGateway } from '../../src/api/gateway.js';
 import { buildConfig, type Config } from '../../src/api/index.js';
-import { HTTP_DEFAULTS } from '../../src/mcp-host/index.js';
+import { HTTP_DEFAULTS } from '../../src/mcp-host/http/index.js';
 import { tempHome } from '../support/temp.js';
 
 let config: Config;

@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPair, SignJWT, type JWTPayload } from 'jose';
-import { ResourceAuth, type HttpHost } from '../../src/mcp-host/index.js';
+import type { HttpHost } from '../../src/mcp-host/index.js';
+import { ResourceAuth } from '../../src/mcp-host/http/index.js';
 import { nullLogger } from '../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { startEmptyHost } from '../support/empty-host.js';

@@ -5,7 +5,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessPolicy, CallerLimits, type AuditRecord, type Caller } from '../../src/mcp-host/index.js';
+import type { Caller } from '../../src/mcp-host/index.js';
+import { AccessPolicy, CallerLimits, type AuditRecord } from '../../src/mcp-host/access/index.js';
 import { ThreadOwners } from '../../src/agent-server/thread-owners.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { runCli } from '../support/cli.js';

@@ -1,7 +1,8 @@
 // The shared HTTP host on loopback with an MCP server that offers nothing in each session: for what
 // only the host's front door does (tokens, auth refusals), with the product out of the way.
 import { Server } from '@modelcontextprotocol/server';
-import { startHttpHost, type HttpHost, type ResourceAuth } from '../../src/mcp-host/index.js';
+import type { HttpHost } from '../../src/mcp-host/index.js';
+import { startHttpHost, type ResourceAuth } from '../../src/mcp-host/http/index.js';
 import { nullLogger } from '../../src/util/index.js';
 
 export function startEmptyHost(options: { name: string; token: string | null; auth: ResourceAuth }): Promise<HttpHost> {

@@ -85,7 +85,7 @@ export async function connectInMemory(
 ): Promise<{ client: Client; server: Connection; events: CodexEventNote[]; notifications: { method: string; params?: unknown }[]; close(): Promise<void> }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   // The agent's threads outlive a connection: the in-process agent's cleanup shuts them down.
-  const server = startServing(codexProduct(ip.agent, ip.options, nullLogger), { logger: nullLogger, ...(ip.agent.access ? { access: ip.agent.access } : {}) }).connect(serverSide);
+  const server = startServing(codexProduct(ip.agent, ip.options, nullLogger), { logger: nullLogger }).connect(serverSide);
   const client = new Client({ name: 'in-process', version: '0' }, { capabilities });
   const events: CodexEventNote[] = [];
   const notifications: { method: string; params?: unknown }[] = [];

@@ -1,6 +1,6 @@
 // Loading a thread's rollout from the store and rebuilding its conversation. Damaged lines (a torn
 // last line after a crash, or an unreadable one) are skipped with a warning, never fatal.
-import { FileThreadStore, findRolloutFile, type StoredThread, type ThreadStore } from '../../store/index.js';
+import { findRolloutFile, type StoredThread, type ThreadStore } from '../../store/index.js';
 import { SwitchboardError } from '../../util/index.js';
 import type { ResponseItem } from '../model/model-types.js';
 import { RolloutLineSchema, type SessionMeta, type TurnContext } from './rollout-schema.js';
@@ -103,8 +103,4 @@ export async function loadStoredRollout(store: ThreadStore, threadId: string): P
   const stored = await store.load(threadId);
   if (stored === null) throw threadNotFound(threadId, store.describe());
   return { ...parseRollout(stored.location, stored.text), stored };
-}
-
-export async function loadRollout(home: string, threadId: string): Promise<LoadedRollout> {
-  return loadStoredRollout(new FileThreadStore(home), threadId);
 }

@@ -43,8 +43,3 @@ export class SandboxUnavailableError extends SwitchboardError {
     this.name = 'SandboxUnavailableError';
   }
 }
-
-/** True when the policy needs no confinement at all. */
-export function isUnconfined(policy: SandboxPolicy): boolean {
-  return policy.type === 'danger-full-access';
-}

@@ -34,19 +34,7 @@ export function declaresTasks(capabilities: unknown): boolean {
   return typeof extensions === 'object' && extensions !== null && extensions[TASKS_EXTENSION] !== undefined;
 }
 
-/**
- * The owner a tasks/* request acts as; -32021 when the request does not declare the extension
- * (`method` names the request in the error).
- */
-export function taskCaller(ctx: ServerContext, method: string): string {
-  if (!declaresTasks(requestCapabilities(ctx))) throw extensionRequired(method);
-  return taskOwner(ctx);
-}
 
-/** A tasks/update's answers: the SDK lifts a request's inputResponses into its context (the revision's MRTR field). */
-export function taskAnswers(params: { inputResponses?: Record<string, unknown> }, ctx: ServerContext): Record<string, unknown> {
-  return ctx.mcpReq.inputResponses ?? params.inputResponses ?? {};
-}
 
 /** A -32021 naming the extension: `what` needs it and the request's client did not declare it. */
 export function extensionRequired(what: string): MissingRequiredClientCapabilityError {

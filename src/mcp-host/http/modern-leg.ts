@@ -5,6 +5,7 @@
 import type http from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isJsonContentType, isLegacyRequest, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
+import { MODERN_REVISION } from '../../protocol/values.js';
 import { errorMessage, jsonRpcError, type Logger } from '../../util/index.js';
 import type { Telemetry } from '../../util/telemetry/index.js';
 import { sendJson } from './http-io.js';
@@ -13,8 +14,6 @@ import { listenedResources, type OnListen } from '../rpc/listen-tap.js';
 import { observedServer } from '../rpc/observed-transport.js';
 import { ScopedEventBus, type ScopedNotifier, type ScopeOf } from './scoped-events.js';
 
-/** The revision this leg serves (the SDK's entry refuses others). */
-const MODERN_REVISION = '2026-07-28';
 
 export interface ModernLeg {
   /** Publishes list changes and resource updates on open `subscriptions/listen` streams (each hears what its caller's scope lets through). */

@@ -3,14 +3,14 @@
 // registered behind the host's pipeline: the caller's view, tasks for a tools/call that asks for one,
 // input-required rounds for a handler that asks, and each request counted while it runs.
 import { type InitializeRequest, type InitializeResult, type ServerCapabilities, type ServerContext, type Transport } from '@modelcontextprotocol/server';
-import { TASKS_EXTENSION } from '../../protocol/values.js';
+import { MODERN_REVISION, TASKS_EXTENSION } from '../../protocol/values.js';
 import { errorMessage, type Logger } from '../../util/index.js';
 import type { AccessPolicy, CallerView } from '../access/access-rules.js';
 import { UNRESTRICTED } from '../access/access-rules.js';
 import { callerOf } from '../access/caller.js';
 import { callSlotOf } from '../access/call-slot.js';
 import type { InputFlows } from '../flows/input-flows.js';
-import { declaresTasks } from '../flows/tasks-extension.js';
+import { declaresTasks, extensionRequired } from '../flows/tasks-extension.js';
 import { requestKey } from '../rpc/request-guard.js';
 import { requestSubject } from '../rpc/request-subject.js';
 import { TaskServer } from '../rpc/task-server.js';
@@ -20,7 +20,6 @@ import type { Era, Handler, Product } from './product.js';
 import { RoundReq, SessionReq } from './request.js';
 import { LEGACY_TASKS_CAPABILITY, legacyTaskHandlers, modernTaskHandlers } from './task-handlers.js';
 
-export const MODERN_REVISION = '2026-07-28';
 
 /** What every server the host builds for one product shares. */
 export interface Served {
@@ -120,6 +119,8 @@ async function run(served: Served, method: string, handler: Handler, params: Rec
   const tasks = served.product.tasks;
   if (method === 'tools/call' && tasks) {
     const asked = era === 'legacy' ? params.task !== undefined : declaresTasks(req.clientCapabilities);
+    const call = params as Parameters<typeof tasks.start>[0];
+    if (!asked && era === 'modern' && (await tasks.runsOnlyAsTask?.(call, req))) throw extensionRequired(`Tool ${call.name} runs only as a task: it`);
     if (asked) {
       // The task keeps the request's concurrent-call slot (concurrent_calls counts running tasks).
       const answer = await served.tasks.start(tasks, params as Parameters<typeof tasks.start>[0], req, callSlotOf(ctx.http?.authInfo));

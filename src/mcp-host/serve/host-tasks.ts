@@ -7,7 +7,7 @@ import type { CallSlot } from '../access/call-slot.js';
 import { errorMessage, type Logger } from '../../util/index.js';
 import { TaskQuestions } from '../flows/tasks-extension.js';
 import type { TaskIds } from '../flows/task-ids.js';
-import { TaskTable, type TableTask } from '../flows/task-table.js';
+import { MAX_KEEP_MS, TaskTable, type TableTask } from '../flows/task-table.js';
 import { createdTaskResult } from '../rpc/task-server.js';
 import type { Era, ProductTasks, Req, Session } from './product.js';
 import { isTerminal, type TaskContext, type TaskState, type TaskWork } from './task-work.js';
@@ -94,7 +94,8 @@ export class HostTasks {
       questions: new TaskQuestions(req.era === 'modern' ? 'input' : 'ask'),
       controller,
       createdAt: typeof initial.createdAt === 'string' ? initial.createdAt : new Date().toISOString(),
-      keepMs: work.keepMs ?? DEFAULT_KEEP_MS,
+      // What a timer can hold: the table forgets it then, so that is what its client is told.
+      keepMs: Math.min(work.keepMs ?? DEFAULT_KEEP_MS, MAX_KEEP_MS),
       status: initial.status,
       waiting: [],
       // The request's concurrent-call slot stays taken while the task runs.

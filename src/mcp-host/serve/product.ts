@@ -10,6 +10,7 @@ import type { Caller } from '../access/caller.js';
 import type { AuditDescriber } from '../access/audit-trail.js';
 import type { GuardTexts } from '../rpc/request-guard.js';
 import type { EventScope, ScopedNotifier } from '../http/scoped-events.js';
+import type { OpsSource } from '../ops/index.js';
 import type { TaskContext, TaskWork } from './task-work.js';
 
 export type Era = 'legacy' | 'modern';
@@ -79,6 +80,8 @@ export interface Handler {
 
 /** Tasks of a product's tools/call, kept in the host's one table (2025-11-25 tasks, the 2026-07-28 tasks extension). */
 export interface ProductTasks {
+  /** The tool a 2026-07-28 tools/call names runs only as a task: a request without the extension is refused (-32021). */
+  runsOnlyAsTask?(params: CallToolRequestParams, req: Req): Promise<boolean>;
   /**
    * A tools/call whose client asked for a task (`params.task` in 2025, the extension declared in
    * 2026-07-28): the task's work, the call's result when it ran at once, or undefined to run it as
@@ -116,6 +119,8 @@ export interface Product {
   readonly answersCancelled?: boolean;
   /** Whether a request's server span is the current span while it is handled (default true); false for handlers that look it up by id. */
   readonly currentSpan?: boolean;
+  /** What /readyz, /metrics and the status page show of it (its upstreams, its readiness). */
+  readonly ops?: OpsSource;
   /** Publishes the product's changes to 2026-07-28 listen streams until the returned function is called. */
   watch?(notifier: ScopedNotifier): () => void;
   /** The serving ended (stdin closed, the listener closed): the product's own shutdown. */

@@ -16,6 +16,7 @@ import { retryHolders, TaskIds } from '../flows/task-ids.js';
 import { closingAlso, HTTP_DEFAULTS, startHttpHost, type HttpHost, type HttpServeOptions } from '../http/http-host.js';
 import { createModernLeg } from '../http/modern-leg.js';
 import type { ScopedNotifier } from '../http/scoped-events.js';
+import type { Ops } from '../ops/index.js';
 import { listenTap } from '../rpc/listen-tap.js';
 import { observedTransport } from '../rpc/observed-transport.js';
 import { errorResponseFor, RequestGuard } from '../rpc/request-guard.js';
@@ -45,6 +46,8 @@ export interface StdioIO {
   stdout: Writable;
   /** Resolves when the process was asked to stop (SIGINT/SIGTERM): handled like stdin EOF. */
   stop?: Promise<unknown>;
+  /** Operations routes on a listener of their own (`--metrics-listen`): they see the product's ops source. */
+  ops?: Pick<Ops, 'setSource'>;
 }
 
 export interface StdioResult {
@@ -138,6 +141,7 @@ export function startServing(product: Product, options: ServeOptions): Serving {
 export async function serveStdio(product: Product, io: StdioIO, options: ServeOptions): Promise<StdioResult> {
   const { logger } = options;
   const frames = new StdioFrameTransport(io.stdin, io.stdout, logger);
+  if (product.ops) io.ops?.setSource(product.ops);
   const serving = startServing(product, options);
   const connection = serving.connect(frames);
   logger.info('serving on stdio', { product: product.info.name });
@@ -158,6 +162,7 @@ export async function serveStdio(product: Product, io: StdioIO, options: ServeOp
  */
 export async function serveHttp(product: Product, http: HttpServeOptions, options: ServeOptions): Promise<HttpHost> {
   const { logger } = options;
+  if (product.ops) http.ops?.setSource(product.ops);
   const s = served(product, options, http.requestStateKey);
   const leg = createModernLeg(
     async (ctx) => {
