@@ -1,23 +1,21 @@
-// The client that `npm run conformance:client` puts under @modelcontextprotocol/conformance: connect
-// through switchboard's McpClient, list tools, call every tool with arguments built from its input
-// schema (or the calls the harness names), authenticating headlessly through switchboard's OAuth provider. It never looks at the
-// scenario name; MCP_CONFORMANCE_CONTEXT only supplies credentials and, for some scenarios, the tool calls to make.
+// The client that `npm run conformance:client` puts under @modelcontextprotocol/conformance: it
+// configures the server the way a user would (an [mcp_servers] table: `oauth` keys, secrets in
+// environment variables and 0600 files), lets switchboard's McpClient and OAuth runtime pick the flow,
+// lists tools and calls every tool with arguments built from its input schema (or the calls a
+// scenario needs). It constructs no OAuth provider of its own: a browser login is completed by
+// following the authorization redirect (the suite's authorization servers approve at once).
 //   node conformance/client.ts [--client-metadata-url URL] <server-url>
 // (the suite appends the URL). Test tooling, not product: it uses the package as a library, run by
 // Node with type stripping (erasable syntax only); 'switchboard' resolves to dist/, so build first.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  CrossAppAccessProvider,
-  discoverOAuthServerInfo,
-  extractWWWAuthenticateParams,
-  requestJwtAuthorizationGrant,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type Tool,
-} from '@modelcontextprotocol/client';
-import { createMcpClient, isMcpClientError, nullLogger, parseMcpServerConfig } from 'switchboard';
-import { MemoryTokenStore, OAuthRuntime, SwitchboardOAuthProvider, discoverAuthorizationState, type OAuthGrant } from 'switchboard/oauth';
+import type { Tool } from '@modelcontextprotocol/client';
+import { createMcpClient, nullLogger, parseMcpServerConfig, type McpClient } from 'switchboard';
+import { MemoryTokenStore, OAuthRuntime, type SwitchboardOAuthProvider } from 'switchboard/oauth';
 
+/** What a scenario hands the client (credentials, and for some scenarios the calls to make). */
 interface ConformanceContext {
   client_id?: string;
   client_secret?: string;
@@ -25,16 +23,17 @@ interface ConformanceContext {
   signing_algorithm?: string;
   idp_client_id?: string;
   idp_id_token?: string;
-  idp_issuer?: string;
   idp_token_endpoint?: string;
-  /** The calls to make instead of one per listed tool (scenarios that test particular arguments). */
+  /** auth/wif-jwt-bearer: the workload identity token the platform would have written to a file. */
+  valid_jwt?: string;
   toolCalls?: { name: string; arguments?: Record<string, unknown> }[];
 }
 
 interface ConformanceRunOptions {
   url: string;
+  scenario: string;
   context: ConformanceContext;
-  /** The Client ID Metadata Document URL offered to servers that support CIMD. */
+  /** The Client ID Metadata Document URL (config `mcp_oauth_client_metadata_url`). */
   clientMetadataUrl?: string;
   log: (line: string) => void;
 }
@@ -50,71 +49,56 @@ function parseConformanceContext(raw: string | undefined): ConformanceContext {
   return typeof parsed === 'object' && parsed !== null ? (parsed as ConformanceContext) : {};
 }
 
-/**
- * Discover before connecting (an unauthenticated connection for the challenge's resource_metadata,
- * then PRM and authorization-server metadata): the grant types decide how a client secret is
- * used, and the result seeds the provider's discovery cache.
- */
-async function discoverFirst(url: string): Promise<OAuthDiscoveryState | undefined> {
-  const probe = createMcpClient(parseMcpServerConfig('conformance', { url }).config, { logger: nullLogger, env: {} }, { retryDelaysMs: [] });
-  try {
-    await probe.connect();
-    return undefined;
-  } catch (err) {
-    const challenge = isMcpClientError(err, 'auth_required') ? err.details.challenge : undefined;
-    if (challenge === undefined) return undefined;
-    const { resourceMetadataUrl } = extractWWWAuthenticateParams(new Response(null, { status: 401, headers: { 'www-authenticate': challenge } }));
-    return await discoverAuthorizationState(url, { resourceMetadataUrl }).catch(() => undefined);
-  } finally {
-    await probe.close();
+/** Secrets as a user keeps them: files readable by the owner only, and environment variables. */
+class Secrets {
+  readonly env: NodeJS.ProcessEnv = {};
+  private dir: string | undefined;
+
+  file(name: string, content: string): string {
+    this.dir ??= mkdtempSync(path.join(os.tmpdir(), 'sb-conformance-'));
+    const file = path.join(this.dir, name);
+    writeFileSync(file, content, { mode: 0o600 });
+    return file;
+  }
+
+  variable(name: string, value: string): string {
+    this.env[name] = value;
+    return name;
+  }
+
+  dispose(): void {
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
-/** Pick the credentials: private key or IdP token (extensions), a client secret, or none (DCR/CIMD). */
-async function authProvider(options: ConformanceRunOptions): Promise<OAuthClientProvider> {
-  const { url, context } = options;
-  if (context.idp_id_token && context.idp_token_endpoint && context.client_id && context.client_secret) {
-    const info = await discoverOAuthServerInfo(url);
-    return new CrossAppAccessProvider({
-      clientId: context.client_id,
-      clientSecret: context.client_secret,
-      clientName: 'switchboard',
-      expectedIssuer: info.authorizationServerMetadata?.issuer ?? String(info.authorizationServerUrl),
-      assertion: async (ctx) =>
-        (
-          await requestJwtAuthorizationGrant({
-            tokenEndpoint: context.idp_token_endpoint!,
-            audience: ctx.authorizationServerUrl,
-            resource: ctx.resourceUrl,
-            idToken: context.idp_id_token!,
-            clientId: context.idp_client_id ?? context.client_id!,
-            scope: ctx.scope,
-            fetchFn: ctx.fetchFn,
-          })
-        ).jwtAuthGrant,
-    });
+/**
+ * The `[mcp_servers.conformance]` table a user of this server would write. The scenario's context
+ * says which credentials exist; its name says what the context cannot (a client secret for the
+ * client_credentials grant rather than a pre-registered browser client; DPoP).
+ */
+function serverTable(url: string, scenario: string, context: ConformanceContext, secrets: Secrets): Record<string, unknown> {
+  const oauth: Record<string, unknown> = {};
+  if (context.client_id) oauth.client_id = context.client_id;
+  if (context.client_secret) oauth.client_secret_env_var = secrets.variable('CONFORMANCE_CLIENT_SECRET', context.client_secret);
+  if (context.private_key_pem) {
+    oauth.private_key_file = secrets.file('client-key.pem', context.private_key_pem);
+    if (context.signing_algorithm) oauth.private_key_alg = context.signing_algorithm;
   }
-  const discovered = await discoverFirst(url);
-  let grant: OAuthGrant = { kind: 'authorization_code' };
-  if (context.private_key_pem && context.client_id) {
-    grant = { kind: 'client_credentials', privateKey: { pem: context.private_key_pem, algorithm: context.signing_algorithm ?? 'ES256' } };
-  } else if (context.client_secret && context.client_id) {
-    const grants = discovered?.authorizationServerMetadata?.grant_types_supported;
-    if (grants?.includes('client_credentials') && !grants.includes('authorization_code')) {
-      grant = { kind: 'client_credentials', clientSecret: context.client_secret };
-    }
+  if (scenario.startsWith('auth/client-credentials-')) oauth.grant_type = 'client_credentials';
+  if (context.valid_jwt) {
+    oauth.grant_type = 'jwt_bearer';
+    oauth.assertion_file = secrets.file('workload-token.jwt', context.valid_jwt);
   }
-  const runtime = new OAuthRuntime({ home: null, store: new MemoryTokenStore(), logger: nullLogger, env: {} });
-  const session = runtime.session('conformance', url);
-  session.discoveryState = discovered;
-  return new SwitchboardOAuthProvider({
-    session,
-    mode: { kind: 'headless', redirectUrl: REDIRECT_URL },
-    grant,
-    clientId: context.client_id ?? null,
-    clientSecret: context.client_secret ?? null,
-    clientMetadataUrl: options.clientMetadataUrl ?? null,
-  });
+  if (context.idp_id_token && context.idp_token_endpoint) {
+    oauth.grant_type = 'identity_assertion';
+    oauth.idp = {
+      token_endpoint: context.idp_token_endpoint,
+      client_id: context.idp_client_id ?? context.client_id,
+      subject_token_env_var: secrets.variable('CONFORMANCE_ID_TOKEN', context.idp_id_token),
+    };
+  }
+  if (scenario.startsWith('auth/dpop')) oauth.dpop = true;
+  return { url, ...(Object.keys(oauth).length > 0 ? { oauth } : {}) };
 }
 
 /** A value for one JSON-schema property: its default, its first enum value, or a typed filler. */
@@ -145,44 +129,25 @@ function sampleArguments(schema: Record<string, unknown> | undefined): Record<st
   return Object.fromEntries(Object.entries(properties).map(([name, prop]) => [name, sampleValue(prop)]));
 }
 
-interface Connection {
-  listTools(): Promise<Tool[]>;
-  callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
-  close(): Promise<void>;
-}
-
 /**
- * Connect through switchboard's own McpClient (the layer under test): its Streamable HTTP transport
- * with the headless OAuth provider, elicitation answered with the schema's defaults.
+ * The calls to make: what the context names; for json-schema-2020-12-preservation, the focal tool's
+ * observed inputSchema passed back verbatim through the echo tool (the scenario's contract); else
+ * every listed tool with sample arguments.
  */
-async function connectMcp(url: string, provider: OAuthClientProvider): Promise<Connection> {
-  const config = parseMcpServerConfig('conformance', { url }).config;
-  const client = createMcpClient(config, {
-    logger: nullLogger,
-    env: {},
-    authProviderFor: () => provider,
-    handlers: { elicitation: async () => ({ action: 'accept', content: {} }) },
-  });
-  try {
-    await client.connect();
-  } catch (err) {
-    await client.close();
-    throw err;
-  }
-  return {
-    listTools: () => client.listTools(),
-    callTool: (name, args) => client.callTool(name, args),
-    close: () => client.close(),
-  };
+function plannedCalls(scenario: string, context: ConformanceContext, tools: Tool[]): { name: string; arguments?: Record<string, unknown> }[] {
+  if (context.toolCalls) return context.toolCalls;
+  const focal = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+  if (scenario === 'json-schema-2020-12-preservation' && focal) return [{ name: 'json_schema_echo', arguments: { schema: focal.inputSchema } }];
+  return tools.map((tool) => ({ name: tool.name, arguments: sampleArguments(tool.inputSchema as Record<string, unknown>) }));
 }
 
 /** Run `op` again after a headless authorization completed inside it (the SDK throws after one). */
-async function withReauthorization<T>(provider: OAuthClientProvider, op: () => Promise<T>): Promise<T> {
+async function withReauthorization<T>(providers: SwitchboardOAuthProvider[], op: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await op();
     } catch (err) {
-      const completed = provider instanceof SwitchboardOAuthProvider ? provider.takeCompletedAuthorizations() : 0;
+      const completed = providers.reduce((n, p) => n + p.takeCompletedAuthorizations(), 0);
       if (completed === 0 || attempt >= MAX_AUTH_RETRIES) throw err;
     }
   }
@@ -190,25 +155,38 @@ async function withReauthorization<T>(provider: OAuthClientProvider, op: () => P
 
 /** Resolves to the process exit code. */
 async function runConformanceClient(options: ConformanceRunOptions): Promise<number> {
-  const { log } = options;
+  const { log, scenario, context } = options;
+  const secrets = new Secrets();
+  let client: McpClient | undefined;
   try {
-    const provider = await authProvider(options);
-    const connection = await withReauthorization(provider, () => connectMcp(options.url, provider));
-    try {
-      const tools = await withReauthorization(provider, () => connection.listTools());
-      log(`listed ${tools.length} tool(s)`);
-      const calls = options.context.toolCalls ?? tools.map((tool) => ({ name: tool.name, arguments: sampleArguments(tool.inputSchema as Record<string, unknown>) }));
-      for (const call of calls) {
-        await withReauthorization(provider, () => connection.callTool(call.name, call.arguments ?? {}));
-        log(`called ${call.name}`);
-      }
-    } finally {
-      await connection.close();
+    const config = parseMcpServerConfig('conformance', serverTable(options.url, scenario, context, secrets)).config;
+    const runtime = new OAuthRuntime({ home: null, store: new MemoryTokenStore(), logger: nullLogger, env: secrets.env, clientMetadataUrl: options.clientMetadataUrl ?? null });
+    const providers: SwitchboardOAuthProvider[] = [];
+    const mcp = createMcpClient(config, {
+      logger: nullLogger,
+      env: secrets.env,
+      authProviderFor: (server) => {
+        const provider = runtime.providerFor(server, { kind: 'headless', redirectUrl: REDIRECT_URL });
+        providers.push(provider);
+        return provider;
+      },
+      handlers: { elicitation: async () => ({ action: 'accept', content: {} }) },
+    });
+    client = mcp;
+    await withReauthorization(providers, () => mcp.connect());
+    const tools = await withReauthorization(providers, () => mcp.listTools());
+    log(`listed ${tools.length} tool(s)`);
+    for (const call of plannedCalls(scenario, context, tools)) {
+      await withReauthorization(providers, () => mcp.callTool(call.name, call.arguments ?? {}));
+      log(`called ${call.name}`);
     }
     return 0;
   } catch (err) {
     log(`error: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
+  } finally {
+    await client?.close();
+    secrets.dispose();
   }
 }
 
@@ -221,6 +199,7 @@ if (!url) {
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '(none)';
 process.exitCode = await runConformanceClient({
   url,
+  scenario,
   context: parseConformanceContext(process.env.MCP_CONFORMANCE_CONTEXT),
   clientMetadataUrl: values['client-metadata-url'],
   log: (line) => process.stderr.write(`[conformance-client ${scenario}] ${line}\n`),

@@ -19,9 +19,11 @@ export type {
   HttpTransportConfig,
   McpTransportConfig,
   OAuthConfig,
+  OAuthIdpConfig,
   StartupMode,
   StdioTransportConfig,
 } from './mcp-server-schema.js';
+export { PRIVATE_KEY_ALGS } from './mcp-server-schema.js';
 
 export const SERVER_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
 

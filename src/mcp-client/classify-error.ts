@@ -156,7 +156,8 @@ export function bodyPreview(body: string): string {
 }
 
 /** undici reports refused/reset connections as a TypeError whose cause carries a system error code. */
-function isFetchFailure(err: unknown): boolean {
+/** A request that never got an HTTP answer (refused, reset, DNS): fetch's TypeError with a coded cause. */
+export function isFetchFailure(err: unknown): boolean {
   if (!(err instanceof TypeError)) return false;
   const cause = (err as { cause?: unknown }).cause;
   return typeof cause === 'object' && cause !== null && typeof (cause as { code?: unknown }).code === 'string';

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { z } from 'zod';
+import type { StoredDpopKey } from './dpop-key.js';
 
 /** What a TokenStore keeps per server: the registered client, the tokens and their expiry. */
 export interface StoredOAuthCredentials {
@@ -16,6 +17,8 @@ export interface StoredOAuthCredentials {
   expires_at?: number | null;
   /** Where the protected-resource metadata was found (a WWW-Authenticate hint), for refreshes. */
   resource_metadata_url?: string;
+  /** The server's DPoP key pair (`oauth.dpop`): its tokens are bound to it. */
+  dpop_key?: StoredDpopKey;
 }
 
 /** Built on first use (zod schemas allocate at construction; most processes never read a token store). */
@@ -29,6 +32,7 @@ const buildCredentialsSchema = () =>
       tokens: z.looseObject({ access_token: z.string(), token_type: z.string() }).optional(),
       expires_at: z.number().nullable().optional(),
       resource_metadata_url: z.string().optional(),
+      dpop_key: z.looseObject({ alg: z.string(), jwk: z.looseObject({ kty: z.string() }) }).optional(),
     })
     .loose();
 

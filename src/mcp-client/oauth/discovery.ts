@@ -10,7 +10,9 @@ import {
   type OAuthDiscoveryState,
   type OAuthProtectedResourceMetadata,
 } from '@modelcontextprotocol/client';
-import { anySignal } from '../../util/index.js';
+import { anySignal, errorMessage } from '../../util/index.js';
+import { isFetchFailure } from '../classify-error.js';
+import { McpClientError } from '../errors.js';
 
 export const DISCOVERY_TIMEOUT_MS = 5_000;
 
@@ -37,6 +39,21 @@ export function fetchWithTimeout(options: { fetch?: FetchLike; signal?: AbortSig
   return (url, init) => base(url, { ...init, signal: anySignal(init?.signal ?? undefined, options.signal, AbortSignal.timeout(options.timeoutMs)) });
 }
 
+/**
+ * A discovery request that got no HTTP answer, as the client's typed error: `network` (refused,
+ * reset, DNS) or `timeout`, naming the server; anything else is returned unchanged.
+ */
+export function discoveryFailure(serverUrl: string, err: unknown): unknown {
+  if (isFetchFailure(err)) {
+    const cause = (err as { cause?: unknown }).cause;
+    return new McpClientError('network', `cannot reach ${serverUrl} for OAuth discovery: ${errorMessage(cause)}`, { cause: err });
+  }
+  if (err instanceof DOMException && err.name === 'TimeoutError') {
+    return new McpClientError('timeout', `OAuth discovery for ${serverUrl} got no answer in time`, { cause: err });
+  }
+  return err;
+}
+
 export function normalizeScopes(scopes: readonly string[] | undefined): string[] | undefined {
   if (!scopes) return undefined;
   const out = [...new Set(scopes.map((s) => s.trim()).filter((s) => s !== ''))];
@@ -47,7 +64,8 @@ export function normalizeScopes(scopes: readonly string[] | undefined): string[]
  * Discovery as auth() does it, with one tolerance the SDK lacks: a 2025-03-26 server (no
  * protected-resource metadata, so the MCP server's origin is the authorization server) may serve
  * metadata whose `issuer` is not its origin. That spec had no issuer echo, so for that case only
- * the metadata is accepted without the RFC 8414 §3.3 check; with PRM present the check stands.
+ * the metadata is accepted without the RFC 8414 §3.3 check; with PRM present the check stands. A
+ * server that cannot be reached rejects with McpClientError `network` (or `timeout`).
  */
 export async function discoverAuthorizationState(serverUrl: string, options: { fetchFn?: FetchLike; resourceMetadataUrl?: URL }): Promise<OAuthDiscoveryState> {
   const resourceMetadataUrl = options.resourceMetadataUrl;
@@ -60,7 +78,7 @@ export async function discoverAuthorizationState(serverUrl: string, options: { f
   try {
     return toState(await discoverOAuthServerInfo(serverUrl, { fetchFn: options.fetchFn, resourceMetadataUrl }));
   } catch (err) {
-    if (!(err instanceof IssuerMismatchError) || err.kind !== 'metadata') throw err;
+    if (!(err instanceof IssuerMismatchError) || err.kind !== 'metadata') throw discoveryFailure(serverUrl, err);
     const hasPrm = await discoverOAuthProtectedResourceMetadata(serverUrl, { resourceMetadataUrl }, options.fetchFn).then(
       () => true,
       () => false,
@@ -72,12 +90,14 @@ export async function discoverAuthorizationState(serverUrl: string, options: { f
 
 /**
  * Discover the authorization server for an MCP server URL. Resolves undefined when no usable
- * metadata exists (no document, or one without authorization and token endpoints); network
- * failures reject.
+ * metadata exists (no document, or one without authorization and token endpoints); a server that
+ * cannot be reached rejects with McpClientError `network` (or `timeout`).
  */
 export async function discoverOAuth(serverUrl: string, options: DiscoveryOptions = {}): Promise<OAuthDiscovery | undefined> {
   const fetchFn = fetchWithTimeout({ fetch: options.fetch, signal: options.signal, timeoutMs: options.timeoutMs ?? DISCOVERY_TIMEOUT_MS });
-  const info = await discoverOAuthServerInfo(serverUrl, { fetchFn, resourceMetadataUrl: options.resourceMetadataUrl });
+  const info = await discoverOAuthServerInfo(serverUrl, { fetchFn, resourceMetadataUrl: options.resourceMetadataUrl }).catch((err: unknown) => {
+    throw discoveryFailure(serverUrl, err);
+  });
   const metadata = info.authorizationServerMetadata;
   if (!metadata?.authorization_endpoint || !metadata.token_endpoint) return undefined;
   return {

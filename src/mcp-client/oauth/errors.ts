@@ -19,6 +19,25 @@ export class OAuthAuthRequiredError extends SwitchboardError {
 }
 
 /**
+ * A credential that needs no login cannot get a token: the authorization server or the identity
+ * provider refused it, or it cannot be used (an expired workload token). A new login would not help,
+ * so the text says what to check instead.
+ */
+export class OAuthCredentialError extends SwitchboardError {
+  declare readonly code: 'auth_required';
+  readonly serverName: string;
+  /** The OAuth `error` code the server answered with, when it answered one. */
+  readonly oauthError: string | undefined;
+
+  constructor(serverName: string, detail: string, options: { cause?: unknown; oauthError?: string } = {}) {
+    super('auth_required', `MCP server '${serverName}': ${detail}`, { cause: options.cause });
+    this.name = 'OAuthCredentialError';
+    this.serverName = serverName;
+    this.oauthError = options.oauthError;
+  }
+}
+
+/**
  * A refresh that failed for a reason a retry may fix (server_error, network, timeout). Deliberately
  * not auth_required: the stored login is still good and the user must not be told to log in again.
  */
@@ -56,7 +75,7 @@ export class OAuthLoginError extends SwitchboardError {
   /** The OAuth `error` code from the authorization server, when it sent one. */
   readonly oauthError: string | undefined;
 
-  constructor(code: 'oauth_provider_error' | 'oauth_callback_timeout' | 'oauth_login_failed', message: string, options: { cause?: unknown; oauthError?: string } = {}) {
+  constructor(code: 'oauth_provider_error' | 'oauth_callback_timeout' | 'oauth_login_failed' | 'oauth_unsupported', message: string, options: { cause?: unknown; oauthError?: string } = {}) {
     super(code, message, { cause: options.cause });
     this.name = 'OAuthLoginError';
     this.oauthError = options.oauthError;

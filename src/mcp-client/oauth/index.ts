@@ -1,4 +1,5 @@
-// OAuth 2.1 for HTTP MCP servers: discovery, login/logout, token store, refresh, auth status.
+// OAuth 2.1 for HTTP MCP servers: discovery, login/logout, the credential kinds (browser login, client
+// credentials, workload identity, enterprise identity assertion, DPoP), token store, refresh, auth status.
 export * from './errors.js';
 export { oauthStoreKey, type StoredOAuthCredentials } from './credentials.js';
 export * from './token-store.js';
@@ -10,7 +11,34 @@ export { KeyringTokenStore, napiKeyringBackend, type KeyringBackend } from './ke
 export { discoverOAuth, discoverAuthorizationState, normalizeScopes, DISCOVERY_TIMEOUT_MS, type OAuthDiscovery } from './discovery.js';
 export { parseScopesFlag } from './scopes.js';
 export { OAuthSession, DEFAULT_REFRESH_SKEW_MS, type OAuthSessionOptions } from './oauth-session.js';
-export { SwitchboardOAuthProvider, type AuthorizationMode, type OAuthGrant, type SwitchboardOAuthProviderOptions } from './provider.js';
+export { SwitchboardOAuthProvider, type AuthorizationMode, type SwitchboardOAuthProviderOptions } from './provider.js';
+export { resolveOAuthCredential, isMachineGrant, type OAuthCredential, type OAuthGrant, type OAuthGrantKind, type IdentityProvider, type TokenSource } from './credential-config.js';
+/** The token requests without a browser, for reuse (acting for each caller upstream). */
+export {
+  requestToken,
+  exchangeToken,
+  jwtBearerGrant,
+  jwtBearerParams,
+  requestIdentityAssertion,
+  discoverTokenEndpoint,
+  tokenEndpointOf,
+  GRANT_TYPES,
+  TOKEN_TYPES,
+  type ClientCredentials,
+  type TokenEndpoint,
+  type TokenRequestOptions,
+  type TokenExchangeOptions,
+  type IssuedToken,
+} from './token-grants.js';
 export { OAuthRuntime, createOAuthRuntime, hasStaticAuthorization, OAUTH_LOCK_DIR, type OAuthRuntimeOptions } from './oauth-runtime.js';
-export { determineAuthStatus, type McpAuthStatus, type AuthStatusDeps } from './auth-status.js';
+export {
+  determineAuthStatus,
+  describeCredential,
+  credentialKindLabel,
+  credentialStateLabel,
+  type McpAuthStatus,
+  type AuthStatusDeps,
+  type CredentialKind,
+  type CredentialSummary,
+} from './auth-status.js';
 export { performOAuthLogin, performOAuthLogout, LOGIN_TEXTS, DEFAULT_OAUTH_LOGIN_TIMEOUT_MS, type OAuthLoginOptions } from './login.js';

@@ -1,5 +1,7 @@
 // `switchboard mcp login` / `logout` as library functions: the loopback callback, the SDK's auth()
-// for discovery, registration, PKCE and the code exchange, Codex's scope rules and texts.
+// for discovery, registration, PKCE and the code exchange, Codex's scope rules and texts; a
+// credential that needs no browser just gets a token. An unreachable server, or one that does not
+// use OAuth, is said so plainly.
 import {
   LATEST_PROTOCOL_VERSION,
   OAuthError,
@@ -9,9 +11,12 @@ import {
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../../config/index.js';
 import { SwitchboardError, anySignal } from '../../util/index.js';
+import { isFetchFailure } from '../classify-error.js';
 import { DEFAULT_CLIENT_INFO } from '../defaults.js';
+import { McpClientError } from '../errors.js';
+import { credentialKindLabel, credentialKindOf } from './auth-status.js';
 import { startCallbackServer } from './callback-server.js';
-import { discoverAuthorizationState, fetchWithTimeout } from './discovery.js';
+import { discoverAuthorizationState, discoveryFailure, fetchWithTimeout } from './discovery.js';
 import { OAuthLoginError } from './errors.js';
 import type { OAuthRuntime } from './oauth-runtime.js';
 import type { SwitchboardOAuthProvider } from './provider.js';
@@ -27,6 +32,12 @@ export const LOGIN_TEXTS = {
   timeout: 'timed out waiting for OAuth callback',
   authorize: (name: string, url: string) => `Authorize \`${name}\` by opening this URL in your browser:\n${url}\n`,
   success: (name: string) => `Successfully logged in to MCP server '${name}'.`,
+  noBrowser: (name: string, kind: string) => `MCP server '${name}' uses ${kind}: no browser login is needed. Requesting a token…`,
+  unreachable: (name: string, url: string, reason: string) =>
+    `Cannot reach MCP server '${name}' at ${url}: ${reason}. Check that the server is running and that its url in config.toml is right.`,
+  noOAuth: (name: string, status: number) =>
+    `MCP server '${name}' does not use OAuth: it answered an unauthenticated request with HTTP ${status} and publishes no OAuth metadata. ` +
+    `It needs no login; if it wants a token, set bearer_token_env_var in its [mcp_servers.${name}] table.`,
   removed: (name: string) => `Removed OAuth credentials for '${name}'.`,
   nothingStored: (name: string) => `No OAuth credentials stored for '${name}'.`,
 } as const;
@@ -52,8 +63,17 @@ function httpUrl(server: McpServerConfig, message: string): string {
   return server.transport.url;
 }
 
+/** What an unauthenticated initialize said: its status and challenge, or that nothing answered. */
+interface Probe {
+  status?: number;
+  resourceMetadataUrl?: URL;
+  scope?: string;
+  /** The request got no HTTP answer (refused, reset, DNS, timeout). */
+  unreachable?: McpClientError;
+}
+
 /** An unauthenticated request to read the server's challenge (resource_metadata, scope). */
-async function probeChallenge(url: string, fetchFn: FetchLike): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+async function probeChallenge(url: string, fetchFn: FetchLike): Promise<Probe> {
   try {
     const response = await fetchFn(url, {
       method: 'POST',
@@ -68,12 +88,19 @@ async function probeChallenge(url: string, fetchFn: FetchLike): Promise<{ resour
     await response.body?.cancel().catch(() => {});
     const session = response.headers.get('mcp-session-id');
     if (session) await fetchFn(url, { method: 'DELETE', headers: { 'mcp-session-id': session } }).catch(() => {});
-    if (response.status !== 401 && response.status !== 403) return {};
+    if (response.status !== 401 && response.status !== 403) return { status: response.status };
     const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
-    return { resourceMetadataUrl, scope };
-  } catch {
-    return {};
+    return { status: response.status, resourceMetadataUrl, scope };
+  } catch (err) {
+    const failure = discoveryFailure(url, err);
+    return failure instanceof McpClientError ? { unreachable: failure } : {};
   }
+}
+
+function unreachable(server: McpServerConfig, url: string, err: McpClientError): McpClientError {
+  const cause = (err.cause as { cause?: unknown } | undefined)?.cause;
+  const reason = isFetchFailure(err.cause) && cause instanceof Error ? cause.message : 'no answer in time';
+  return new McpClientError(err.code, LOGIN_TEXTS.unreachable(server.name, url, reason), { cause: err });
 }
 
 /** Run the browser login for one HTTP server and store the tokens. */
@@ -82,13 +109,23 @@ export async function performOAuthLogin(options: OAuthLoginOptions): Promise<voi
   const url = httpUrl(server, LOGIN_TEXTS.onlyHttp);
   const fetchFn = fetchWithTimeout({ fetch: options.fetch, signal: options.signal, timeoutMs: 30_000 });
   const challenge = await probeChallenge(url, fetchWithTimeout({ fetch: options.fetch, signal: options.signal, timeoutMs: 5_000 }));
+  if (challenge.unreachable) throw unreachable(server, url, challenge.unreachable);
   const choice = resolveOAuthScopes({ flag: options.scopes, configured: server.scopes, challenge: challenge.scope });
 
-  if (runtime.grantFor(server).kind === 'client_credentials') {
-    const provider = runtime.providerFor(server, { kind: 'none' });
-    const result = await auth(provider, { serverUrl: url, scope: choice.scopes?.join(' '), resourceMetadataUrl: challenge.resourceMetadataUrl, fetchFn });
-    if (result !== 'AUTHORIZED') throw new OAuthLoginError('oauth_login_failed', 'the client_credentials grant did not return a token');
+  const machine = runtime.providerFor(server, { kind: 'none' });
+  if (machine.isMachineGrant) {
+    options.print(LOGIN_TEXTS.noBrowser(server.name, credentialKindLabel({ kind: credentialKindOf(server), dpop: machine.dpop !== undefined })));
+    if (challenge.resourceMetadataUrl) machine.session.resourceMetadataUrl = challenge.resourceMetadataUrl.href;
+    await machine.requestMachineToken(choice.scopes?.join(' '));
     return;
+  }
+
+  const session = runtime.session(server.name, url);
+  session.discoveryState ??= await discoverAuthorizationState(url, { fetchFn, resourceMetadataUrl: challenge.resourceMetadataUrl });
+  // No challenge and no metadata: this server does not do OAuth (a 2025-03-26 server without metadata still answers 401).
+  const state = session.discoveryState;
+  if (!state.authorizationServerMetadata && !state.resourceMetadata && challenge.status !== undefined && challenge.status !== 401 && challenge.status !== 403) {
+    throw new OAuthLoginError('oauth_unsupported', LOGIN_TEXTS.noOAuth(server.name, challenge.status));
   }
 
   const callback = await startCallbackServer({ port: options.callbackPort, callbackUrl: options.callbackUrl });
@@ -97,7 +134,6 @@ export async function performOAuthLogin(options: OAuthLoginOptions): Promise<voi
       await authorizeOnce(options, url, callback, choice, challenge.resourceMetadataUrl, fetchFn);
     } catch (err) {
       const providerError = (err instanceof OAuthLoginError && err.code === 'oauth_provider_error') || (err instanceof OAuthError && err.code === 'invalid_scope');
-      const session = runtime.session(server.name, url);
       const discovered = session.discoveryState?.resourceMetadata?.scopes_supported ?? [];
       const requestedAny = (choice.scopes?.length ?? 0) > 0 || discovered.length > 0;
       if (!shouldRetryWithoutScopes(choice.source, requestedAny, providerError)) throw err;

@@ -6,7 +6,8 @@ import type { Config, McpServerConfig } from '../../config/index.js';
 import { SwitchboardError, type Logger } from '../../util/index.js';
 import { oauthStoreKey } from './credentials.js';
 import { OAuthSession } from './oauth-session.js';
-import { SwitchboardOAuthProvider, type AuthorizationMode, type OAuthGrant } from './provider.js';
+import { resolveOAuthCredential, type OAuthCredential } from './credential-config.js';
+import { SwitchboardOAuthProvider, type AuthorizationMode } from './provider.js';
 import { createTokenStore, type TokenStore } from './token-store.js';
 import type { KeyringBackend } from './keyring-token-store.js';
 import { SharedTokenStore } from './shared-token-store.js';
@@ -72,29 +73,24 @@ export class OAuthRuntime {
     return session;
   }
 
-  /** The grant a server is configured for; the client_credentials secret is read from its variable. */
-  grantFor(server: McpServerConfig): OAuthGrant {
-    if (server.oauth?.grant_type !== 'client_credentials') return { kind: 'authorization_code' };
-    const variable = server.oauth.client_secret_env_var;
-    if (!server.oauth.client_id || !variable) {
-      throw new SwitchboardError('config', `MCP server '${server.name}': oauth.grant_type = "client_credentials" needs oauth.client_id and oauth.client_secret_env_var`);
-    }
-    const secret = this.options.env[variable];
-    if (secret === undefined) throw new SwitchboardError('config', `Environment variable ${variable} for MCP server '${server.name}' is not set`);
-    if (secret.trim() === '') throw new SwitchboardError('config', `Environment variable ${variable} for MCP server '${server.name}' is empty`);
-    return { kind: 'client_credentials', clientSecret: secret };
+  /** How `server` proves who it is, with its secrets read (a config error names the key at fault). */
+  credentialFor(server: McpServerConfig): OAuthCredential {
+    return resolveOAuthCredential(server, this.options.env);
   }
 
   /** A provider for `server` in the given mode (connections use `{ kind: 'none' }`). */
   providerFor(server: McpServerConfig, mode: AuthorizationMode): SwitchboardOAuthProvider {
     if (server.transport.type === 'stdio') throw new SwitchboardError('oauth_unsupported', `OAuth is not supported for stdio server ${server.name}`);
-    const grant = this.grantFor(server);
+    const { grant, client, dpop } = this.credentialFor(server);
     return new SwitchboardOAuthProvider({
       session: this.session(server.name, server.transport.url),
       mode,
       grant,
-      clientId: server.oauth?.client_id ?? null,
-      clientSecret: grant.kind === 'client_credentials' ? grant.clientSecret : null,
+      clientId: client.clientId,
+      clientSecret: client.clientSecret ?? null,
+      privateKey: client.privateKey ?? null,
+      dpop,
+      scopes: server.scopes,
       clientMetadataUrl: this.options.clientMetadataUrl ?? null,
       resource: server.oauth_resource,
     });

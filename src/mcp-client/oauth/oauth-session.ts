@@ -2,9 +2,10 @@
 // credentials, cached discovery, and the refresh gate that lets a one-time refresh token be used
 // once (in-process mutex + cross-process file lock, or the shared store's lock across replicas;
 // store re-read after the lock is taken).
-import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type { DpopAlg, DpopSession, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { AsyncMutex, acquireFileLock, errorMessage, type FileRelease, type Logger, type Release } from '../../util/index.js';
 import { accessTokenExpiring, expiresAtFrom, oauthStoreKey, type StoredOAuthCredentials } from './credentials.js';
+import { createDpopKey, dpopSessionFor, sameDpopKey, type StoredDpopKey } from './dpop-key.js';
 import type { TokenStore } from './token-store.js';
 
 /** Refresh when the access token expires within this window. */
@@ -44,6 +45,9 @@ export class OAuthSession {
   private credentials: StoredOAuthCredentials | undefined;
   private loaded = false;
   private sdkRefresh: { release: () => void } | null = null;
+  /** The DPoP session over the stored key, rebuilt when the stored key changes (a login elsewhere). */
+  private dpop: { key: StoredDpopKey; session: Promise<DpopSession> } | undefined;
+  private creatingDpopKey: Promise<StoredDpopKey> | undefined;
 
   constructor(options: OAuthSessionOptions) {
     this.serverName = options.serverName;
@@ -80,6 +84,35 @@ export class OAuthSession {
     this.credentials = await this.store.load(this.storeKey);
     this.loaded = true;
     return this.credentials;
+  }
+
+  /** This server's DPoP session, over the key pair stored with its credentials (created and stored on first use). */
+  async dpopSession(alg: DpopAlg): Promise<DpopSession> {
+    const key =
+      (await this.current())?.dpop_key ??
+      (await (this.creatingDpopKey ??= this.createDpopKey(alg).finally(() => {
+        this.creatingDpopKey = undefined;
+      })));
+    if (!this.dpop || !sameDpopKey(this.dpop.key, key)) this.dpop = { key, session: dpopSessionFor(key) };
+    return this.dpop.session;
+  }
+
+  /**
+   * A new key pair, stored with the credentials before any token is bound to it. Not under the
+   * refresh gate (a token request in progress may be the one asking); when another process stored
+   * a key first, that one is used.
+   */
+  private async createDpopKey(alg: DpopAlg): Promise<StoredDpopKey> {
+    const stored = await this.store.load(this.storeKey);
+    if (!stored?.dpop_key) {
+      const next: StoredOAuthCredentials = { server_name: this.serverName, server_url: this.serverUrl, ...(stored ?? {}), dpop_key: await createDpopKey(alg) };
+      await this.store.save(this.storeKey, next);
+    }
+    const settled = await this.store.load(this.storeKey);
+    if (!settled?.dpop_key) throw new Error(`the DPoP key of MCP server ${this.serverName} could not be stored`);
+    this.credentials = settled;
+    this.loaded = true;
+    return settled.dpop_key;
   }
 
   isExpiring(creds: StoredOAuthCredentials): boolean {
@@ -172,6 +205,9 @@ export class OAuthSession {
     };
     const resourceMetadataUrl = this.resourceMetadataUrl ?? previous?.resource_metadata_url;
     if (resourceMetadataUrl) next.resource_metadata_url = resourceMetadataUrl;
+    // The key the token is bound to (stored before the token request, maybe after `base` was read).
+    const dpopKey = previous?.dpop_key ?? this.credentials?.dpop_key;
+    if (dpopKey) next.dpop_key = dpopKey;
     await this.store.save(this.storeKey, next);
     this.credentials = next;
     this.loaded = true;
@@ -191,22 +227,24 @@ export class OAuthSession {
     this.credentials = next;
   }
 
-  /** Forget the tokens (revoked or rejected); the client registration is kept for the next login. */
+  /** Forget the tokens (revoked or rejected); the client registration and DPoP key are kept for the next login. */
   async dropTokens(): Promise<void> {
     const previous = await this.current();
     if (!previous?.tokens) return;
     const next: StoredOAuthCredentials = { ...previous };
     delete next.tokens;
     delete next.expires_at;
-    if (next.client_information) await this.store.save(this.storeKey, next);
+    const keep = next.client_information !== undefined || next.dpop_key !== undefined;
+    if (keep) await this.store.save(this.storeKey, next);
     else await this.store.delete(this.storeKey);
-    this.credentials = next.client_information ? next : undefined;
+    this.credentials = keep ? next : undefined;
   }
 
   async deleteAll(): Promise<boolean> {
     this.credentials = undefined;
     this.loaded = true;
     this.discovery = undefined;
+    this.dpop = undefined;
     return this.store.delete(this.storeKey);
   }
 

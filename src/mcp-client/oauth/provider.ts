@@ -1,12 +1,13 @@
 // switchboard's SDK OAuthClientProvider: credentials from the token store, proactive refresh before
-// use, the SDK's own 401 refresh serialised through the session's refresh gate, and three ways of
-// handling an authorization redirect (refuse, hand to a login UI, or follow it headlessly).
+// use, the SDK's own 401 refresh serialised through the session's refresh gate, three ways of
+// handling an authorization redirect (refuse, hand to a login UI, or follow it headlessly), the
+// grants that need no browser, private_key_jwt client authentication and DPoP.
 import { randomBytes } from 'node:crypto';
 import {
   OAuthError,
   OAuthErrorCode,
-  createPrivateKeyJwtAuth,
   type AddClientAuthentication,
+  type DpopSession,
   type FetchLike,
   type OAuthClientInformationContext,
   type OAuthClientMetadata,
@@ -15,11 +16,15 @@ import {
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
+import { isMachineGrant, type OAuthGrant } from './credential-config.js';
+import { dpopAlgFor } from './dpop-key.js';
 import { OAuthAuthRequiredError, OAuthInsufficientScopeError, OAuthRefreshFailedError } from './errors.js';
 import { followAuthorizationHeadlessly } from './headless.js';
+import { IdentityProviderEndpoint, machineGrantParams } from './machine-grants.js';
 import type { OAuthSession } from './oauth-session.js';
-import { discover, refreshCredentials } from './refresh.js';
+import { discover, machineToken, refreshCredentials, resourceIndicator } from './refresh.js';
 import { scopesCovered } from './scopes.js';
+import { GRANT_TYPES, privateKeyJwtAuth } from './token-grants.js';
 
 /** What to do when the SDK wants the user to authorize. */
 export type AuthorizationMode =
@@ -30,11 +35,6 @@ export type AuthorizationMode =
   /** Follow the authorization URL with fetch and exchange the code (auto-approving servers). */
   | { kind: 'headless'; redirectUrl: string; maxAuthorizations?: number };
 
-/** How the client obtains tokens: the authorization code flow, or client credentials (a secret or a private key JWT). */
-export type OAuthGrant =
-  | { kind: 'authorization_code' }
-  | { kind: 'client_credentials'; clientSecret?: string; privateKey?: { pem: string; algorithm: string } };
-
 /** A SwitchboardOAuthProvider's session, authorization mode, grant and client identity. */
 export interface SwitchboardOAuthProviderOptions {
   session: OAuthSession;
@@ -43,6 +43,12 @@ export interface SwitchboardOAuthProviderOptions {
   /** Pre-configured client (config `oauth.client_id`, or pre-registration). */
   clientId?: string | null;
   clientSecret?: string | null;
+  /** private_key_jwt client authentication (needs clientId). */
+  privateKey?: { pem: string; algorithm: string } | null;
+  /** Sender-constrained tokens (RFC 9449) with the server's stored key pair. */
+  dpop?: boolean;
+  /** Scopes a grant without a browser asks for (config `scopes`); default none. */
+  scopes?: readonly string[] | null;
   /** Client ID Metadata Document URL, used where the server supports it (instead of DCR). */
   clientMetadataUrl?: string | null;
   /** Config `oauth_resource`: the RFC 8707 resource to ask for instead of the discovered one. */
@@ -65,7 +71,10 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   readonly clientMetadataUrl: string | undefined;
   readonly addClientAuthentication?: AddClientAuthentication;
   readonly validateResourceURL?: (serverUrl: string | URL, resource?: string) => Promise<URL | undefined>;
+  /** Present only with DPoP on, so the SDK wraps requests in proofs only then. */
+  readonly dpop?: () => Promise<DpopSession>;
   private readonly options: SwitchboardOAuthProviderOptions;
+  private readonly idpEndpoint: IdentityProviderEndpoint | undefined;
   private verifier: string | undefined;
   private expectedState: string | undefined;
   private authorizations = 0;
@@ -77,26 +86,32 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     this.mode = options.mode;
     this.grant = options.grant;
     this.clientMetadataUrl = options.clientId ? undefined : (options.clientMetadataUrl ?? undefined);
-    const key = options.grant.kind === 'client_credentials' ? options.grant.privateKey : undefined;
-    if (key && options.clientId) {
-      this.addClientAuthentication = createPrivateKeyJwtAuth({ issuer: options.clientId, subject: options.clientId, privateKey: key.pem, alg: key.algorithm });
-    }
+    this.addClientAuthentication = privateKeyJwtAuth({ clientId: options.clientId ?? null, ...(options.privateKey ? { privateKey: options.privateKey } : {}) });
     const resource = options.resource;
     if (resource) this.validateResourceURL = async () => new URL(resource);
+    if (options.dpop) this.dpop = () => this.session.dpopSession(dpopAlgFor(this.session.discoveryState?.authorizationServerMetadata));
+    this.idpEndpoint = options.grant.kind === 'identity_assertion' ? new IdentityProviderEndpoint(options.grant.idp) : undefined;
+  }
+
+  /** True for the grants that need no browser (client credentials, workload identity, identity assertion). */
+  get isMachineGrant(): boolean {
+    return isMachineGrant(this.grant);
   }
 
   get redirectUrl(): string | undefined {
-    if (this.grant.kind === 'client_credentials') return undefined;
+    if (this.isMachineGrant) return undefined;
     return this.mode.kind === 'none' ? NO_REDIRECT : this.mode.redirectUrl;
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    if (this.grant.kind === 'client_credentials') {
+    if (this.isMachineGrant) {
+      const authMethod = this.options.privateKey ? 'private_key_jwt' : this.options.clientSecret ? 'client_secret_basic' : 'none';
       return {
         client_name: CLIENT_NAME,
         redirect_uris: [],
-        grant_types: ['client_credentials'],
-        token_endpoint_auth_method: this.grant.privateKey ? 'private_key_jwt' : 'client_secret_basic',
+        grant_types: [this.grant.kind === 'client_credentials' ? GRANT_TYPES.clientCredentials : GRANT_TYPES.jwtBearer],
+        token_endpoint_auth_method: authMethod,
+        ...(this.options.scopes && this.options.scopes.length > 0 ? { scope: this.options.scopes.join(' ') } : {}),
       };
     }
     // refresh_token listed so servers issue refresh tokens and auth() asks for offline_access.
@@ -126,13 +141,12 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
       if (this.mode.kind === 'interactive') return undefined; // a login always authorizes afresh
       return (await this.session.current())?.tokens;
     }
+    // The key pair exists before any refresh gate is taken (the token request signs with it).
+    if (this.dpop) await this.dpop();
     const creds = await this.session.current();
-    if (!creds?.tokens) {
-      if (this.grant.kind === 'client_credentials') return this.clientCredentialsTokens();
-      return undefined;
-    }
+    if (!creds?.tokens) return this.isMachineGrant ? this.machineTokens() : undefined;
     if (!this.session.isExpiring(creds)) return creds.tokens;
-    if (!creds.tokens.refresh_token && this.grant.kind === 'client_credentials') return this.clientCredentialsTokens();
+    if (!creds.tokens.refresh_token && this.isMachineGrant) return this.machineTokens();
     if (!creds.tokens.refresh_token) return undefined;
     const fresh = await this.session.refreshIfExpiring((base) => refreshCredentials(this, base));
     return fresh?.tokens;
@@ -157,7 +171,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
 
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
     if (this.options.clientId) {
-      const secret = this.options.clientSecret ?? (this.grant.kind === 'client_credentials' ? this.grant.clientSecret : undefined);
+      const secret = this.options.clientSecret ?? undefined;
       return { client_id: this.options.clientId, ...(secret ? { client_secret: secret } : {}), ...(ctx?.issuer ? { issuer: ctx.issuer } : {}) };
     }
     const stored = (await this.session.current())?.client_information;
@@ -256,18 +270,24 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
 
   // ---- grants and invalidation ---------------------------------------------------------------
 
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
-    if (this.grant.kind !== 'client_credentials') return undefined;
-    const params = new URLSearchParams({ grant_type: 'client_credentials' });
-    if (scope) params.set('scope', scope);
-    return params;
+  /** A grant without a browser: its request (the workload token read now, the ID-JAG fetched now). */
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    if (!this.isMachineGrant) return undefined;
+    const discovery = this.session.discoveryState?.authorizationServerUrl ? this.session.discoveryState : await discover(this);
+    const audience = discovery.authorizationServerMetadata?.issuer ?? String(discovery.authorizationServerUrl);
+    const resource = await resourceIndicator(this, discovery);
+    const context = { serverName: this.session.serverName, audience, resource: resource === undefined ? undefined : String(resource), now: this.session.now, fetch: this.options.fetch };
+    return machineGrantParams(this.grant, scope, context, this.idpEndpoint);
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     this.session.endSdkRefresh();
     switch (scope) {
       case 'tokens':
-        this.session.logger.info('OAuth tokens were rejected by the authorization server; a new login is needed', { server: this.session.serverName });
+        this.session.logger.info(
+          this.isMachineGrant ? 'OAuth tokens were rejected by the authorization server; a new token will be requested' : 'OAuth tokens were rejected by the authorization server; a new login is needed',
+          { server: this.session.serverName },
+        );
         await this.session.dropTokens();
         return;
       case 'client':
@@ -285,15 +305,21 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     }
   }
 
-  /** client_credentials needs no login: fetch a token whenever none is usable. */
-  private async clientCredentialsTokens(): Promise<StoredOAuthTokens | undefined> {
+  /** A grant without a browser needs no login: fetch a token whenever none is usable. */
+  private async machineTokens(): Promise<StoredOAuthTokens | undefined> {
     const fresh = await this.session.withRefreshGate(async () => {
       const creds = await this.session.current();
       if (creds?.tokens && !this.session.isExpiring(creds)) return creds;
-      const tokens = await refreshCredentials(this, creds);
-      return this.session.persistTokens(tokens, creds);
+      return this.session.persistTokens(await machineToken(this), creds);
     });
     return fresh.tokens;
+  }
+
+  /** `mcp login` for a grant without a browser: a new token now, stored. */
+  async requestMachineToken(scope?: string): Promise<StoredOAuthTokens> {
+    if (this.dpop) await this.dpop();
+    const fresh = await this.session.withRefreshGate(async () => this.session.persistTokens(await machineToken(this, scope), await this.session.reload()));
+    return fresh.tokens!;
   }
 }
 

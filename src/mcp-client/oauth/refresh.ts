@@ -1,6 +1,7 @@
-// One token request for a stored login: the refresh_token grant (keeping the old refresh token
-// when the server sends none) or a new client_credentials token; failures become typed errors
-// that tell a revoked login (auth_required) from a transient failure (oauth_refresh_failed).
+// One token request for a stored login or a credential that needs none: the refresh_token grant
+// (keeping the old refresh token when the server sends none), or a new token from a grant without a
+// browser; failures become typed errors that tell a dead login (auth_required), a refused credential
+// (auth_required, saying what to check) and a transient failure (oauth_refresh_failed) apart.
 import {
   OAuthError,
   OAuthErrorCode,
@@ -10,18 +11,51 @@ import {
   type OAuthDiscoveryState,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import { errorMessage } from '../../util/index.js';
+import { errorMessage, isSwitchboardError } from '../../util/index.js';
 import type { StoredOAuthCredentials } from './credentials.js';
 import { DISCOVERY_TIMEOUT_MS, discoverAuthorizationState, fetchWithTimeout } from './discovery.js';
-import { OAuthAuthRequiredError, OAuthRefreshFailedError } from './errors.js';
+import { OAuthAuthRequiredError, OAuthCredentialError, OAuthRefreshFailedError } from './errors.js';
+import { refusedGrantText } from './machine-grants.js';
 import type { SwitchboardOAuthProvider } from './provider.js';
 
 const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
 
 /** OAuth error codes that mean the stored login is dead and only a new login helps. */
 const LOGIN_INVALID = new Set<string>([OAuthErrorCode.InvalidGrant, OAuthErrorCode.InvalidClient, OAuthErrorCode.UnauthorizedClient]);
+/** ... and, for a credential that needs no login, that it is refused: asking again would not help. */
+const GRANT_REFUSED = new Set<string>([...LOGIN_INVALID, OAuthErrorCode.InvalidScope, OAuthErrorCode.UnsupportedGrantType]);
 
+/** The RFC 8707 resource to ask for: as auth() chooses it, the metadata's string verbatim (SDK fix #1968). */
+export async function resourceIndicator(provider: SwitchboardOAuthProvider, discovery: OAuthDiscoveryState): Promise<string | URL | undefined> {
+  const selected = await selectResourceURL(provider.session.serverUrl, provider, discovery.resourceMetadata);
+  return selected && discovery.resourceMetadata && !provider.validateResourceURL ? discovery.resourceMetadata.resource : selected;
+}
+
+/** A new token from a grant without a browser (client credentials, workload identity, identity assertion). */
+export async function machineToken(provider: SwitchboardOAuthProvider, scope?: string): Promise<StoredOAuthTokens> {
+  const session = provider.session;
+  const name = session.serverName;
+  try {
+    const discovery = await discover(provider);
+    const metadata = discovery.authorizationServerMetadata;
+    const issuer = metadata?.issuer ?? String(discovery.authorizationServerUrl);
+    const fetchFn = fetchWithTimeout({ timeoutMs: TOKEN_REQUEST_TIMEOUT_MS });
+    const tokens = await fetchToken(provider, discovery.authorizationServerUrl, { metadata, resource: await resourceIndicator(provider, discovery), scope, fetchFn });
+    session.logger.info('obtained OAuth tokens', { server: name, grant: provider.grant.kind });
+    return { ...tokens, issuer };
+  } catch (err) {
+    if (err instanceof OAuthCredentialError || isSwitchboardError(err, 'config')) throw err;
+    if (err instanceof OAuthError && GRANT_REFUSED.has(err.code)) {
+      session.logger.warn('OAuth token request refused', { server: name, error: err.code });
+      throw new OAuthCredentialError(name, refusedGrantText(provider.grant, err), { cause: err, oauthError: err.code });
+    }
+    throw transientFailure(provider, err);
+  }
+}
+
+/** The refresh_token grant for a stored login. */
 export async function refreshCredentials(provider: SwitchboardOAuthProvider, base: StoredOAuthCredentials | undefined): Promise<StoredOAuthTokens> {
+  if (provider.isMachineGrant && !base?.tokens?.refresh_token) return machineToken(provider);
   const session = provider.session;
   const name = session.serverName;
   const fetchFn = fetchWithTimeout({ fetch: undefined, timeoutMs: TOKEN_REQUEST_TIMEOUT_MS });
@@ -30,13 +64,6 @@ export async function refreshCredentials(provider: SwitchboardOAuthProvider, bas
     const authorizationServerUrl = discovery.authorizationServerUrl;
     const metadata = discovery.authorizationServerMetadata;
     const issuer = metadata?.issuer ?? String(authorizationServerUrl);
-    const selected = await selectResourceURL(session.serverUrl, provider, discovery.resourceMetadata);
-    // Same choice as the SDK's auth(): the metadata's resource string verbatim (SDK fix #1968).
-    const resource = selected && discovery.resourceMetadata && !provider.validateResourceURL ? discovery.resourceMetadata.resource : selected;
-    if (provider.grant.kind === 'client_credentials') {
-      const tokens = await fetchToken(provider, authorizationServerUrl, { metadata, resource, fetchFn });
-      return { ...tokens, issuer };
-    }
     const refreshToken = base?.tokens?.refresh_token;
     if (!refreshToken) throw new OAuthAuthRequiredError(name);
     const clientInformation = await provider.clientInformation({ issuer });
@@ -45,8 +72,9 @@ export async function refreshCredentials(provider: SwitchboardOAuthProvider, bas
       metadata,
       clientInformation,
       refreshToken,
-      resource,
+      resource: await resourceIndicator(provider, discovery),
       addClientAuthentication: provider.addClientAuthentication,
+      dpop: await provider.dpop?.(),
       fetchFn,
     });
     session.logger.info('refreshed OAuth tokens', { server: name });
@@ -55,13 +83,19 @@ export async function refreshCredentials(provider: SwitchboardOAuthProvider, bas
     if (err instanceof OAuthAuthRequiredError || err instanceof OAuthRefreshFailedError) throw err;
     if (err instanceof OAuthError && LOGIN_INVALID.has(err.code)) {
       session.logger.warn('OAuth refresh rejected; the login is no longer valid', { server: name, error: err.code });
-      if (provider.grant.kind === 'authorization_code') await session.dropTokens();
+      await session.dropTokens();
+      // A credential that needs no login simply asks again.
+      if (provider.isMachineGrant) return machineToken(provider);
       throw new OAuthAuthRequiredError(name, { cause: err });
     }
-    session.logger.warn('OAuth token request failed', { server: name, error: errorMessage(err) });
-    const detail = err instanceof OAuthError ? `${err.code}: ${err.message}` : errorMessage(err);
-    throw new OAuthRefreshFailedError(name, detail, { cause: err });
+    throw transientFailure(provider, err);
   }
+}
+
+function transientFailure(provider: SwitchboardOAuthProvider, err: unknown): OAuthRefreshFailedError {
+  provider.session.logger.warn('OAuth token request failed', { server: provider.session.serverName, error: errorMessage(err) });
+  const detail = err instanceof OAuthError ? `${err.code}: ${err.message}` : errorMessage(err);
+  return new OAuthRefreshFailedError(provider.session.serverName, detail, { cause: err });
 }
 
 export async function discover(provider: SwitchboardOAuthProvider): Promise<OAuthDiscoveryState> {
