@@ -3,7 +3,7 @@
 // request that carried a session id into a typed session expiry. A token the server rejects makes
 // the OAuth provider forget its discovery, so the resource's authorization server is looked up
 // again (it may have moved: SEP-2352) before the SDK authorizes anew.
-import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport, isDpopNonceChallenge } from '@modelcontextprotocol/client';
 import type { FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { HttpObservations } from './classify-error.js';
 import { httpStatusError, sessionExpired } from './classify-error.js';
@@ -46,7 +46,9 @@ function observingFetch(recipe: HttpRecipe, seen: HttpObservations, base: FetchL
     }
     const method = (init?.method ?? 'GET').toUpperCase();
     const headers = new Headers(init?.headers);
-    if (response.status === 401 || response.status === 403) {
+    // A DPoP nonce challenge (RFC 9449 §9) is answered by the SDK's DPoP layer around this fetch,
+    // which retries at once with the nonce: the token was not rejected.
+    if ((response.status === 401 || response.status === 403) && !isDpopNonceChallenge(response)) {
       seen.challenge = response.headers.get('www-authenticate') ?? undefined;
       seen.rejectedAuthorization = headers.get('authorization') ?? undefined;
       const provider = recipe.authProvider;

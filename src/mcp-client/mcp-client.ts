@@ -315,7 +315,8 @@ export class McpClient extends McpServerApi {
     // A SwitchboardOAuthProvider was made by the OAuth layer, so it is loaded already when one is here.
     if (err.code === 'insufficient_scope' && provider instanceof (await import('./oauth/index.js')).SwitchboardOAuthProvider) await provider.session.reload();
     const token = await currentAccessToken(provider);
-    return token !== undefined && `Bearer ${token}` !== used.rejectedAuthorization;
+    // `Bearer <token>` or `DPoP <token>`: the token decides, not the scheme it was presented with.
+    return token !== undefined && token !== used.rejectedAuthorization?.slice(used.rejectedAuthorization.indexOf(' ') + 1);
   }
 
   private async fetchTools(options: RequestOptions): Promise<{ tools: Tool[]; changed: boolean; cache?: ListCacheHint }> {

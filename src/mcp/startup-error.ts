@@ -37,6 +37,9 @@ export function startupErrorDisplay(config: McpServerConfig, err: unknown): stri
   }
   switch (codeOf(err)) {
     case 'auth_required':
+      // A credential that needs no login (client credentials, workload identity, identity assertion)
+      // was refused: its own text says what to check, a login would not help.
+      if ((config.oauth?.grant_type ?? 'authorization_code') !== 'authorization_code') return `MCP client for \`${name}\` failed to start: ${errorMessage(err)}`;
       return notLoggedInText(name);
     case 'timeout': {
       const secs = Math.round(config.startup_timeout_sec ?? DEFAULT_STARTUP_TIMEOUT_SEC);
