@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { McpServerConfig } from '../config/index.js';
 import type { OAuthRuntime } from '../mcp-client/oauth/index.js';
-import { SwitchboardError, errorMessage } from '../util/index.js';
+import { SwitchboardError, errorMessage, isSwitchboardError } from '../util/index.js';
 import type { RegisterCommand } from './commands.js';
 import type { CliContext } from './context.js';
 import { CommandFailed } from './exit-codes.js';
@@ -37,8 +37,9 @@ export async function loginToServer(ctx: CliContext, name: string, scopes: strin
   const abort = new AbortController();
   const onSigint = () => abort.abort(new SwitchboardError('aborted', 'login cancelled'));
   process.once('SIGINT', onSigint);
+  let outcome: Awaited<ReturnType<typeof performOAuthLogin>>;
   try {
-    await performOAuthLogin({
+    outcome = await performOAuthLogin({
       runtime,
       server,
       scopes: parseScopesFlag(scopes),
@@ -54,17 +55,28 @@ export async function loginToServer(ctx: CliContext, name: string, scopes: strin
     process.off('SIGINT', onSigint);
     await close();
   }
-  ctx.stdout.write(`${LOGIN_TEXTS.success(name)}\n`);
+  // A credential that needs no login has said what it obtained.
+  if (outcome === 'browser') ctx.stdout.write(`${LOGIN_TEXTS.success(name)}\n`);
 }
 
 /**
  * After `mcp add --url` (as Codex does): discover whether the server uses OAuth. On a terminal the
- * login starts right away; otherwise the user is told to run `mcp login`.
+ * login starts right away; otherwise the user is told to run `mcp login`. A server that cannot be
+ * reached is said so (a login would not help yet).
  */
 export async function offerLoginAfterAdd(ctx: CliContext, server: McpServerConfig): Promise<void> {
   const { discoverOAuth, hasStaticAuthorization } = await oauthLayer();
   if (server.transport.type === 'stdio' || hasStaticAuthorization(server)) return;
-  const found = await discoverOAuth(server.transport.url).catch(() => null);
+  const url = server.transport.url;
+  let unreachable: string | undefined;
+  const found = await discoverOAuth(url).catch((err: unknown) => {
+    if (isSwitchboardError(err, 'network') || isSwitchboardError(err, 'timeout')) unreachable = err.message;
+    return null;
+  });
+  if (unreachable !== undefined) {
+    ctx.stdout.write(`Could not check whether MCP server '${server.name}' needs a login: ${unreachable}. Check the URL; \`switchboard mcp status\` connects and says what it needs.\n`);
+    return;
+  }
   if (found === null) {
     ctx.stdout.write(`MCP server may or may not require login. Run \`switchboard mcp login ${server.name}\` to login.\n`);
     return;

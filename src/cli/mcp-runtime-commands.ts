@@ -10,7 +10,8 @@ import type { RegisterCommand } from './commands.js';
 import { callElicitationHandler } from './elicitation-prompt.js';
 import { createMcpManager } from './mcp-compose.js';
 import { mcpCommandGroup } from './mcp-command-group.js';
-import { failedServerLines, renderStatusTable, StatusProgress, statusJson, statusRows } from './mcp-status-view.js';
+import { credentialSummaries } from './auth-status.js';
+import { failedServerLines, renderStatusTable, StatusProgress, statusJson, statusRows, withAuth } from './mcp-status-view.js';
 import { positiveInt } from './flag-values.js';
 import { renderSearchRows, searchCatalog } from './tool-search-view.js';
 import { findCallTarget, serverFailureText } from './mcp-call-target.js';
@@ -128,7 +129,9 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
           await Promise.allSettled(manager.serverNames().map((n) => manager.waitForServer(n)));
           await manager.waitForStartup();
           progress?.stop();
-          return { rows: statusRows(Object.values(config.mcp_servers), manager.status()), requiredFailed: manager.status().some((s) => s.required && s.state !== 'ready') };
+          const servers = Object.values(config.mcp_servers);
+          const rows = withAuth(statusRows(servers, manager.status()), await credentialSummaries(ctx, config, servers));
+          return { rows, requiredFailed: manager.status().some((s) => s.required && s.state !== 'ready') };
         },
         (e) => progress?.onEvent(e),
       );

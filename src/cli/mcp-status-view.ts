@@ -2,6 +2,7 @@
 // then a table (with the protocol revision each server negotiated); and the JSON shape for --json.
 import type { McpServerConfig } from '../config/index.js';
 import type { McpManagerEvent, ServerStatus } from '../mcp/index.js';
+import type { AuthSummary } from './auth-status.js';
 import type { Output } from './context.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -16,6 +17,18 @@ export interface StatusRow {
   /** The protocol revision the server negotiated (`2026-07-28`, `2025-11-25`, ...); null if never. */
   protocol: string | null;
   environment?: string;
+  /** HTTP servers: the credential kind and whether a valid one is held (`AuthSummary.json`). */
+  auth?: AuthSummary['json'];
+  /** Its text for the table (not in --json). */
+  authLabel?: string;
+}
+
+/** Rows with each HTTP server's credential summary added. */
+export function withAuth(rows: StatusRow[], summaries: ReadonlyMap<string, AuthSummary>): StatusRow[] {
+  return rows.map((r) => {
+    const summary = summaries.get(r.name);
+    return summary ? { ...r, auth: summary.json, authLabel: summary.label } : r;
+  });
 }
 
 export function statusRows(configs: readonly McpServerConfig[], statuses: readonly ServerStatus[]): StatusRow[] {
@@ -40,7 +53,7 @@ export function statusRows(configs: readonly McpServerConfig[], statuses: readon
 
 export function statusJson(rows: readonly StatusRow[]) {
   return {
-    servers: rows,
+    servers: rows.map(({ authLabel: _label, ...row }) => row),
     ready: rows.filter((r) => r.state === 'ready').map((r) => r.name),
     failed: rows.filter((r) => r.state === 'failed').map((r) => ({ server: r.name, error: r.error ?? '' })),
     cancelled: rows.filter((r) => r.state === 'cancelled').map((r) => r.name),
@@ -64,7 +77,8 @@ function pad(cells: string[][]): string {
 export function renderStatusTable(rows: readonly StatusRow[]): string {
   if (rows.length === 0) return 'No MCP servers configured yet. Try `switchboard mcp add my-tool -- my-command`.\n';
   const withEnv = rows.some((r) => r.environment);
-  const header = ['Name', 'State', 'Tools', 'Startup', 'Source', 'Protocol', ...(withEnv ? ['Environment'] : []), 'Error'];
+  const withAuthColumn = rows.some((r) => r.authLabel);
+  const header = ['Name', 'State', 'Tools', 'Startup', 'Source', 'Protocol', ...(withEnv ? ['Environment'] : []), ...(withAuthColumn ? ['Auth'] : []), 'Error'];
   const body = rows.map((r) => [
     r.name,
     r.state,
@@ -73,6 +87,7 @@ export function renderStatusTable(rows: readonly StatusRow[]): string {
     r.source === 'none' ? '-' : r.source,
     r.protocol ?? '-',
     ...(withEnv ? [r.environment ?? 'local'] : []),
+    ...(withAuthColumn ? [r.authLabel ?? '-'] : []),
     r.error ? r.error.split('\n')[0]! : '-',
   ]);
   const counts = ['ready', 'failed', 'cancelled', 'disabled'].map((s) => [s, rows.filter((r) => r.state === s).length] as const).filter(([, n]) => n > 0);

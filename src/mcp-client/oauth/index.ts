@@ -41,4 +41,4 @@ export {
   type CredentialKind,
   type CredentialSummary,
 } from './auth-status.js';
-export { performOAuthLogin, performOAuthLogout, LOGIN_TEXTS, DEFAULT_OAUTH_LOGIN_TIMEOUT_MS, type OAuthLoginOptions } from './login.js';
+export { performOAuthLogin, performOAuthLogout, LOGIN_TEXTS, DEFAULT_OAUTH_LOGIN_TIMEOUT_MS, type OAuthLoginOptions, type OAuthLoginOutcome } from './login.js';

@@ -14,7 +14,7 @@ import { SwitchboardError, anySignal } from '../../util/index.js';
 import { isFetchFailure } from '../classify-error.js';
 import { DEFAULT_CLIENT_INFO } from '../defaults.js';
 import { McpClientError } from '../errors.js';
-import { credentialKindLabel, credentialKindOf } from './auth-status.js';
+import { credentialKindLabel, credentialKindOf, credentialStateLabel, describeCredential } from './auth-status.js';
 import { startCallbackServer } from './callback-server.js';
 import { discoverAuthorizationState, discoveryFailure, fetchWithTimeout } from './discovery.js';
 import { OAuthLoginError } from './errors.js';
@@ -32,7 +32,8 @@ export const LOGIN_TEXTS = {
   timeout: 'timed out waiting for OAuth callback',
   authorize: (name: string, url: string) => `Authorize \`${name}\` by opening this URL in your browser:\n${url}\n`,
   success: (name: string) => `Successfully logged in to MCP server '${name}'.`,
-  noBrowser: (name: string, kind: string) => `MCP server '${name}' uses ${kind}: no browser login is needed. Requesting a token…`,
+  noBrowser: (name: string, kind: string) => `MCP server '${name}' uses ${kind}: no browser login is needed.`,
+  obtained: (name: string, validity: string) => `Obtained a token for MCP server '${name}' (${validity}).`,
   unreachable: (name: string, url: string, reason: string) =>
     `Cannot reach MCP server '${name}' at ${url}: ${reason}. Check that the server is running and that its url in config.toml is right.`,
   noOAuth: (name: string, status: number) =>
@@ -103,8 +104,11 @@ function unreachable(server: McpServerConfig, url: string, err: McpClientError):
   return new McpClientError(err.code, LOGIN_TEXTS.unreachable(server.name, url, reason), { cause: err });
 }
 
-/** Run the browser login for one HTTP server and store the tokens. */
-export async function performOAuthLogin(options: OAuthLoginOptions): Promise<void> {
+/** How a login went: through the browser, or a token fetched for a credential that needs none (already said). */
+export type OAuthLoginOutcome = 'browser' | 'machine';
+
+/** Run the browser login for one HTTP server and store the tokens (or just get a token, for a credential that needs no login). */
+export async function performOAuthLogin(options: OAuthLoginOptions): Promise<OAuthLoginOutcome> {
   const { server, runtime } = options;
   const url = httpUrl(server, LOGIN_TEXTS.onlyHttp);
   const fetchFn = fetchWithTimeout({ fetch: options.fetch, signal: options.signal, timeoutMs: 30_000 });
@@ -117,7 +121,9 @@ export async function performOAuthLogin(options: OAuthLoginOptions): Promise<voi
     options.print(LOGIN_TEXTS.noBrowser(server.name, credentialKindLabel({ kind: credentialKindOf(server), dpop: machine.dpop !== undefined })));
     if (challenge.resourceMetadataUrl) machine.session.resourceMetadataUrl = challenge.resourceMetadataUrl.href;
     await machine.requestMachineToken(choice.scopes?.join(' '));
-    return;
+    const summary = await describeCredential(server, { store: runtime.store, env: runtime.env });
+    options.print(LOGIN_TEXTS.obtained(server.name, credentialStateLabel(summary)));
+    return 'machine';
   }
 
   const session = runtime.session(server.name, url);
@@ -143,6 +149,7 @@ export async function performOAuthLogin(options: OAuthLoginOptions): Promise<voi
   } finally {
     await callback.close();
   }
+  return 'browser';
 }
 
 async function authorizeOnce(

@@ -44,12 +44,15 @@ export function hasStaticAuthorization(server: McpServerConfig): boolean {
  */
 export class OAuthRuntime {
   readonly store: TokenStore;
+  /** Where `*_env_var` secrets are read. */
+  readonly env: NodeJS.ProcessEnv;
   private readonly options: OAuthRuntimeOptions;
   private readonly sessions = new Map<string, OAuthSession>();
 
   constructor(options: OAuthRuntimeOptions) {
     this.options = options;
     this.store = options.store;
+    this.env = options.env;
   }
 
   /** The shared session for one server (keyed like the store: name and URL). */
