@@ -72,7 +72,7 @@ describe('mcp add / list / get / remove round trip', () => {
         '',
         'Name    Url                          Bearer Token Env Var  Status   Auth',
         'gh      https://api.example.com/mcp  GH_PAT                enabled  Bearer token',
-        'linear  https://mcp.linear.app/mcp   -                     enabled  Unsupported',
+        'linear  https://mcp.linear.app/mcp   -                     enabled  Not logged in',
         '',
       ].join('\n'),
     );
@@ -104,7 +104,7 @@ describe('mcp add / list / get / remove round trip', () => {
         transport: { type: 'streamable_http', url: 'https://mcp.linear.app/mcp', bearer_token_env_var: null, http_headers: null, env_http_headers: null },
         startup_timeout_sec: null,
         tool_timeout_sec: null,
-        auth_status: 'unsupported',
+        auth_status: 'not_logged_in',
       },
     ]);
 
@@ -423,7 +423,7 @@ describe('an existing Codex config.toml', () => {
         '',
         'Name    Url                                 Bearer Token Env Var  Status   Auth',
         'github  https://api.githubcopilot.com/mcp/  GITHUB_PAT            enabled  Bearer token',
-        'linear  https://mcp.linear.app/mcp          -                     enabled  Unsupported',
+        'linear  https://mcp.linear.app/mcp          -                     enabled  Not logged in',
         '',
       ].join('\n'),
     );

@@ -33,7 +33,7 @@ describe('switchboard (child process)', { timeout: 120_000 }, () => {
       ['docs', 'stdio', true, 'unsupported'],
       ['github', 'streamable_http', true, 'bearer_token'],
       ['legacy_fs', 'stdio', false, 'unsupported'],
-      ['linear', 'streamable_http', true, 'unsupported'],
+      ['linear', 'streamable_http', true, 'not_logged_in'],
     ]);
   });
 
