@@ -87,7 +87,7 @@ export class OAuthSession {
   }
 
   /** This server's DPoP session, over the key pair stored with its credentials (created and stored on first use). */
-  async dpopSession(alg: DpopAlg): Promise<DpopSession> {
+  async dpopSession(alg: () => Promise<DpopAlg>): Promise<DpopSession> {
     const key =
       (await this.current())?.dpop_key ??
       (await (this.creatingDpopKey ??= this.createDpopKey(alg).finally(() => {
@@ -102,10 +102,10 @@ export class OAuthSession {
    * refresh gate (a token request in progress may be the one asking); when another process stored
    * a key first, that one is used.
    */
-  private async createDpopKey(alg: DpopAlg): Promise<StoredDpopKey> {
+  private async createDpopKey(alg: () => Promise<DpopAlg>): Promise<StoredDpopKey> {
     const stored = await this.store.load(this.storeKey);
     if (!stored?.dpop_key) {
-      const next: StoredOAuthCredentials = { server_name: this.serverName, server_url: this.serverUrl, ...(stored ?? {}), dpop_key: await createDpopKey(alg) };
+      const next: StoredOAuthCredentials = { server_name: this.serverName, server_url: this.serverUrl, ...(stored ?? {}), dpop_key: await createDpopKey(await alg()) };
       await this.store.save(this.storeKey, next);
     }
     const settled = await this.store.load(this.storeKey);

@@ -71,8 +71,11 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   readonly clientMetadataUrl: string | undefined;
   readonly addClientAuthentication?: AddClientAuthentication;
   readonly validateResourceURL?: (serverUrl: string | URL, resource?: string) => Promise<URL | undefined>;
-  /** Present only with DPoP on, so the SDK wraps requests in proofs only then. */
-  readonly dpop?: () => Promise<DpopSession>;
+  /**
+   * Present only with DPoP on, so the SDK wraps requests in proofs only then. Undefined (plain
+   * bearer) for a connection to a browser-login server that holds no key: nothing is bound yet.
+   */
+  readonly dpop?: () => Promise<DpopSession | undefined>;
   private readonly options: SwitchboardOAuthProviderOptions;
   private readonly idpEndpoint: IdentityProviderEndpoint | undefined;
   private verifier: string | undefined;
@@ -89,7 +92,13 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     this.addClientAuthentication = privateKeyJwtAuth({ clientId: options.clientId ?? null, ...(options.privateKey ? { privateKey: options.privateKey } : {}) });
     const resource = options.resource;
     if (resource) this.validateResourceURL = async () => new URL(resource);
-    if (options.dpop) this.dpop = () => this.session.dpopSession(dpopAlgFor(this.session.discoveryState?.authorizationServerMetadata));
+    if (options.dpop) {
+      this.dpop = async () => {
+        if (this.mode.kind === 'none' && !this.isMachineGrant && !(await this.session.current())?.dpop_key) return undefined;
+        // The algorithm matters once, when the key is made: the one the authorization server takes.
+        return this.session.dpopSession(async () => dpopAlgFor((this.session.discoveryState ?? (await discover(this).catch(() => undefined)))?.authorizationServerMetadata));
+      };
+    }
     this.idpEndpoint = options.grant.kind === 'identity_assertion' ? new IdentityProviderEndpoint(options.grant.idp) : undefined;
   }
 

@@ -75,6 +75,8 @@ describe('mcp login / status / logout for a credential without a browser', () =>
     expect(docs?.auth).toEqual({ kind: 'browser_login', dpop: true, state: 'missing' });
     expect(docs?.error).toBe('The docs MCP server is not logged in. Run `switchboard mcp login docs`.');
     expect((await runCli(['mcp', 'status'], { home })).stdout).toMatch(/docs .*browser login \+ DPoP: not logged in/);
+    // Nothing to bind before a login: no DPoP key was made or stored.
+    expect(existsSync(path.join(home, '.credentials.json'))).toBe(false);
   });
 });
 
