@@ -2,31 +2,29 @@
 // fresh process state) against the OAuth fixture: client credentials with a secret file and with a
 // private key (private_key_jwt), jwt-bearer from a workload token file (rotated, expired), the
 // enterprise identity assertion (token exchange at the IdP, then jwt-bearer), and expired tokens.
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../../support/cli.js';
-import { tempHome } from '../../support/temp.js';
-import { startOAuthFixture, type OAuthFixture, type OAuthFixtureOptions } from '../../fixtures/oauth-fixture.js';
+import type { OAuthFixture, OAuthFixtureOptions } from '../../fixtures/oauth-fixture.js';
+import { expireStoredTokens, oauthCliHome, type OAuthCliHome } from './helpers.js';
 
+let current: OAuthCliHome | undefined;
 let fixture: OAuthFixture | undefined;
 let home = '';
-let cleanup: (() => Promise<void>) | undefined;
 
 afterEach(async () => {
-  await fixture?.close();
-  await cleanup?.();
-  fixture = undefined;
+  await current?.close();
+  current = undefined;
 });
 
 /** A fixture and a home whose config.toml has `[mcp_servers.svc]` with these `oauth` lines. */
 async function setup(fixtureOptions: OAuthFixtureOptions, oauthLines: (f: OAuthFixture) => string[]): Promise<OAuthFixture> {
-  fixture = await startOAuthFixture(fixtureOptions);
-  ({ home, cleanup } = await tempHome());
-  await writeFile(
-    path.join(home, 'config.toml'),
-    ['mcp_oauth_credentials_store = "file"', '[mcp_servers.svc]', `url = "${fixture.mcpUrl}"`, '[mcp_servers.svc.oauth]', ...oauthLines(fixture), ''].join('\n'),
-  );
+  current = await oauthCliHome(fixtureOptions, (f, h) => {
+    home = h;
+    return oauthLines(f);
+  });
+  fixture = current.fixture;
   return fixture;
 }
 
@@ -50,14 +48,6 @@ async function startupError(env: NodeJS.ProcessEnv = {}): Promise<string> {
   return status.failed.find((f) => f.server === 'svc')?.error ?? '';
 }
 
-/** Time passes: the stored access token's expiry is now in the past. */
-async function expireStoredToken(): Promise<void> {
-  const file = path.join(home, '.credentials.json');
-  const all = JSON.parse(await readFile(file, 'utf8')) as Record<string, { expires_at?: number }>;
-  for (const entry of Object.values(all)) entry.expires_at = Date.now() - 1000;
-  await writeFile(file, JSON.stringify(all), { mode: 0o600 });
-}
-
 describe('credential kinds through mcp call', () => {
   it('client credentials with a secret file: a token without a login, a new one once it has expired', async () => {
     await setup({ preRegistered: { clientId: 'svc', clientSecret: 's3cret' } }, () => ['grant_type = "client_credentials"', 'client_id = "svc"', `client_secret_file = "${path.join(home, 'secret')}"`]);
@@ -73,7 +63,7 @@ describe('credential kinds through mcp call', () => {
     expect(echoed(await call('two'))).toBe('echo: two');
     expect(fixture!.stats.clientCredentialsGrants).toBe(1);
     // ...until it has expired: then a new one is fetched before the call (no 401 first).
-    await expireStoredToken();
+    await expireStoredTokens(home);
     expect(echoed(await call('three'))).toBe('echo: three');
     expect(fixture!.stats.clientCredentialsGrants).toBe(2);
     expect(fixture!.stats.mcpUnauthorized).toBe(0);
@@ -112,13 +102,13 @@ describe('credential kinds through mcp call', () => {
     // The platform rotates the file; the next token request presents the new token.
     const rotated = await fixture!.mintWorkloadToken({ subject: 'rotated' });
     await writeFile(tokenFile, rotated);
-    await expireStoredToken();
+    await expireStoredTokens(home);
     expect(echoed(await call('two'))).toBe('echo: two');
     expect(fixture!.requestsTo('/token').at(-1)!.params.assertion).toBe(rotated);
 
     // A token past its exp is not sent; the message says which file and since when.
     await writeFile(tokenFile, await fixture!.mintWorkloadToken({ expiresInSec: -60 }));
-    await expireStoredToken();
+    await expireStoredTokens(home);
     expect(await startupError()).toMatch(new RegExp(`MCP server 'svc': the workload identity token in ${tokenFile} expired at \\S+; the platform that writes it has not rotated it`));
     expect(fixture!.requestsTo('/token')).toHaveLength(2);
   });

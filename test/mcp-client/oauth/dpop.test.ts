@@ -1,31 +1,32 @@
 // DPoP (RFC 9449) through `switchboard mcp call` / `mcp login` against the OAuth fixture: tokens bound
 // to the server's key pair, kept with the credentials so the next process (and a refresh) signs with
 // the same key, and the server's nonce honoured at the token endpoint and at the MCP server, retried once.
-import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, FIXTURES, type CliResult } from '../../support/cli.js';
-import { tempHome } from '../../support/temp.js';
-import { startOAuthFixture, type OAuthFixture, type OAuthFixtureOptions } from '../../fixtures/oauth-fixture.js';
+import type { OAuthFixture, OAuthFixtureOptions } from '../../fixtures/oauth-fixture.js';
+import { credentialsFileEntries, expireStoredTokens, oauthCliHome, type OAuthCliHome } from './helpers.js';
 
-let fixture: OAuthFixture | undefined;
+let current: OAuthCliHome | undefined;
 let home = '';
-let cleanup: (() => Promise<void>) | undefined;
 
 afterEach(async () => {
-  await fixture?.close();
-  await cleanup?.();
-  fixture = undefined;
+  await current?.close();
+  current = undefined;
 });
 
 const ENV = { SVC_SECRET: 's3cret', BROWSER: path.join(FIXTURES, 'fake-browser.mjs'), PATH: process.env.PATH };
 
-async function setup(fixtureOptions: OAuthFixtureOptions, oauth: string): Promise<OAuthFixture> {
-  fixture = await startOAuthFixture(fixtureOptions);
-  ({ home, cleanup } = await tempHome());
-  await writeFile(path.join(home, 'config.toml'), `mcp_oauth_credentials_store = "file"\n[mcp_servers.svc]\nurl = "${fixture.mcpUrl}"\noauth = ${oauth}\n`);
-  return fixture;
+/** `oauth` holds the lines of `[mcp_servers.svc.oauth]`. */
+async function setup(fixtureOptions: OAuthFixtureOptions, oauth: string[]): Promise<OAuthFixture> {
+  current = await oauthCliHome(fixtureOptions, (_f, h) => {
+    home = h;
+    return oauth;
+  });
+  return current.fixture;
 }
+
+const CLIENT_CREDENTIALS_DPOP = ['grant_type = "client_credentials"', 'client_id = "svc"', 'client_secret_env_var = "SVC_SECRET"', 'dpop = true'];
 
 const cli = (args: string[]): Promise<CliResult> => runCli(args, { home, env: ENV });
 async function echo(text: string): Promise<string> {
@@ -34,22 +35,11 @@ async function echo(text: string): Promise<string> {
   return (JSON.parse(r.stdout) as { content: { text: string }[] }).content[0]!.text;
 }
 
-async function stored(): Promise<{ tokens?: { token_type: string }; dpop_key?: { alg: string; jwk: { kty: string; d?: string } }; expires_at?: number } | undefined> {
-  const file = path.join(home, '.credentials.json');
-  const all = JSON.parse(await readFile(file, 'utf8').catch(() => '{}')) as Record<string, never>;
-  return Object.values(all)[0];
-}
-
-async function expireStoredToken(): Promise<void> {
-  const file = path.join(home, '.credentials.json');
-  const all = JSON.parse(await readFile(file, 'utf8')) as Record<string, { expires_at?: number }>;
-  for (const entry of Object.values(all)) entry.expires_at = Date.now() - 1000;
-  await writeFile(file, JSON.stringify(all), { mode: 0o600 });
-}
+const stored = async () => Object.values(await credentialsFileEntries(home))[0];
 
 describe('DPoP', () => {
   it('client credentials with a nonce-demanding server: one retry with the nonce at each end, the key kept for the next process', async () => {
-    const f = await setup({ preRegistered: { clientId: 'svc', clientSecret: 's3cret' }, dpop: { nonce: true } }, '{ grant_type = "client_credentials", client_id = "svc", client_secret_env_var = "SVC_SECRET", dpop = true }');
+    const f = await setup({ preRegistered: { clientId: 'svc', clientSecret: 's3cret' }, dpop: { nonce: true } }, CLIENT_CREDENTIALS_DPOP);
     expect(await echo('one')).toBe('echo: one');
     // The token request was challenged once and retried with the nonce. The fixture's MCP server shares
     // the authorization server's origin and nonce, which the client already holds for that origin.
@@ -75,7 +65,7 @@ describe('DPoP', () => {
   });
 
   it('every MCP request carries the DPoP scheme and a fresh proof (no nonce)', async () => {
-    const f = await setup({ preRegistered: { clientId: 'svc', clientSecret: 's3cret' }, dpop: {} }, '{ grant_type = "client_credentials", client_id = "svc", client_secret_env_var = "SVC_SECRET", dpop = true }');
+    const f = await setup({ preRegistered: { clientId: 'svc', clientSecret: 's3cret' }, dpop: {} }, CLIENT_CREDENTIALS_DPOP);
     expect(await echo('x')).toBe('echo: x');
     const mcp = f.requests.filter((r) => r.path === '/mcp' && r.authorization);
     expect(mcp.length).toBeGreaterThan(1);
@@ -86,7 +76,7 @@ describe('DPoP', () => {
   });
 
   it('a browser login binds its tokens to the stored key; a refresh in a later process signs with that key; logout forgets it', async () => {
-    const f = await setup({ dpop: { nonce: true } }, '{ dpop = true }');
+    const f = await setup({ dpop: { nonce: true } }, ['dpop = true']);
     const login = await cli(['mcp', 'login', 'svc']);
     expect(login.code, login.stderr).toBe(0);
     expect(login.stdout).toContain("Successfully logged in to MCP server 'svc'.");
@@ -96,7 +86,7 @@ describe('DPoP', () => {
 
     expect(await echo('logged in')).toBe('echo: logged in');
     // Later: the access token has expired; the refresh token is bound to the key, and the refresh works.
-    await expireStoredToken();
+    await expireStoredTokens(home);
     expect(await echo('refreshed')).toBe('echo: refreshed');
     expect(f.stats.refreshGrants).toBe(1);
     expect(f.requestsTo('/token').filter((r) => r.params.grant_type === 'refresh_token').length).toBeGreaterThan(0);

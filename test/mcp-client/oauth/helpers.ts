@@ -1,11 +1,14 @@
 // Shared helpers for the OAuth integration tests: server configs, a headless "browser",
 // and an SDK client connected through switchboard's OAuth provider.
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { parseMcpServerConfig, type McpServerConfig } from '../../../src/config/index.js';
 import { FileTokenStore, OAuthRuntime, oauthStoreKey, performOAuthLogin, type StoredOAuthCredentials, type SwitchboardOAuthProvider } from '../../../src/mcp-client/oauth/index.js';
 import { nullLogger } from '../../../src/util/index.js';
+import { startOAuthFixture, type OAuthFixture, type OAuthFixtureOptions } from '../../fixtures/oauth-fixture.js';
+import { tempHome } from '../../support/temp.js';
 
 export function httpServer(name: string, url: string, extra: Record<string, unknown> = {}): McpServerConfig {
   return parseMcpServerConfig(name, { url, ...extra }).config;
@@ -81,4 +84,39 @@ export async function withRetry<T>(provider: SwitchboardOAuthProvider, op: () =>
       if (provider.takeCompletedAuthorizations() === 0 || attempt >= 5) throw err;
     }
   }
+}
+
+/** The entries of `$home/.credentials.json` (none when the file is absent). */
+export async function credentialsFileEntries(home: string): Promise<Record<string, StoredOAuthCredentials>> {
+  return JSON.parse(await readFile(path.join(home, '.credentials.json'), 'utf8').catch(() => '{}')) as Record<string, StoredOAuthCredentials>;
+}
+
+/** Time passes: every stored access token's expiry is now in the past. */
+export async function expireStoredTokens(home: string): Promise<void> {
+  const all = await credentialsFileEntries(home);
+  for (const entry of Object.values(all)) entry.expires_at = Date.now() - 1000;
+  await writeFile(path.join(home, '.credentials.json'), JSON.stringify(all), { mode: 0o600 });
+}
+
+/** A fixture and a $SWITCHBOARD_HOME for CLI runs; `close()` ends both. */
+export interface OAuthCliHome {
+  fixture: OAuthFixture;
+  home: string;
+  close(): Promise<void>;
+}
+
+/** Its config.toml keeps credentials in the 0600 file and has `[mcp_servers.svc]` at the fixture with this `[mcp_servers.svc.oauth]` table. */
+export async function oauthCliHome(fixtureOptions: OAuthFixtureOptions, oauthLines: (fixture: OAuthFixture, home: string) => string[]): Promise<OAuthCliHome> {
+  const fixture = await startOAuthFixture(fixtureOptions);
+  const { home, cleanup } = await tempHome();
+  const table = ['mcp_oauth_credentials_store = "file"', '[mcp_servers.svc]', `url = "${fixture.mcpUrl}"`, '[mcp_servers.svc.oauth]', ...oauthLines(fixture, home), ''];
+  await writeFile(path.join(home, 'config.toml'), table.join('\n'));
+  return {
+    fixture,
+    home,
+    close: async () => {
+      await fixture.close();
+      await cleanup();
+    },
+  };
 }
