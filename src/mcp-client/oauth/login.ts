@@ -20,6 +20,7 @@ import { discoverAuthorizationState, discoveryFailure, fetchWithTimeout } from '
 import { OAuthLoginError } from './errors.js';
 import type { OAuthRuntime } from './oauth-runtime.js';
 import type { SwitchboardOAuthProvider } from './provider.js';
+import { storeNewMachineToken } from './refresh.js';
 import { resolveOAuthScopes, shouldRetryWithoutScopes, type ScopeChoice } from './scopes.js';
 
 export const DEFAULT_OAUTH_LOGIN_TIMEOUT_MS = 300_000;
@@ -120,7 +121,7 @@ export async function performOAuthLogin(options: OAuthLoginOptions): Promise<OAu
   if (machine.isMachineGrant) {
     options.print(LOGIN_TEXTS.noBrowser(server.name, credentialKindLabel({ kind: credentialKindOf(server), dpop: machine.dpop !== undefined })));
     if (challenge.resourceMetadataUrl) machine.session.resourceMetadataUrl = challenge.resourceMetadataUrl.href;
-    await machine.requestMachineToken(choice.scopes?.join(' '));
+    await storeNewMachineToken(machine, choice.scopes?.join(' '));
     const summary = await describeCredential(server, { store: runtime.store, env: runtime.env });
     options.print(LOGIN_TEXTS.obtained(server.name, credentialStateLabel(summary)));
     return 'machine';

@@ -22,7 +22,7 @@ import { OAuthAuthRequiredError, OAuthInsufficientScopeError, OAuthRefreshFailed
 import { followAuthorizationHeadlessly } from './headless.js';
 import { IdentityProviderEndpoint, machineGrantParams } from './machine-grants.js';
 import type { OAuthSession } from './oauth-session.js';
-import { discover, machineToken, refreshCredentials, resourceIndicator } from './refresh.js';
+import { discover, refreshCredentials, resourceIndicator, usableMachineToken } from './refresh.js';
 import { scopesCovered } from './scopes.js';
 import { GRANT_TYPES, privateKeyJwtAuth } from './token-grants.js';
 
@@ -153,9 +153,9 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     // The key pair exists before any refresh gate is taken (the token request signs with it).
     if (this.dpop) await this.dpop();
     const creds = await this.session.current();
-    if (!creds?.tokens) return this.isMachineGrant ? this.machineTokens() : undefined;
+    if (!creds?.tokens) return this.isMachineGrant ? usableMachineToken(this) : undefined;
     if (!this.session.isExpiring(creds)) return creds.tokens;
-    if (!creds.tokens.refresh_token && this.isMachineGrant) return this.machineTokens();
+    if (!creds.tokens.refresh_token && this.isMachineGrant) return usableMachineToken(this);
     if (!creds.tokens.refresh_token) return undefined;
     const fresh = await this.session.refreshIfExpiring((base) => refreshCredentials(this, base));
     return fresh?.tokens;
@@ -312,23 +312,6 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
         this.session.discoveryState = undefined;
         return;
     }
-  }
-
-  /** A grant without a browser needs no login: fetch a token whenever none is usable. */
-  private async machineTokens(): Promise<StoredOAuthTokens | undefined> {
-    const fresh = await this.session.withRefreshGate(async () => {
-      const creds = await this.session.current();
-      if (creds?.tokens && !this.session.isExpiring(creds)) return creds;
-      return this.session.persistTokens(await machineToken(this), creds);
-    });
-    return fresh.tokens;
-  }
-
-  /** `mcp login` for a grant without a browser: a new token now, stored. */
-  async requestMachineToken(scope?: string): Promise<StoredOAuthTokens> {
-    if (this.dpop) await this.dpop();
-    const fresh = await this.session.withRefreshGate(async () => this.session.persistTokens(await machineToken(this, scope), await this.session.reload()));
-    return fresh.tokens!;
   }
 }
 

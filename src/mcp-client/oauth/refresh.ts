@@ -53,6 +53,26 @@ export async function machineToken(provider: SwitchboardOAuthProvider, scope?: s
   }
 }
 
+/** A grant without a browser needs no login: the stored token while it is good, else a new one (under the refresh gate). */
+export async function usableMachineToken(provider: SwitchboardOAuthProvider): Promise<StoredOAuthTokens | undefined> {
+  const session = provider.session;
+  const fresh = await session.withRefreshGate(async () => {
+    const creds = await session.current();
+    if (creds?.tokens && !session.isExpiring(creds)) return creds;
+    return session.persistTokens(await machineToken(provider), creds);
+  });
+  return fresh.tokens;
+}
+
+/** `mcp login` for a grant without a browser: a new token now, stored. */
+export async function storeNewMachineToken(provider: SwitchboardOAuthProvider, scope?: string): Promise<StoredOAuthTokens | undefined> {
+  // The DPoP key exists before the refresh gate is taken (the token request signs with it).
+  await provider.dpop?.();
+  const session = provider.session;
+  const fresh = await session.withRefreshGate(async () => session.persistTokens(await machineToken(provider, scope), await session.reload()));
+  return fresh.tokens;
+}
+
 /** The refresh_token grant for a stored login. */
 export async function refreshCredentials(provider: SwitchboardOAuthProvider, base: StoredOAuthCredentials | undefined): Promise<StoredOAuthTokens> {
   if (provider.isMachineGrant && !base?.tokens?.refresh_token) return machineToken(provider);
