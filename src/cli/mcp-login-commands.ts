@@ -94,7 +94,7 @@ export async function offerLoginAfterAdd(ctx: CliContext, server: McpServerConfi
 export function registerMcpLoginCommands(mcp: Command, context: () => CliContext): void {
   mcp
     .command('login')
-    .description('Log in to an HTTP MCP server with OAuth (opens a browser)')
+    .description('Log in to an HTTP MCP server with OAuth (opens a browser; a credential kind that needs none just gets a token)')
     .argument('<name>', 'server name from [mcp_servers]')
     .option('--scopes <scopes>', 'comma-separated OAuth scopes to request (default: configured, then discovered)')
     .action(async (name: string, opts: { scopes?: string }) => {
