@@ -3,7 +3,7 @@
 // request that carried a session id into a typed session expiry. A token the server rejects makes
 // the OAuth provider forget its discovery, so the resource's authorization server is looked up
 // again (it may have moved: SEP-2352) before the SDK authorizes anew.
-import { SSEClientTransport, StreamableHTTPClientTransport, isDpopNonceChallenge } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport, isDpopNonceChallenge, parseErrorResponse } from '@modelcontextprotocol/client';
 import type { FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { HttpObservations } from './classify-error.js';
 import { httpStatusError, sessionExpired } from './classify-error.js';
@@ -46,14 +46,20 @@ function observingFetch(recipe: HttpRecipe, seen: HttpObservations, base: FetchL
     }
     const method = (init?.method ?? 'GET').toUpperCase();
     const headers = new Headers(init?.headers);
+    // A token request (the SDK's auth() sends it through here) that was refused: the OAuth provider
+    // keeps the SDK from presenting the same credential again right away.
+    const provider = recipe.authProvider as { noteTokenRefusal?: (err: Awaited<ReturnType<typeof parseErrorResponse>>) => void } | undefined;
+    if (!response.ok && init?.body instanceof URLSearchParams && init.body.has('grant_type') && provider?.noteTokenRefusal) {
+      provider.noteTokenRefusal(await parseErrorResponse(response.clone()));
+    }
     // A DPoP nonce challenge (RFC 9449 §9) is answered by the SDK's DPoP layer around this fetch,
     // which retries at once with the nonce: the token was not rejected.
     if ((response.status === 401 || response.status === 403) && !isDpopNonceChallenge(response)) {
       seen.challenge = response.headers.get('www-authenticate') ?? undefined;
       seen.rejectedAuthorization = headers.get('authorization') ?? undefined;
-      const provider = recipe.authProvider;
-      if (response.status === 401 && headers.has('authorization') && provider && 'invalidateCredentials' in provider) {
-        await provider.invalidateCredentials?.('discovery');
+      const auth = recipe.authProvider;
+      if (response.status === 401 && headers.has('authorization') && auth && 'invalidateCredentials' in auth) {
+        await auth.invalidateCredentials?.('discovery');
       }
     }
     if (recipe.kind === 'streamable_http' && method === 'GET' && (response.status === 404 || response.status === 405)) {

@@ -108,6 +108,34 @@ export async function machineGrantParams(grant: OAuthGrant, scope: string | unde
   return params;
 }
 
+/**
+ * Keeps the SDK's auth() from presenting a refused credential twice: when a token request is
+ * refused it invalidates the tokens and tries again at once, with the same credential. The
+ * transport notes the refusal it saw; that retry then fails with it instead of asking again.
+ */
+export class RefusedGrant {
+  private seen: OAuthError | undefined;
+  private armed: OAuthError | undefined;
+
+  /** The transport saw the token endpoint refuse a request. */
+  note(err: OAuthError): void {
+    this.seen = err;
+  }
+
+  /** auth() invalidated the tokens after that refusal: its next token request would present the same credential. */
+  arm(): void {
+    this.armed = this.seen;
+    this.seen = undefined;
+  }
+
+  /** The refusal to report instead of asking again (once). */
+  take(): OAuthError | undefined {
+    const refused = this.armed;
+    this.armed = undefined;
+    return refused;
+  }
+}
+
 /** What a refused machine grant means, in words that say what to check (no login would help). */
 export function refusedGrantText(grant: OAuthGrant, err: unknown): string {
   const reason = oauthReason(err);

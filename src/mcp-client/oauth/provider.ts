@@ -18,9 +18,9 @@ import {
 } from '@modelcontextprotocol/client';
 import { isMachineGrant, type OAuthGrant } from './credential-config.js';
 import { dpopAlgFor } from './dpop-key.js';
-import { OAuthAuthRequiredError, OAuthInsufficientScopeError, OAuthRefreshFailedError } from './errors.js';
+import { OAuthAuthRequiredError, OAuthCredentialError, OAuthInsufficientScopeError, OAuthRefreshFailedError } from './errors.js';
 import { followAuthorizationHeadlessly } from './headless.js';
-import { IdentityProviderEndpoint, machineGrantParams } from './machine-grants.js';
+import { IdentityProviderEndpoint, RefusedGrant, machineGrantParams, refusedGrantText } from './machine-grants.js';
 import type { OAuthSession } from './oauth-session.js';
 import { discover, refreshCredentials, resourceIndicator, usableMachineToken } from './refresh.js';
 import { scopesCovered } from './scopes.js';
@@ -78,6 +78,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   readonly dpop?: () => Promise<DpopSession | undefined>;
   private readonly options: SwitchboardOAuthProviderOptions;
   private readonly idpEndpoint: IdentityProviderEndpoint | undefined;
+  private readonly refusedGrant = new RefusedGrant();
   private verifier: string | undefined;
   private expectedState: string | undefined;
   private authorizations = 0;
@@ -279,9 +280,16 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
 
   // ---- grants and invalidation ---------------------------------------------------------------
 
+  /** The transport saw the token endpoint refuse a request (see RefusedGrant). */
+  noteTokenRefusal(err: OAuthError): void {
+    if (this.isMachineGrant) this.refusedGrant.note(err);
+  }
+
   /** A grant without a browser: its request (the workload token read now, the ID-JAG fetched now). */
   async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
     if (!this.isMachineGrant) return undefined;
+    const refused = this.refusedGrant.take();
+    if (refused) throw new OAuthCredentialError(this.session.serverName, refusedGrantText(this.grant, refused), { cause: refused, oauthError: refused.code });
     const discovery = this.session.discoveryState?.authorizationServerUrl ? this.session.discoveryState : await discover(this);
     const audience = discovery.authorizationServerMetadata?.issuer ?? String(discovery.authorizationServerUrl);
     const resource = await resourceIndicator(this, discovery);
@@ -298,6 +306,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
           { server: this.session.serverName },
         );
         await this.session.dropTokens();
+        if (this.isMachineGrant) this.refusedGrant.arm();
         return;
       case 'client':
         if (!this.options.clientId) await this.session.persistClientInformation(undefined);

@@ -121,6 +121,19 @@ describe('credential kinds through mcp call', () => {
     expect(fixture!.requestsTo('/token')).toHaveLength(1);
   });
 
+  it('after a 401, a workload token the authorization server refuses is reported, not presented twice', async () => {
+    await setup({ publicClients: ['workload'] }, () => ['grant_type = "jwt_bearer"', 'client_id = "workload"', `assertion_file = "${path.join(home, 'token')}"`]);
+    const tokenFile = path.join(home, 'token');
+    await writeFile(tokenFile, await fixture!.mintWorkloadToken());
+    expect(echoed(await call('one'))).toBe('echo: one');
+    // The server forgets the token and the file now holds one for another audience: the SDK's
+    // re-authorization after the 401 is refused once, and that is what the user sees.
+    fixture!.rejectIssuedAccessTokens();
+    await writeFile(tokenFile, await fixture!.mintWorkloadToken({ audience: 'https://elsewhere.test' }));
+    expect(await startupError()).toContain(`MCP server 'svc': the authorization server refused the workload identity token from ${tokenFile} (invalid_grant: assertion rejected:`);
+    expect(fixture!.requestsTo('/token')).toHaveLength(2);
+  });
+
   it('enterprise identity assertion: token exchange at the IdP (discovered from its issuer), then jwt-bearer with the ID-JAG', async () => {
     const f = await setup({ preRegistered: { clientId: 'corp-mcp', clientSecret: 'corp-secret' }, idp: { clientId: 'idp-client', mcpClientId: 'corp-mcp' } }, (fx) => [
       'grant_type = "identity_assertion"',
