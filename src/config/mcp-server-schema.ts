@@ -74,9 +74,14 @@ const idp = table(
   () => 'oauth.idp must be a table such as { token_endpoint = "...", subject_token_file = "..." }',
 );
 
+/** A secret written in config.toml itself: refused, with where it belongs instead. */
+const inlineSecret = (key: string, instead: string) => z.undefined(says(() => `oauth.${key} is not supported; ${instead}`));
+
 const oauth = table(
   {
     client_id: string.optional(),
+    client_secret: inlineSecret('client_secret', 'put the secret in an environment variable (oauth.client_secret_env_var) or a 0600 file (oauth.client_secret_file)'),
+    private_key: inlineSecret('private_key', 'put the key in a 0600 file and set oauth.private_key_file'),
     /** The client secret: a variable or a file (0600) holding it, never the value itself. */
     client_secret_env_var: string.optional(),
     client_secret_file: string.optional(),

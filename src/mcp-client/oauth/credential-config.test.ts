@@ -84,5 +84,10 @@ describe('resolveOAuthCredential', () => {
     expect(() => server({ dpop: 'yes' })).toThrow('oauth.dpop must be true or false');
     expect(() => server({ private_key_alg: 'HS256' })).toThrow('oauth.private_key_alg must be one of RS256');
     expect(() => server({ idp: 'https://idp.test' })).toThrow('oauth.idp must be a table');
+    // A secret is never written in config.toml itself.
+    expect(() => server({ client_id: 'c', client_secret: 'hunter2' })).toThrow(
+      'oauth.client_secret is not supported; put the secret in an environment variable (oauth.client_secret_env_var) or a 0600 file (oauth.client_secret_file)',
+    );
+    expect(() => server({ private_key: '-----BEGIN PRIVATE KEY-----' })).toThrow('oauth.private_key is not supported; put the key in a 0600 file and set oauth.private_key_file');
   });
 });
