@@ -41,7 +41,7 @@ describe('error texts with file:line:column', () => {
     ['[mcp_servers.s]\ncommand = "a"\nstartup_mode = 1\n', ':3:1: startup_mode must be a string (key mcp_servers.s.startup_mode)'],
     ['[mcp_servers.s]\nurl = "http://x"\noauth = "cid"\n', ':3:1: oauth must be a table such as { client_id = "..." } (key mcp_servers.s.oauth)'],
     ['[mcp_servers.s]\nurl = "http://x"\noauth = { client_secret_env_var = 1 }\n', ':3:1: oauth.client_secret_env_var must be a string (key mcp_servers.s.oauth)'],
-    ['[mcp_servers.s]\nurl = "http://x"\noauth = { grant_type = 1 }\n', ':3:1: oauth.grant_type must be "authorization_code" or "client_credentials" (key mcp_servers.s.oauth)'],
+    ['[mcp_servers.s]\nurl = "http://x"\noauth = { grant_type = 1 }\n', ':3:1: oauth.grant_type must be "authorization_code", "client_credentials", "jwt_bearer" or "identity_assertion" (key mcp_servers.s.oauth)'],
     ['[mcp_servers.s]\ncommand = "a"\nstartup_timeout_ms = -5\n', ':3:1: startup_timeout_ms must be a non-negative number (key mcp_servers.s.startup_timeout_ms)'],
     // top level (locateKey finds no line for a key outside a [table], as before)
     ['approval_policy = 1\n', ': approval_policy must be one of "untrusted", "on-failure", "on-request", "never" (key approval_policy)'],
