@@ -127,7 +127,7 @@ describe('exec-server internals', () => {
 });
 
 describe('exec-server over TLS', () => {
-  it('serves wss:// with a certificate the client is told to trust', async (ctx) => {
+  it('serves wss:// with a certificate the client is told to trust', { tags: ['openssl'] }, async (ctx) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-tls-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const gen = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',

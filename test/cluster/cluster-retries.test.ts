@@ -8,8 +8,7 @@ import type { Replica } from '../../scripts/cluster/cluster.mjs';
 import { sharedCluster } from '../support/shared-cluster.js';
 import { post2026 } from '../support/raw-2026.js';
 
-const shared = sharedCluster('retries on a cluster');
-const { skip, title } = shared;
+const shared = sharedCluster();
 
 const TOOL = 'mcp__demo__ask';
 
@@ -43,7 +42,7 @@ function pending(first: Answer): { state: string; key: string } {
   return { state: first.result!.requestState!, key: Object.keys(first.result!.inputRequests!)[0]! };
 }
 
-describe.skipIf(skip)(title, () => {
+describe('retries on a cluster', { tags: shared.tags }, () => {
   it('a retry sent to replica B continues the request replica A holds', async () => {
     const [a, b] = shared.cluster().gateways as [Replica, Replica];
     const first = pending(await ask(a.url));

@@ -6,8 +6,7 @@ import type { Replica } from '../../scripts/cluster/cluster.mjs';
 import { sharedCluster } from '../support/shared-cluster.js';
 import { RawHttpSession, readSse, type SseEvent } from '../support/raw-http-session.js';
 
-const shared = sharedCluster('sessions on a cluster');
-const { skip, title } = shared;
+const shared = sharedCluster();
 
 
 
@@ -20,7 +19,7 @@ function on(replica: Replica | string, session: RawHttpSession): RawHttpSession 
 
 const resultText = (r: Record<string, unknown>) => ((r.result as { content: { text: string }[] }).content[0]!.text);
 
-describe.skipIf(skip)(title, () => {
+describe('sessions on a cluster', { tags: shared.tags }, () => {
   it('an agent-server session opened on A is served by B, and B serves a thread A started in it', async () => {
     const [a, b] = shared.cluster().agents as [Replica, Replica];
     const sa = new RawHttpSession(a.url, shared.cluster().token);

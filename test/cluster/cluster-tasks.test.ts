@@ -5,7 +5,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster, type Replica } from '../../scripts/cluster/cluster.mjs';
-import { needsPostgres, postgresSkipReason } from '../support/postgres.js';
 import { post2026 } from '../support/raw-2026.js';
 
 const TASK_FIXTURE = fileURLToPath(new URL('../fixtures/task-upstream.mjs', import.meta.url));
@@ -13,7 +12,6 @@ const EXT = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { [EXT]: {} } } };
 type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string } };
 
-const skip = postgresSkipReason() !== null;
 let cluster: Cluster | undefined;
 let id = 0;
 
@@ -31,7 +29,7 @@ async function poll(replica: Replica, taskId: string, until: (r: Record<string, 
 }
 const ended = (r: Record<string, unknown>) => ['completed', 'failed', 'cancelled'].includes(r.status as string);
 
-describe.skipIf(skip)(needsPostgres('tasks of 2026-07-28 clients on a cluster'), () => {
+describe('tasks of 2026-07-28 clients on a cluster', { tags: ['postgresql'] }, () => {
   beforeAll(async () => {
     cluster = await startCluster({
       replicas: 2,

@@ -2,13 +2,13 @@
 // a thread moves between replicas, one turn runs at a time across them, a replica killed mid-turn
 // loses only that turn, and a database restart costs requests while it is down and nothing committed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, nginxBinary, type Cluster, type Replica } from '../../scripts/cluster/cluster.mjs';
+import { startCluster, type Cluster, type Replica } from '../../scripts/cluster/cluster.mjs';
 import { openStore, type Store } from '../../src/store/index.js';
 import { connectClient, type TestClient, type ToolResult } from '../support/mcp-test-clients.js';
-import { needsPostgres, postgresSkipReason } from '../support/postgres.js';
+import { CLUSTER_TAGS } from '../support/shared-cluster.js';
+import { isMissing } from '../support/system-tags.js';
 
-const skip = postgresSkipReason() !== null || (nginxBinary() === null && process.env.CI !== 'true');
-const title = nginxBinary() === null ? 'threads on a cluster [skipped: needs nginx (apt-get install nginx)]' : needsPostgres('threads on a cluster');
+const skip = CLUSTER_TAGS.some(isMissing);
 
 let cluster: Cluster;
 let store: Store;
@@ -44,7 +44,7 @@ async function events(threadId: string): Promise<Record<string, unknown>[]> {
     .map((l) => l.payload);
 }
 
-describe.skipIf(skip)(title, () => {
+describe('threads on a cluster', { tags: CLUSTER_TAGS }, () => {
   it('a thread started on replica A continues on B, then on C, with its whole history', async () => {
     const [a, b, c] = cluster.agents as [Replica, Replica, Replica];
     const first = await (await client(a)).callTool('codex', { prompt: 'one' });

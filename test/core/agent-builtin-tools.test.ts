@@ -5,13 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { createApplyPatchTool, createPlanTool, createPlatformSandbox, createShellTool } from '../../src/core/index.js';
 import { responsesTurn } from '../fixtures/fake-model-server.js';
 import { agentTestBed, EventReader, text, type Harness } from '../support/agent-harness.js';
-import { needsBwrap, noBwrap } from '../support/host-tools.js';
 
 const bed = agentTestBed();
 let h: Harness;
 
 describe('built-in tools in a turn', () => {
-  it.skipIf(noBwrap)(needsBwrap('shell, then apply_patch, then the answer'), async () => {
+  it('shell, then apply_patch, then the answer', { tags: ['bubblewrap'] }, async () => {
     h = await bed.harness({
       tools: [createShellTool({ sandbox: createPlatformSandbox() }), createApplyPatchTool(), createPlanTool()],
       raw: { approval_policy: 'never', sandbox_mode: 'workspace-write' },

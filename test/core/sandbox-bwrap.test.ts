@@ -13,7 +13,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AskForApproval, SandboxPolicy } from '../../src/protocol/index.js';
 import { BwrapSandbox, createShellTool, type Sandbox } from '../../src/core/index.js';
 import { RecordingContext, type Answer } from '../support/recording-context.js';
-import { needsBwrap, noBwrap } from '../support/host-tools.js';
 import { removeAll, workAndOutside } from '../support/temp.js';
 
 const bwrap = new BwrapSandbox();
@@ -64,7 +63,7 @@ function fetchScript(): string {
 }
 
 // Generous: each case starts several sandboxes, and the machine may be busy.
-describe.skipIf(noBwrap)(needsBwrap('bubblewrap sandbox'), { timeout: 120_000 }, () => {
+describe('bubblewrap sandbox', { tags: ['bubblewrap'], timeout: 120_000 }, () => {
   it('read-only: reading works, a write anywhere fails inside the sandbox', async () => {
     const { cwd } = await workspace();
     const { result, end } = await sh('cat existing.txt && echo data > new.txt', cwd, { type: 'read-only' });

@@ -11,7 +11,6 @@ import type { AskForApproval, SandboxPolicy } from '../../src/protocol/index.js'
 import { BwrapSandbox, createShellTool } from '../../src/core/index.js';
 import { isSwitchboardError } from '../../src/util/index.js';
 import { RecordingContext, type Answer } from '../support/recording-context.js';
-import { needsBwrap, noBwrap } from '../support/host-tools.js';
 import { removeAll, workAndOutside } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 
@@ -42,7 +41,7 @@ const run = (ctx: RecordingContext, args: Record<string, unknown>) => tool.run({
 
 describe('shell tool × approval policy', { timeout: 120_000 }, () => {
   for (const approvalPolicy of ['untrusted', 'on-request', 'on-failure', 'never'] as const) {
-    it.skipIf(noBwrap)(needsBwrap(`${approvalPolicy}: a known-safe command runs without asking`), async () => {
+    it(`${approvalPolicy}: a known-safe command runs without asking`, { tags: ['bubblewrap'] }, async () => {
       const { ctx } = await setup(approvalPolicy);
       const result = await run(ctx, { command: SAFE });
       expect(result.success).toBe(true);
@@ -69,7 +68,7 @@ describe('shell tool × approval policy', { timeout: 120_000 }, () => {
     expect(end).toMatchObject({ status: 'declined', exit_code: -1, formatted_output: 'exec command rejected by user' });
   });
 
-  it.skipIf(noBwrap)(needsBwrap('on-request: an unsafe command runs sandboxed without asking, and its failure goes to the model'), async () => {
+  it('on-request: an unsafe command runs sandboxed without asking, and its failure goes to the model', { tags: ['bubblewrap'] }, async () => {
     const { ctx, outside, made } = await setup('on-request');
     const result = await run(ctx, { command: unsafe(outside) });
     expect(ctx.approvals).toHaveLength(0);
@@ -88,7 +87,7 @@ describe('shell tool × approval policy', { timeout: 120_000 }, () => {
     expect(existsSync(made)).toBe(true);
   });
 
-  it.skipIf(noBwrap)(needsBwrap('on-failure: a sandbox failure is asked as a retry without sandbox; approved succeeds'), async () => {
+  it('on-failure: a sandbox failure is asked as a retry without sandbox; approved succeeds', { tags: ['bubblewrap'] }, async () => {
     const { ctx, outside, made } = await setup('on-failure', () => 'approved');
     const result = await run(ctx, { command: unsafe(outside) });
     expect(ctx.approvals).toHaveLength(1);
@@ -99,7 +98,7 @@ describe('shell tool × approval policy', { timeout: 120_000 }, () => {
     expect(ctx.of('exec_command_end')).toHaveLength(1);
   });
 
-  it.skipIf(noBwrap)(needsBwrap('on-failure: a denied retry reports the sandboxed failure'), async () => {
+  it('on-failure: a denied retry reports the sandboxed failure', { tags: ['bubblewrap'] }, async () => {
     const { ctx, outside, made } = await setup('on-failure', () => 'denied');
     const result = await run(ctx, { command: unsafe(outside) });
     expect(result.success).toBe(false);
@@ -107,7 +106,7 @@ describe('shell tool × approval policy', { timeout: 120_000 }, () => {
     expect(existsSync(made)).toBe(false);
   });
 
-  it.skipIf(noBwrap)(needsBwrap('never: an unsafe command fails in the sandbox without asking'), async () => {
+  it('never: an unsafe command fails in the sandbox without asking', { tags: ['bubblewrap'] }, async () => {
     const { ctx, outside, made } = await setup('never');
     const result = await run(ctx, { command: unsafe(outside), with_escalated_permissions: true, justification: 'please' });
     expect(ctx.approvals).toHaveLength(0);
@@ -138,7 +137,7 @@ describe('shell tool × approval policy', { timeout: 120_000 }, () => {
 });
 
 describe('shell tool execution', { timeout: 120_000 }, () => {
-  it.skipIf(noBwrap)(needsBwrap('emits begin, base64 output deltas and end with Codex fields; the model gets exit code and wall time'), async () => {
+  it('emits begin, base64 output deltas and end with Codex fields; the model gets exit code and wall time', { tags: ['bubblewrap'] }, async () => {
     const { ctx } = await setup('never');
     const result = await run(ctx, { command: ['bash', '-c', 'echo hello; echo oops >&2; exit 3'] });
     const [begin] = ctx.of('exec_command_begin');
@@ -172,7 +171,7 @@ describe('shell tool execution', { timeout: 120_000 }, () => {
     ]);
   });
 
-  it.skipIf(noBwrap)(needsBwrap('caps the output the model sees, keeping head and tail; clients get all of it'), async () => {
+  it('caps the output the model sees, keeping head and tail; clients get all of it', { tags: ['bubblewrap'] }, async () => {
     const { ctx } = await setup('never');
     const result = await run(ctx, { command: ['bash', '-c', 'seq 1 2000'] });
     expect(result.success).toBe(true);
@@ -185,7 +184,7 @@ describe('shell tool execution', { timeout: 120_000 }, () => {
     expect(ctx.streamed('stdout')).toBe(end!.stdout);
   });
 
-  it.skipIf(noBwrap)(needsBwrap('timeout_ms kills the command and says so'), async () => {
+  it('timeout_ms kills the command and says so', { tags: ['bubblewrap'] }, async () => {
     const { ctx } = await setup('never');
     const result = await tool.run({ command: ['bash', '-c', 'echo started; sleep 60'], timeout_ms: 500 }, ctx);
     expect(result.success).toBe(false);
@@ -193,7 +192,7 @@ describe('shell tool execution', { timeout: 120_000 }, () => {
     expect(result.output).toContain('command timed out after 500 milliseconds\nstarted\n');
   });
 
-  it.skipIf(noBwrap)(needsBwrap('an interrupt stops the command promptly and rejects with the abort reason'), async () => {
+  it('an interrupt stops the command promptly and rejects with the abort reason', { tags: ['bubblewrap'] }, async () => {
     const controller = new AbortController();
     const { ctx } = await setup('never', undefined, controller.signal);
     const running = run(ctx, { command: ['bash', '-c', 'echo ready; sleep 60'] });
@@ -204,7 +203,7 @@ describe('shell tool execution', { timeout: 120_000 }, () => {
     expect(ctx.of('exec_command_end')[0]).toMatchObject({ status: 'failed', exit_code: 130 });
   });
 
-  it.skipIf(noBwrap)(needsBwrap('workdir is resolved against cwd; a missing one is reported to the model'), async () => {
+  it('workdir is resolved against cwd; a missing one is reported to the model', { tags: ['bubblewrap'] }, async () => {
     const { ctx, cwd } = await setup('never');
     await mkdir(path.join(cwd, 'sub'));
     const ok = await run(ctx, { command: ['pwd'], workdir: 'sub' });

@@ -80,7 +80,7 @@ const localLauncher: StdioLauncher = {
   launch: () => Promise.reject(new Error('the local launcher must not be used for a server with an environment')),
 };
 
-describe('exec-server in a network namespace', { timeout: 60_000 }, () => {
+describe('exec-server in a network namespace', { tags: ['netns'], timeout: 60_000 }, () => {
   it('serves an MCP server across a veth pair', async (ctx) => {
     if (skipReason !== null) return ctx.skip(`skipped: ${skipReason}`);
     expect(server!.url).toBe(`ws://${subnet}.2:${new URL(server!.url).port}`);

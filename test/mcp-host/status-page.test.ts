@@ -2,7 +2,6 @@
 // BiDi, through puppeteer-core; nothing downloads a browser): the token is asked once (by keyboard)
 // and kept for the tab, a failed upstream's error text shows, and the page follows an upstream's crash
 // and its recovery within 2 s. Screenshots of each browser are saved under test-artifacts/.
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,13 +11,14 @@ import { UPSTREAM_FIXTURE } from '../gateway/gateway-harness.js';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
 import { REPO } from '../support/cli.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
+import { CHROMIUM, FIREFOX } from '../support/system-components.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 
 interface TestBrowser {
   name: string;
-  /** The Debian package that installs it, for the error when it is missing. */
-  apt: string;
+  /** The system component (test tag): where it is missing the browser's tests skip. */
+  tag: 'chromium' | 'firefox';
   executablePath: string;
   /** The screenshots' file name stem. */
   shots: string;
@@ -28,15 +28,15 @@ interface TestBrowser {
 const BROWSERS: TestBrowser[] = [
   {
     name: 'Chromium',
-    apt: 'chromium',
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    tag: 'chromium',
+    executablePath: CHROMIUM,
     shots: 'status-page',
     launch: (executablePath) => puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] }),
   },
   {
     name: 'Firefox',
-    apt: 'firefox-esr',
-    executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
+    tag: 'firefox',
+    executablePath: FIREFOX,
     shots: 'status-page-firefox',
     launch: (executablePath) => puppeteer.launch({ browser: 'firefox', executablePath, headless: true }),
   },
@@ -52,7 +52,7 @@ interface UpstreamState {
   error?: string;
 }
 
-describe.each(BROWSERS)('the status page in headless $name', (testBrowser) => {
+for (const testBrowser of BROWSERS) describe(`the status page in headless ${testBrowser.name}`, { tags: [testBrowser.tag] }, () => {
   let home: string;
   let pidFile: string;
   let serve: ServeProcess;
@@ -75,8 +75,6 @@ describe.each(BROWSERS)('the status page in headless $name', (testBrowser) => {
 
   beforeAll(async () => {
     requireBuild();
-    const { executablePath, apt, name } = testBrowser;
-    if (!existsSync(executablePath)) throw new Error(`no ${name} at ${executablePath}: apt-get install ${apt} (or set ${name.toUpperCase()}_PATH)`);
     home = await tempDir('sb-status-page-');
     const work = path.join(home, 'work');
     await mkdir(work);
@@ -99,7 +97,7 @@ describe.each(BROWSERS)('the status page in headless $name', (testBrowser) => {
     );
     serve = await spawnServe(['--http', '127.0.0.1:0'], { env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, SWITCHBOARD_MCP_TOKEN: TOKEN }, cwd: work });
     origin = new URL(serve.url).origin;
-    browser = await testBrowser.launch(executablePath);
+    browser = await testBrowser.launch(testBrowser.executablePath);
     page = await browser.newPage();
     await page.setViewport({ width: 1366, height: 820 });
   });

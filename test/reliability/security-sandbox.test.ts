@@ -11,7 +11,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxPolicy } from '../../src/protocol/index.js';
 import { BwrapSandbox, createShellTool } from '../../src/core/index.js';
 import { RecordingContext } from '../support/recording-context.js';
-import { needsBwrap, noBwrap } from '../support/host-tools.js';
 import { removeAll, tempDir } from '../support/temp.js';
 
 const bwrap = new BwrapSandbox();
@@ -52,7 +51,7 @@ async function sh(script: string, cwd: string, policy: SandboxPolicy = POLICY) {
 const fetchScript = (url: string) =>
   `${JSON.stringify(process.execPath)} -e ${JSON.stringify(`fetch(${JSON.stringify(url)}).then(async r => console.log('BODY', await r.text()), e => { console.log('NETERR', e.cause?.code ?? e.message); process.exit(7); })`)}`;
 
-describe.skipIf(noBwrap)(needsBwrap('security: sandboxed shell'), { timeout: 120_000 }, () => {
+describe('security: sandboxed shell', { tags: ['bubblewrap'], timeout: 120_000 }, () => {
   it('writes inside the workspace, and nowhere else by any route', async () => {
     const { cwd, outside } = await workspace();
     expect((await sh('echo ok > inside.txt', cwd)).result.success).toBe(true);

@@ -7,9 +7,10 @@ import { OpenAIModelClient, ThreadManager } from '../../src/core/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { responsesTurn } from '../fixtures/fake-model-server.js';
 import { agentTestBed, EventReader, text, type Harness } from '../support/agent-harness.js';
-import { needsPostgres, postgresSkipReason, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { isMissing } from '../support/system-tags.js';
 
-const skip = postgresSkipReason() !== null;
+const skip = isMissing('postgresql');
 const bed = agentTestBed();
 let pg: TestPostgres | undefined;
 let dbs = 0;
@@ -34,7 +35,7 @@ async function replica(h: Harness, url: string): Promise<{ manager: ThreadManage
   return { manager, store };
 }
 
-describe.skipIf(skip)(needsPostgres('agent threads in PostgreSQL'), () => {
+describe('agent threads in PostgreSQL', { tags: ['postgresql'] }, () => {
   it('a thread started on one replica continues on another, and nothing lands under $SWITCHBOARD_HOME', async () => {
     const h = await bed.harness();
     const url = await pg!.createDatabase(`agent_${++dbs}`);

@@ -7,9 +7,10 @@ import { credentialsKey, openStore, type Store } from '../../src/store/index.js'
 import { nullLogger } from '../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { autoApproveBrowser, connect, echo, httpServer } from '../mcp-client/oauth/helpers.js';
-import { needsPostgres, postgresSkipReason, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { isMissing } from '../support/system-tags.js';
 
-const skip = postgresSkipReason() !== null;
+const skip = isMissing('postgresql');
 const KEY = 'k'.repeat(16) + 'random-enough-for-a-test-0123456789';
 let server: TestPostgres | undefined;
 let dbs = 0;
@@ -41,7 +42,7 @@ describe('the credentials key', () => {
   });
 });
 
-describe.skipIf(skip)(needsPostgres('OAuth credentials in PostgreSQL'), () => {
+describe('OAuth credentials in PostgreSQL', { tags: ['postgresql'] }, () => {
   it('are sealed at rest, read by every replica with the key, and refused with a clear text under another key', async () => {
     const { stores, url } = await replicas(2);
     const secret = { tokens: { access_token: 'at-very-secret-value', refresh_token: 'rt-very-secret-value', token_type: 'Bearer' } };

@@ -3,9 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
 import { PgSessionStore } from '../../src/store/postgres/pg-http-sessions.js';
-import { needsPostgres, postgresSkipReason, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { isMissing } from '../support/system-tags.js';
 
-const skip = postgresSkipReason() !== null;
+const skip = isMissing('postgresql');
 let server: TestPostgres | undefined;
 let store: Store;
 
@@ -27,7 +28,7 @@ async function replay(log: ReturnType<Store['httpSessions']> & object, sessionId
   return { stream, sent };
 }
 
-describe.skipIf(skip)(needsPostgres('shared HTTP sessions (PostgreSQL)'), () => {
+describe('shared HTTP sessions (PostgreSQL)', { tags: ['postgresql'] }, () => {
   it('keeps a record per endpoint: the same id in another scope is another session', async () => {
     const agent = store.httpSessions('mcp-server')!;
     const gateway = store.httpSessions('serve')!;

@@ -8,16 +8,15 @@ import { requireBuild } from '../support/mcp-server-harness.js';
 import { runCli } from '../support/cli.js';
 import { RawHttpSession } from '../support/raw-http-session.js';
 import { removeTree, tempDir } from '../support/temp.js';
-import { needsPostgres, postgresSkipReason, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { freePort } from '../mcp-client/oauth/helpers.js';
 import { UPSTREAM_FIXTURE } from '../gateway/gateway-harness.js';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
 
-const skip = postgresSkipReason() !== null;
 const PER_MINUTE = 6;
 
-describe.skipIf(skip)(needsPostgres('serve --http replicas sharing [server_auth] limits and the audit trail (PostgreSQL)'), () => {
+describe('serve --http replicas sharing [server_auth] limits and the audit trail (PostgreSQL)', { tags: ['postgresql'] }, () => {
   let pg: TestPostgres;
   let fixture: OAuthFixture;
   let home: string;

@@ -11,9 +11,10 @@ import { ThreadOwners } from '../../src/agent-server/thread-owners.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { runCli } from '../support/cli.js';
 import { removeTree, tempDir } from '../support/temp.js';
-import { needsPostgres, postgresSkipReason, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { isMissing } from '../support/system-tags.js';
 
-const skip = postgresSkipReason() !== null;
+const skip = isMissing('postgresql');
 let server: TestPostgres | undefined;
 let url: string;
 const opened: Store[] = [];
@@ -38,7 +39,7 @@ const caller = (sub: string): Caller => ({ key: `https://as#${sub}`, kind: 'toke
 const own = new AccessPolicy([]);
 const MINUTE = 60_000;
 
-describe.skipIf(skip)(needsPostgres('[server_auth] state shared by replicas (PostgreSQL)'), () => {
+describe('[server_auth] state shared by replicas (PostgreSQL)', { tags: ['postgresql'] }, () => {
   it('knows on every replica who owns a thread: the owner continues it there, another caller is refused', async () => {
     const [a, b] = [await replica(), await replica()];
     const alice = caller('alice');

@@ -2,9 +2,10 @@
 // stays busy for every replica, a dead replica's lease expires, and a lost lease is reported.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalThreadLeases, openStore, type Store } from '../../src/store/index.js';
-import { needsPostgres, postgresSkipReason, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { isMissing } from '../support/system-tags.js';
 
-const skip = postgresSkipReason() !== null;
+const skip = isMissing('postgresql');
 let pg: TestPostgres | undefined;
 let dbs = 0;
 const TTL = 800;
@@ -39,7 +40,7 @@ describe('local leases (the file store)', () => {
   });
 });
 
-describe.skipIf(skip)(needsPostgres('shared leases (PostgreSQL)'), () => {
+describe('shared leases (PostgreSQL)', { tags: ['postgresql'] }, () => {
   it('a thread leased on one replica is busy on every replica, in the same process too, until released', async () => {
     const [a, b, c] = await replicas(3);
     try {

@@ -2,18 +2,21 @@
 // PostgreSQL started for this file. Both must keep the same records, in order, and the same index.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileThreadStore, openStore, type Store, type ThreadStore } from '../../src/store/index.js';
-import { needsPostgres, postgresSkipReason, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { tempDir, removeTree } from '../support/temp.js';
+import type { ComponentId } from '../support/system-components.js';
+import { isMissing } from '../support/system-tags.js';
 
 interface Backend {
   name: string;
-  skip: boolean;
+  /** The system components its tests need. */
+  tags: ComponentId[];
   open(): Promise<{ threads: ThreadStore; reopen(): Promise<ThreadStore>; close(): Promise<void> }>;
 }
 
 let pg: TestPostgres | undefined;
 let databases = 0;
-const pgSkip = postgresSkipReason() !== null;
+const pgSkip = isMissing('postgresql');
 
 beforeAll(async () => {
   if (!pgSkip) pg = await startPostgres();
@@ -25,15 +28,15 @@ afterAll(async () => {
 const BACKENDS: Backend[] = [
   {
     name: 'files',
-    skip: false,
+    tags: [],
     async open() {
       const home = await tempDir('sb-store-');
       return { threads: new FileThreadStore(home), reopen: async () => new FileThreadStore(home), close: () => removeTree(home) };
     },
   },
   {
-    name: needsPostgres('postgres'),
-    skip: pgSkip,
+    name: 'postgres',
+    tags: ['postgresql'],
     async open() {
       const url = await pg!.createDatabase(`threads_${++databases}`);
       const env = { SB_TEST_DB: url };
@@ -58,16 +61,16 @@ const meta = (id: string) => JSON.stringify({ timestamp: '2026-01-01T00:00:00.00
 let ids = 0;
 const newId = () => `0190abcd-0000-7000-8000-${String(++ids).padStart(12, '0')}`;
 
-describe.each(BACKENDS)('thread store: $name', (backend) => {
+for (const backend of BACKENDS) describe(`thread store: ${backend.name}`, { tags: backend.tags }, () => {
   let env: Awaited<ReturnType<Backend['open']>>;
   beforeAll(async () => {
-    if (!backend.skip) env = await backend.open();
+    env = await backend.open();
   });
   afterAll(async () => {
     await env?.close();
   });
 
-  it.skipIf(backend.skip)('keeps the first record and appended ones, byte for byte and in order', async () => {
+  it('keeps the first record and appended ones, byte for byte and in order', async () => {
     const id = newId();
     const log = await env.threads.create(id, new Date('2026-01-01T00:00:00Z'), meta(id));
     await log.append([rec(1), rec(2, { text: 'ünïcødé ✓ "quoted"\\n' })]);
@@ -81,7 +84,7 @@ describe.each(BACKENDS)('thread store: $name', (backend) => {
     expect(stored!.location).toBe(log.location);
   });
 
-  it.skipIf(backend.skip)('a reopened log appends after what is there, seen by another instance of the store', async () => {
+  it('a reopened log appends after what is there, seen by another instance of the store', async () => {
     const id = newId();
     await (await env.threads.create(id, new Date(), meta(id))).close();
     const other = await env.reopen();
@@ -93,7 +96,7 @@ describe.each(BACKENDS)('thread store: $name', (backend) => {
     expect(again!.text.trim().split('\n')).toEqual([meta(id), rec(1)]);
   });
 
-  it.skipIf(backend.skip)('an unknown or malformed id loads as null; a taken id cannot be created twice', async () => {
+  it('an unknown or malformed id loads as null; a taken id cannot be created twice', async () => {
     expect(await env.threads.load(newId())).toBeNull();
     expect(await env.threads.load('../../etc/passwd')).toBeNull();
     const id = newId();
@@ -102,7 +105,7 @@ describe.each(BACKENDS)('thread store: $name', (backend) => {
     expect((await env.threads.load(id))!.records).toBe(1);
   });
 
-  it.skipIf(backend.skip)('the index lists threads newest first, with their locations', async () => {
+  it('the index lists threads newest first, with their locations', async () => {
     const older = newId();
     const newer = newId();
     await (await env.threads.create(older, new Date('2030-01-01T10:00:00Z'), meta(older))).close();
@@ -113,7 +116,7 @@ describe.each(BACKENDS)('thread store: $name', (backend) => {
     expect(top[0]!.location).toBe((await env.threads.load(newer))!.location);
   });
 
-  it.skipIf(backend.skip)('many appends in a row, large and small, come back complete', async () => {
+  it('many appends in a row, large and small, come back complete', async () => {
     const id = newId();
     const log = await env.threads.create(id, new Date(), meta(id));
     const big = rec(0, { text: 'x'.repeat(1_000_000) });
@@ -129,7 +132,7 @@ describe.each(BACKENDS)('thread store: $name', (backend) => {
   });
 });
 
-describe.skipIf(pgSkip)(needsPostgres('postgres store start-up'), () => {
+describe('postgres store start-up', { tags: ['postgresql'] }, () => {
   it('fails fast, naming the variable, when the database cannot be reached or the variable is unset', async () => {
     const settings = { postgres_url_env_var: 'SB_TEST_DB' };
     await expect(openStore({ home: '/x', settings, env: {} })).rejects.toMatchObject({
@@ -162,7 +165,7 @@ describe.skipIf(pgSkip)(needsPostgres('postgres store start-up'), () => {
   });
 });
 
-describe.skipIf(pgSkip)(needsPostgres('shared secrets'), () => {
+describe('shared secrets', { tags: ['postgresql'] }, () => {
   it('every replica gets the secret the first one created', async () => {
     const url = await pg!.createDatabase(`secrets_${++databases}`);
     const stores = await Promise.all([1, 2, 3].map(() => openStore({ home: '/x', settings: { postgres_url_env_var: 'SB_TEST_DB' }, env: { SB_TEST_DB: url } })));

@@ -9,8 +9,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-export const POSTGRES_PACKAGE = 'PostgreSQL (apt-get install postgresql)';
-
 /** The folder holding initdb and postgres: $SWITCHBOARD_PG_BIN, Debian's /usr/lib/postgresql/<n>/bin, or PATH. */
 export function postgresBinDir(): string | null {
   const candidates: string[] = [];
@@ -34,16 +32,8 @@ export function postgresBinDir(): string | null {
   return null;
 }
 
-/** Why tests cannot start a PostgreSQL here, or null when they can. On CI (.ci/run installs it) a missing one fails instead. */
-export function postgresSkipReason(): string | null {
-  if (postgresBinDir() !== null) return null;
-  return process.env.CI === 'true' ? null : `initdb/postgres not found (looked in $SWITCHBOARD_PG_BIN, /usr/lib/postgresql/*/bin, PATH)`;
-}
-
-/** A test or suite name that says, when skipped, what to install. */
-export function needsPostgres(title: string): string {
-  return postgresSkipReason() === null ? title : `${title} [skipped: needs ${POSTGRES_PACKAGE}]`;
-}
+/** What is said when postgresBinDir() finds nothing. */
+export const POSTGRES_NOT_FOUND = 'initdb/postgres not found (looked in $SWITCHBOARD_PG_BIN, /usr/lib/postgresql/*/bin, PATH)';
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -83,7 +73,7 @@ export interface TestPostgres {
 /** initdb a temporary cluster and start it on a loopback port. Throws when the binaries are missing. */
 export async function startPostgres(options: { port?: number; log?: (line: string) => void } = {}): Promise<TestPostgres> {
   const bin = postgresBinDir();
-  if (bin === null) throw new Error(`cannot start PostgreSQL: ${postgresSkipReason() ?? 'binaries not found'}; install ${POSTGRES_PACKAGE}`);
+  if (bin === null) throw new Error(`cannot start PostgreSQL: ${POSTGRES_NOT_FOUND}; install it with npm run setup:system`);
   const root = await mkdtemp(path.join(os.tmpdir(), 'sb-pg-'));
   const dataDir = path.join(root, 'data');
   if (isRoot) await chown(root, Number(spawnSync('id', ['-u', 'postgres']).stdout.toString().trim()), Number(spawnSync('id', ['-g', 'postgres']).stdout.toString().trim()));

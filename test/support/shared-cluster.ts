@@ -1,19 +1,21 @@
-// One cluster (PostgreSQL, two replicas of each server, nginx) shared by the tests of one file:
-// whether it can run here, the describe title saying why not, and the cluster once started.
+// One cluster (PostgreSQL, two replicas of each server, nginx) shared by the tests of one file: the
+// tags of what it needs (its tests skip where one is missing), and the cluster once started.
 import { afterAll, beforeAll } from 'vitest';
-import { nginxBinary, startCluster, type Cluster } from '../../scripts/cluster/cluster.mjs';
-import { needsPostgres, postgresSkipReason } from './postgres.js';
+import { startCluster, type Cluster } from '../../scripts/cluster/cluster.mjs';
+import type { ComponentId } from './system-components.js';
+import { isMissing } from './system-tags.js';
+
+/** The system components a cluster with nginx in front needs: the describe's tags. */
+export const CLUSTER_TAGS: ComponentId[] = ['postgresql', 'nginx'];
 
 export interface SharedCluster {
-  skip: boolean;
-  title: string;
+  tags: ComponentId[];
   /** The started cluster (inside tests only). */
   cluster(): Cluster;
 }
 
-export function sharedCluster(what: string): SharedCluster {
-  const skip = postgresSkipReason() !== null || (nginxBinary() === null && process.env.CI !== 'true');
-  const title = nginxBinary() === null ? `${what} [skipped: needs nginx (apt-get install nginx)]` : needsPostgres(what);
+export function sharedCluster(): SharedCluster {
+  const skip = CLUSTER_TAGS.some(isMissing);
   let cluster: Cluster | undefined;
   beforeAll(async () => {
     if (!skip) cluster = await startCluster({ replicas: 2 });
@@ -22,8 +24,7 @@ export function sharedCluster(what: string): SharedCluster {
     await cluster?.stop();
   }, 60_000);
   return {
-    skip,
-    title,
+    tags: CLUSTER_TAGS,
     cluster: () => {
       if (!cluster) throw new Error('the cluster is not started (used outside a test, or it failed to start)');
       return cluster;

@@ -47,8 +47,8 @@ function bannerSeen(port: number): Promise<boolean> {
 
 /** Start sshd, or return the reason it cannot run here. */
 export async function startTestSshd(dir: string, setEnv: Record<string, string> = {}): Promise<TestSshd | { skip: string }> {
-  if (!existsSync(SSHD)) return { skip: `${SSHD} is not installed (Debian openssh-server; .ci/run installs it)` };
-  if (spawnSync('ssh', ['-V']).error) return { skip: 'the ssh client is not installed (Debian openssh-client)' };
+  if (!existsSync(SSHD)) return { skip: `${SSHD} is not installed (npm run setup:system installs it)` };
+  if (spawnSync('ssh', ['-V']).error) return { skip: 'the ssh client is not installed (npm run setup:system installs it)' };
   for (const key of ['host_key', 'client_key']) {
     const r = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'switchboard-test', '-f', path.join(dir, key)]);
     if (r.status !== 0) return { skip: `ssh-keygen failed: ${r.stderr?.toString() ?? r.error}` };

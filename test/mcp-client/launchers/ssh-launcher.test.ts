@@ -81,7 +81,7 @@ async function endedTail(launched: LaunchedServer): Promise<string> {
   return launched.stderrTail().join('\n');
 }
 
-describe('ssh launcher', { timeout: 90_000 }, () => {
+describe('ssh launcher', { tags: ['sshd'], timeout: 90_000 }, () => {
   it('has a real sshd to test against (or says why not)', (ctx) => {
     if ('skip' in sshd) ctx.skip(`sshd unavailable: ${sshd.skip}`);
     expect(running().port).toBeGreaterThan(0);
