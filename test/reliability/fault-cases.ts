@@ -397,6 +397,27 @@ export const GATEWAY_ROWS: readonly string[] = [
   'http/http-401 0.3 seed 14',
 ];
 
+/**
+ * The rows `npm test` runs, for each subject that has them (SWITCHBOARD_TEST_FULL=1 runs them all,
+ * test/support/long-runs.ts): a healthy server, a start that never answers and one that exits, a crash
+ * mid-call and a crash with restart, answers out of order, over HTTP a crash and a 401, for the manager
+ * a 2026-07-28 server and an expiring session, and the protected gateway with its authorization server
+ * down. The long tool timeouts, the 50 MiB results, the 10,000-tool catalogs and the rest wait for the full run.
+ */
+export const SLICE_ROWS: readonly string[] = [
+  'stdio/healthy',
+  'stdio/no-initialize (startup_timeout_sec 3)',
+  'stdio/exit-on-initialize',
+  'stdio/exit-mid-call',
+  'stdio/exit-after-calls 3 (restart after 300 ms)',
+  'stdio/out-of-order',
+  'stdio/modern',
+  'http/exit-mid-call',
+  'http/http-expire-session every 3 requests',
+  'http/http-401 always',
+  'http/authorization server down',
+];
+
 /** The gateway subjects: `gateway` (stdio, one client) and `gateway ×N` (HTTP, N clients). */
 export function isGateway(subject: string): boolean {
   return subject.startsWith('gateway');

@@ -3,18 +3,21 @@
 // healthy server's tools work before, during and after the fault; the fault becomes one clear status
 // line or call error; nothing is left running (no process carrying the row's marker after each row, no
 // process at all below this one after the file). Rows run FAULT_MATRIX_CONCURRENCY (3) at a time.
+// `npm test` runs the rows of SLICE_ROWS; SWITCHBOARD_TEST_FULL=1 (`npm run test:reliability`) runs them all.
 // FAULT_MATRIX_OUT=<file.json> saves the matrix; `npm run fault-matrix` then renders it into docs/reliability.md.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnUrlServer } from '../support/fixture-processes.js';
 import { waitFor } from '../support/wait.js';
 import { leftoverDescendants, findProcessesByMarker, killProcessesByMarker } from '../support/process-tree.js';
-import { casesFor, CHAOS, DEFAULT_TIMEOUTS, FAULT_CASES, NODE, type CaseRun, type FaultCase } from './fault-cases.js';
+import { casesFor, CHAOS, DEFAULT_TIMEOUTS, FAULT_CASES, NODE, SLICE_ROWS, type CaseRun, type FaultCase } from './fault-cases.js';
+import { FULL_VAR, fullRun, sliceOf, sliceTitle } from '../support/long-runs.js';
 import { SUBJECTS, type FaultSubject, type RunningSubject } from './subjects.js';
 import { saveMatrix, type MatrixRow } from './fault-matrix-report.js';
 import { AUTH_FAULT_CASES, runAuthCase } from './fault-cases-auth.js';
 
 const rows: MatrixRow[] = [];
+if (process.env.FAULT_MATRIX_OUT && !fullRun) throw new Error(`FAULT_MATRIX_OUT saves the whole matrix: set ${FULL_VAR}=1 too (npm run fault-matrix does)`);
 
 afterAll(async () => {
   // Every row cleaned up after itself, so nothing at all may be left below this process.
@@ -139,9 +142,15 @@ async function runCase(subjectKind: FaultSubject, c: FaultCase): Promise<MatrixR
   return row;
 }
 
+const inSlice = (c: { id: string }) => SLICE_ROWS.includes(c.id);
+const unknownSliceRows = SLICE_ROWS.filter((id) => ![...FAULT_CASES, ...AUTH_FAULT_CASES].some((c) => c.id === id));
+if (unknownSliceRows.length > 0) throw new Error(`SLICE_ROWS names modes the matrix does not have: ${unknownSliceRows.join(', ')}`);
+
 for (const subject of SUBJECTS) {
-  describe(`fault matrix: ${subject.name}`, { timeout: 180_000, concurrent: true }, () => {
-    for (const c of casesFor(subject.name)) {
+  const all = casesFor(subject.name);
+  const cases = sliceOf(all, inSlice);
+  describe(sliceTitle(`fault matrix: ${subject.name}`, cases.length, all.length), { timeout: 180_000, concurrent: true }, () => {
+    for (const c of cases) {
       it(c.id, async () => {
         rows.push(await limit(() => runCase(subject, c)));
       });
@@ -150,8 +159,9 @@ for (const subject of SUBJECTS) {
 }
 
 // The front door of a protected gateway when its authorization server fails (fault-cases-auth.ts).
-describe('fault matrix: gateway (OAuth)', { timeout: 180_000, concurrent: true }, () => {
-  for (const c of AUTH_FAULT_CASES) {
+const authCases = sliceOf(AUTH_FAULT_CASES, inSlice);
+describe(sliceTitle('fault matrix: gateway (OAuth)', authCases.length, AUTH_FAULT_CASES.length), { timeout: 180_000, concurrent: true }, () => {
+  for (const c of authCases) {
     it(c.id, async () => {
       const marker = `fault-matrix-${randomUUID()}`;
       const row = await limit(() => runAuthCase(c, marker));

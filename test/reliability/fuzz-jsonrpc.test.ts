@@ -12,6 +12,7 @@ import { probesArbitrary, type HttpProbe } from '../fuzz/http-probes.js';
 import { batchArbitrary, type FrameKind } from '../fuzz/jsonrpc-frames.js';
 import type { FuzzTarget } from '../fuzz/fuzz-target.js';
 import { FUZZ_TARGETS } from '../fuzz/targets.js';
+import { sliceOf, sliceTitle } from '../support/long-runs.js';
 import { killProcessesByMarker } from '../support/process-tree.js';
 
 export const JSONRPC_FUZZ = { seed: 9_009, minFrames: 10_000, batches: 125, batchSize: { min: 60, max: 140 } } as const;
@@ -24,8 +25,14 @@ afterEach(async () => {
   await killProcessesByMarker(marker);
 });
 
-describe('JSON-RPC frame fuzzing', () => {
-  for (const entry of FUZZ_TARGETS) {
+// What `npm test` fuzzes, each at the full count: the gateway over both transports. SWITCHBOARD_TEST_FULL=1
+// (`npm run test:reliability`) adds the SDK baseline and mcp-server over stdio and HTTP.
+const SLICE_TARGETS = ['switchboard serve (stdio, one upstream)', 'switchboard serve --http (one upstream)'];
+const targets = sliceOf(FUZZ_TARGETS, (t) => SLICE_TARGETS.includes(t.name));
+if (targets.length === 0) throw new Error(`SLICE_TARGETS names no fuzz target: ${SLICE_TARGETS.join(', ')}`);
+
+describe(sliceTitle('JSON-RPC frame fuzzing', targets.length, FUZZ_TARGETS.length), () => {
+  for (const entry of targets) {
     // HTTP costs about 2.5 times stdio (a request, a response stream and a client per frame).
     it(`${entry.name}: ${JSONRPC_FUZZ.minFrames}+ frames, seed ${JSONRPC_FUZZ.seed}`, { timeout: entry.transport === 'http' ? 480_000 : 240_000 }, async () => {
       marker = `fuzz-${randomUUID()}`;
