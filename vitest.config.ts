@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { ReliabilityFirst } from './test/support/sequencer.js';
 import { SkipSummaryReporter } from './test/support/skip-summary-reporter.js';
 import { COMPONENTS, missingComponents } from './test/support/system-components.js';
 
@@ -13,17 +14,24 @@ import { COMPONENTS, missingComponents } from './test/support/system-components.
 
 const missing = await missingComponents();
 
+// Integration files that need a fresh process, where the others share workers: the kernel keyring
+// (keyutils) gives each thread its own session keyring, and a worker that ran other files hands the
+// store's calls to more of its thread pool, so the keyring test would find no usable keyring.
+const OWN_PROCESS = ['test/mcp-client/oauth/token-store.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Most files wait on child processes, servers and timers, so more workers than cores keep the CPU
-    // busy (vitest's default on 2 cores is one). Files share nothing that collides: ports are 0,
-    // folders are temporary, and processes are found by their own markers.
-    maxWorkers: Math.max(4, availableParallelism()),
-    // A worker runs file after file with its modules loaded once (unit and integration), instead of
-    // a fresh process per file that imports the SDK and src/ again; stubbed variables are undone.
+    // Most files wait on child processes, servers and timers, so one worker more than cores keeps the
+    // CPU busy (vitest's default on 2 cores is one worker). Files share nothing that collides: ports
+    // are 0, folders are temporary, and processes are found by their own markers.
+    maxWorkers: Math.max(3, availableParallelism() + 1),
+    sequence: { sequencer: ReliabilityFirst },
+    // Unit and integration workers run file after file with their modules loaded once (isolate: false
+    // below), instead of a fresh process per file importing the SDK and src/ again; stubbed
+    // variables are undone between files.
     unstubEnvs: true,
     unstubGlobals: true,
     // Unhandled rejections and uncaught exceptions fail the run (vitest's default; kept explicit).
@@ -33,7 +41,8 @@ export default defineConfig({
     reporters: ['default', new SkipSummaryReporter(missing)],
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], isolate: false } },
-      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: ['test/reliability/**'], isolate: false } },
+      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: ['test/reliability/**', ...OWN_PROCESS], isolate: false } },
+      { extends: true, test: { name: 'integration-own-process', include: OWN_PROCESS } },
       // Isolated: the fault matrix checks that nothing at all is left below its process.
       { extends: true, test: { name: 'reliability', include: ['test/reliability/**/*.test.ts'] } },
     ],
