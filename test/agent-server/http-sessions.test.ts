@@ -8,7 +8,7 @@ import { createMcpClient, type SessionRecoveredEvent } from '../../src/mcp-clien
 import { nullLogger } from '../../src/util/index.js';
 import { startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
 import { makeServerHome, spawnHttpServer, type ServerHome } from '../support/mcp-server-harness.js';
-import { sliceOf } from '../support/long-runs.js';
+import { SESSION_STORM_SETTINGS } from '../support/long-runs.js';
 import { RawHttpSession } from '../support/raw-http-session.js';
 
 let model: FakeModelServer;
@@ -41,17 +41,8 @@ async function abandon(url: string, count: number): Promise<void> {
   }
 }
 
-// `npm test` runs the storm with a low --max-sessions (sessions closed to make room); the full run
-// (SWITCHBOARD_TEST_FULL=1, npm run test:reliability) adds default settings (test/support/long-runs.ts).
-describe.each(
-  sliceOf(
-    [
-      ['default settings', [] as string[]],
-      ['--max-sessions 100 (least recently used sessions closed)', ['--max-sessions', '100']],
-    ] as [string, string[]][],
-    ([, args]) => args.length > 0,
-  ),
-)('1,000 sessions abandoned without DELETE, %s', (_name, args) => {
+// `npm test` takes one setting, `npm run test:reliability` both (SESSION_STORM_SETTINGS).
+describe.each(SESSION_STORM_SETTINGS)('1,000 sessions abandoned without DELETE, %s', (_name, args) => {
   it('a new client is still served', async () => {
     const server = await spawnHttpServer(sh, ['--insecure-no-auth', ...args]);
     try {

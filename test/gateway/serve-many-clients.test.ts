@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { sliceOf } from '../support/long-runs.js';
+import { SESSION_STORM_SETTINGS } from '../support/long-runs.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { descendants } from '../support/process-tree.js';
 import { RawHttpSession, readSse } from '../support/raw-http-session.js';
@@ -39,17 +39,8 @@ async function sdkClient(url: string): Promise<Client> {
 }
 const echo = (client: Client, text: string) => client.callTool({ name: 'mcp__solo__echo', arguments: { text } }, CALL).then(textOf);
 
-// `npm test` runs the storm with a low --max-sessions (sessions closed to make room); the full run
-// (SWITCHBOARD_TEST_FULL=1, npm run test:reliability) adds default settings (test/support/long-runs.ts).
-describe.each(
-  sliceOf(
-    [
-      ['default settings', [] as string[]],
-      ['--max-sessions 100 (least recently used sessions closed)', ['--max-sessions', '100']],
-    ] as [string, string[]][],
-    ([, args]) => args.length > 0,
-  ),
-)('serve --http: 1,000 sessions abandoned without DELETE, %s', (_name, args) => {
+// `npm test` takes one setting, `npm run test:reliability` both (SESSION_STORM_SETTINGS).
+describe.each(SESSION_STORM_SETTINGS)('serve --http: 1,000 sessions abandoned without DELETE, %s', (_name, args) => {
   it('a new client is still served, and the upstream runs once', async () => {
     const serve = await start(args);
     try {

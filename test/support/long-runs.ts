@@ -17,3 +17,16 @@ export function sliceOf<T>(cases: readonly T[], inSlice: (c: T) => boolean): T[]
 export function sliceTitle(title: string, ran: number, of: number): string {
   return ran === of ? title : `${title} (slice: ${ran} of ${of}; npm run test:reliability runs all)`;
 }
+
+/**
+ * The settings the 1,000-session storms (`mcp-server --http`, `serve --http`) run with: the slice keeps
+ * a low --max-sessions (the least recently used sessions closed to make room); the full run adds
+ * default settings.
+ */
+export const SESSION_STORM_SETTINGS: [string, string[]][] = sliceOf(
+  [
+    ['default settings', []],
+    ['--max-sessions 100 (least recently used sessions closed)', ['--max-sessions', '100']],
+  ],
+  ([, args]) => args.length > 0,
+);

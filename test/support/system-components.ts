@@ -29,7 +29,7 @@ export interface SystemComponent {
 export type ComponentId = 'bubblewrap' | 'chromium' | 'firefox' | 'postgresql' | 'nginx' | 'sshd' | 'netns' | 'openssl';
 
 /** `which`: the path of `command` on PATH, or null. */
-export function onPath(command: string): string | null {
+function onPath(command: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     const candidate = path.join(dir, command);
     try {
