@@ -4,10 +4,12 @@ import { ReliabilityFirst } from './test/support/sequencer.js';
 import { SkipSummaryReporter } from './test/support/skip-summary-reporter.js';
 import { COMPONENTS, missingComponents } from './test/support/system-components.js';
 
-// Three projects, one `vitest run` for all of them (what `npm test` and CI run):
+// The projects, one `vitest run` for all of them (what `npm test` and CI run):
 // - unit: next to the code (src/**/*.test.ts), no build needed, answers in seconds (`npm run test:unit`);
-// - integration: test/<module>/ mirroring src/, real processes and servers, many spawn dist/;
-// - reliability: fault matrix, fuzzing, security and storms (test/reliability/).
+// - integration: test/<module>/ mirroring src/, real processes and servers, many spawn dist/
+//   (integration-own-process: those of its files that need a fresh process, OWN_PROCESS below);
+// - reliability: fault matrix, fuzzing, security and storms (test/reliability/), their long runs
+//   sliced unless SWITCHBOARD_TEST_FULL=1 (test/support/long-runs.ts, `npm run test:reliability`).
 //
 // A test that needs a program beyond Node and npm carries the component's tag ({ tags: ['chromium'] });
 // the tags of missing components skip, and the skip summary names them at the end of the run.

@@ -1,4 +1,4 @@
-// The long reliability runs (the fault matrix, JSON-RPC fuzzing, session storms) at two lengths:
+// The long reliability runs (the fault matrix, the fuzzers, the session storms) at two lengths:
 // `npm test` runs a representative slice of each, so every run still exercises them, and
 // SWITCHBOARD_TEST_FULL=1 runs them whole (`npm run test:reliability`, which .ci/run runs after `npm test`).
 // A slice leaves whole cases out; it never lowers the count or the bound inside a case.
