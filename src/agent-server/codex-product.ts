@@ -31,6 +31,7 @@ export function codexProduct(agent: CodexAgent, options: CodexServerOptions, log
   const d: ToolDispatch = { agent, options, logger };
   return {
     info: { name: options.name, title: options.title, version: options.version },
+    logAs: { name: 'mcp-server' },
     // A 2026-07-28 client may ask for every list (with its cache hints): empty prompts and resources.
     capabilities: (era) => (era === 'legacy' ? { tools: { listChanged: true } } : { tools: { listChanged: true }, prompts: {}, resources: {} }),
     // Codex's server accepted these and answered anything else with the latest.

@@ -25,6 +25,7 @@ export function gatewayProduct(pool: GatewayPool, storeReachable: () => Promise<
   const handlers = { ...gatewayHandlers(pool, downstream), ...(options.toolSearch ? toolSearchHandlers(pool, downstream, options.toolSearch) : {}) };
   return {
     info: { name: options.name, title: options.title, version: options.version },
+    logAs: { name: 'gateway', fields: { mode: options.mode.kind } },
     capabilities: () => ({
       tools: { listChanged: true },
       resources: { subscribe: true, listChanged: true },

@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { SwitchboardError } from '../../util/index.js';
 
+/** The grant types switchboard requests tokens with besides the authorization code: their `grant_type` values. */
 export const GRANT_TYPES = {
   clientCredentials: 'client_credentials',
   jwtBearer: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
@@ -48,6 +49,7 @@ export interface TokenEndpoint {
   authMethods?: readonly string[];
 }
 
+/** One request to a token endpoint: where, as which client, for which resource and scopes. */
 export interface TokenRequestOptions {
   endpoint: TokenEndpoint;
   client: ClientCredentials;
@@ -160,9 +162,13 @@ export function jwtBearerGrant(options: TokenRequestOptions & { assertion: strin
   return requestToken(jwtBearerParams(options.assertion), options);
 }
 
+/** A token exchange request (RFC 8693): the token to trade, its type, and what to get for it. */
 export interface TokenExchangeOptions extends TokenRequestOptions {
+  /** The token being traded (the subject's). */
   subjectToken: string;
+  /** Its type: one of TOKEN_TYPES. */
   subjectTokenType: string;
+  /** The type of token wanted back; default the server's choice. */
   requestedTokenType?: string;
   /** The logical name of the target (an authorization server's issuer, an API's name). */
   audience?: string;

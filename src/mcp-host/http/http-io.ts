@@ -20,6 +20,38 @@ function idOf(value: unknown): RequestId | null {
 }
 
 /**
+ * The JSON-RPC messages of a body about to be refused, if they arrive whole within `maxBytes` and
+ * `ms` (for the audit record of the refusal; a slow or large body is not waited for): [] otherwise.
+ */
+export async function glimpseJsonBody(req: http.IncomingMessage, maxBytes: number, ms: number): Promise<JSONRPCMessage[]> {
+  const raw = await new Promise<Buffer | null>((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (value: Buffer | null) => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+      resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) done(null);
+      else chunks.push(chunk);
+    };
+    const onEnd = () => done(Buffer.concat(chunks));
+    const onError = () => done(null);
+    const timer = setTimeout(() => done(null), ms);
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
+  if (raw === null) return [];
+  try {
+    const body: unknown = JSON.parse(UTF8.decode(raw));
+    return (Array.isArray(body) ? body : [body]).filter((m): m is JSONRPCMessage => isPlainJsonRpcMessage(m));
+  } catch {
+    return [];
+  }
+}
+
+/**
  * The parsed body and its JSON-RPC messages, or null once an error response has been sent
  * (413 over the size bound, 400 -32700 for bytes that are not UTF-8 or not JSON, 400 -32600 for a
  * malformed message).

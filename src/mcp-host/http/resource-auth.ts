@@ -17,7 +17,7 @@ import { bearerMatches, errorMessage, isSwitchboardError, type Logger } from '..
 import { authInfoFor, callerOf, STATIC_CALLER, type Caller } from '../access/caller.js';
 import type { AuditSink } from '../access/audit-trail.js';
 import type { Admission, CallerLimits } from '../access/caller-limits.js';
-import { sendJson } from './http-io.js';
+import { glimpseJsonBody, sendJson } from './http-io.js';
 import type { JwtVerifier } from './jwt-verifier.js';
 import { CallSlot, withCallSlot } from '../access/call-slot.js';
 
@@ -128,8 +128,9 @@ export class ResourceAuth {
    */
   async admitBody(caller: Caller, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
     if (!this.options.limits?.active) return true;
-    const method = typeof req.headers['mcp-method'] === 'string' ? req.headers['mcp-method'] : 'unknown';
-    return this.decide(caller, res, { method }, null, () => this.options.limits!.within(caller.key), () => {});
+    // Refused, the record names what was sent if the body arrives whole and small soon enough.
+    const described = async () => describeRequest(await glimpseJsonBody(req, GLIMPSE_BYTES, GLIMPSE_MS), req);
+    return this.decide(caller, res, described, () => this.options.limits!.within(caller.key), () => {}, { connection: 'close' });
   }
 
   /**
@@ -141,12 +142,10 @@ export class ResourceAuth {
     const limits = this.options.limits;
     if (!limits?.active) return undefined;
     const counted = messages.filter((m) => 'method' in m && !LIFECYCLE.has((m as { method: string }).method));
-    const calls = counted.filter((m) => 'id' in m && (m as { method: string }).method === 'tools/call') as { params?: { name?: unknown } }[];
-    const first = counted[0] as { id?: string | number; method?: string } | undefined;
-    const tool = typeof calls[0]?.params?.name === 'string' ? calls[0].params.name : undefined;
+    const calls = counted.filter((m) => 'id' in m && (m as { method: string }).method === 'tools/call');
     let slot: CallSlot | undefined;
-    const audited = { method: first?.method ?? 'unknown', ...(tool !== undefined ? { tool } : {}) };
-    const admitted = await this.decide(caller, res, audited, first?.id ?? null, () => limits.admit(caller.key, counted.length, calls.length), (release) => {
+    const described = async () => describeRequest(counted);
+    const admitted = await this.decide(caller, res, described, () => limits.admit(caller.key, counted.length, calls.length), (release) => {
       slot = calls.length > 0 ? new CallSlot(release) : undefined;
       if (slot) res.once('close', () => slot!.requestEnded());
       else res.once('close', release);
@@ -163,10 +162,11 @@ export class ResourceAuth {
   private async decide(
     caller: Caller,
     res: http.ServerResponse,
-    audited: { method: string; tool?: string },
-    id: string | number | null,
+    described: () => Promise<RequestDescription>,
     ask: () => Promise<Admission>,
     admitted: (release: () => void) => void,
+    // Before the body is read (or all of it), the connection cannot carry another request.
+    headers: Record<string, string> = {},
   ): Promise<boolean> {
     let admission;
     try {
@@ -174,15 +174,17 @@ export class ResourceAuth {
     } catch (err) {
       // The limits live in a shared store that is down: refuse for now rather than serve unlimited.
       this.options.logger.warn('could not check a caller against its limits', { error: errorMessage(err) });
-      sendJson(res, 503, { jsonrpc: '2.0', id, error: { code: -32000, message: `Service unavailable: cannot check this caller's limits: ${errorMessage(err)}` } }, { 'Retry-After': '5' });
+      const { id } = await described();
+      sendJson(res, 503, { jsonrpc: '2.0', id, error: { code: -32000, message: `Service unavailable: cannot check this caller's limits: ${errorMessage(err)}` } }, { 'Retry-After': '5', ...headers });
       return false;
     }
     if (admission.ok) {
       admitted(admission.release);
       return true;
     }
+    const { id, ...audited } = await described();
     this.refused(caller, { ...audited, outcome: admission.message.startsWith('Too many concurrent') ? 'too_many_calls' : 'rate_limited' });
-    sendJson(res, 429, { jsonrpc: '2.0', id, error: { code: -32000, message: admission.message } }, { 'Retry-After': String(admission.retryAfterSec) });
+    sendJson(res, 429, { jsonrpc: '2.0', id, error: { code: -32000, message: admission.message } }, { 'Retry-After': String(admission.retryAfterSec), ...headers });
     return false;
   }
 
@@ -216,4 +218,20 @@ export class ResourceAuth {
   private metadataUrl(req: http.IncomingMessage, endpointPath: string): string {
     return getOAuthProtectedResourceMetadataUrl(new URL(this.resourceUrl(req, endpointPath)));
   }
+}
+
+/** How much of a refused body is read, and for how long, to name what it asked. */
+const GLIMPSE_BYTES = 64 * 1024;
+const GLIMPSE_MS = 1_000;
+
+type RequestDescription = { method: string; tool?: string; id: string | number | null };
+
+/** The first request's method, id and tool (its `Mcp-Method` header when the body is not known). */
+function describeRequest(messages: readonly JSONRPCMessage[], req?: http.IncomingMessage): RequestDescription {
+  const first = messages.find((m) => 'method' in m) as { id?: string | number; method: string } | undefined;
+  const call = messages.find((m) => 'id' in m && 'method' in m && m.method === 'tools/call') as { params?: { name?: unknown } } | undefined;
+  const header = req?.headers['mcp-method'];
+  const method = first?.method ?? (typeof header === 'string' ? header : 'unknown');
+  const tool = typeof call?.params?.name === 'string' ? call.params.name : undefined;
+  return { method, ...(tool !== undefined ? { tool } : {}), id: first?.id ?? null };
 }

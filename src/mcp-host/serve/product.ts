@@ -92,6 +92,8 @@ export interface ProductTasks {
 
 export interface Product {
   readonly info: { name: string; title: string; version: string };
+  /** How the log names it ("gateway", "mcp-server") and what it adds about itself. */
+  readonly logAs?: { name: string; fields?: Record<string, unknown> };
   /** Capabilities in `era` besides tasks (the host declares those when the product has tasks). */
   capabilities(era: Era): ServerCapabilities;
   /** The 2025 revisions `initialize` accepts, newest first (2026-07-28 is served as well). */

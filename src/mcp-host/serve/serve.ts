@@ -144,7 +144,7 @@ export async function serveStdio(product: Product, io: StdioIO, options: ServeOp
   if (product.ops) io.ops?.setSource(product.ops);
   const serving = startServing(product, options);
   const connection = serving.connect(frames);
-  logger.info('serving on stdio', { product: product.info.name });
+  logger.info(`${product.logAs?.name ?? product.info.name} serving on stdio`, product.logAs?.fields);
   await Promise.race([frames.ended, io.stop?.then(() => frames.close())]);
   await frames.ended;
   logger.info('stdio closed; shutting down', { reason: frames.closeReason });
