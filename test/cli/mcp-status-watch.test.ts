@@ -31,11 +31,11 @@ describe('mcp status --watch', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       const row = (re: RegExp) => out.split('\n').some((l) => re.test(l));
-      await waitFor(() => row(/^up\s+ready\s+2025-11-25\s+12\s+\d+ ms\s+0\s+-$/), `a ready row; output:\n${out}`);
+      await waitFor(() => row(/^up\s+ready\s+2025-11-25\s+11\s+\d+ ms\s+0\s+-$/), `a ready row; output:\n${out}`);
       expect(out).toMatch(/^Name\s+State\s+Protocol\s+Tools\s+Startup\s+Restarts\s+Last error$/m);
       process.kill(Number(await readFile(pidFile, 'utf8')), 'SIGKILL');
       await waitFor(() => row(/^up\s+(failed|starting)\s.*MCP server `up` stopped after being ready/), `the crash; output:\n${out}`);
-      await waitFor(() => row(/^up\s+ready\s+2025-11-25\s+12\s+\d+ ms\s+1\s+earlier: MCP server `up` stopped after being ready/), `the restart; output:\n${out}`);
+      await waitFor(() => row(/^up\s+ready\s+2025-11-25\s+11\s+\d+ ms\s+1\s+earlier: MCP server `up` stopped after being ready/), `the restart; output:\n${out}`);
     } finally {
       child.kill('SIGTERM');
     }

@@ -105,7 +105,7 @@ deny = ["git__ask"]
     await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }));
     clients.push(client);
     // The fixture's token carries the claims of alice (groups: payments) and the resource as audience.
-    expect(await toolNames(client)).toEqual(['mcp__pay__ask', 'mcp__pay__ask_then_withdraw', 'mcp__pay__ask_url', 'mcp__pay__chatter', 'mcp__pay__echo', 'mcp__pay__log_later', 'mcp__pay__roots', 'mcp__pay__sample', 'mcp__pay__seen', 'mcp__pay__slow', 'mcp__pay__touch', 'mcp__pay__wait_for_cancel']);
+    expect(await toolNames(client)).toEqual(['mcp__pay__ask', 'mcp__pay__ask_then_withdraw', 'mcp__pay__ask_url', 'mcp__pay__chatter', 'mcp__pay__echo', 'mcp__pay__roots', 'mcp__pay__sample', 'mcp__pay__seen', 'mcp__pay__slow', 'mcp__pay__touch', 'mcp__pay__wait_for_cancel']);
     const result = await client.callTool({ name: 'mcp__pay__echo', arguments: { text: 'hi' } });
     expect(result.content).toEqual([{ type: 'text', text: 'pay:hi' }]);
     expect(fixture.requestsTo('/token').at(-1)!.params.resource).toBe(mcpUrl);

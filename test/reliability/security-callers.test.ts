@@ -47,7 +47,7 @@ describe('serve --http: a restricted caller stays inside its view', () => {
     home = await tempDir('sb-sec-callers-');
     await mkdir(path.join(home, 'work'));
     const upstream = (name: string) =>
-      `[mcp_servers.${name}]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}]\nenv = { GW_NAME = "${name}", GW_INSTRUCTIONS = "the ${name} server's private instructions" }\n`;
+      `[mcp_servers.${name}]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}]\nenv = { GW_NAME = "${name}", GW_EXTRAS = "1", GW_INSTRUCTIONS = "the ${name} server's private instructions" }\n`;
     await writeFile(
       path.join(home, 'config.toml'),
       `${upstream('pay')}${upstream('git')}

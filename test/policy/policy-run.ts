@@ -1,0 +1,116 @@
+// Runs the cells of the policy matrix that apply to some roads: one test per cell, grouped by policy
+// (so the cells that disturb an upstream, the view cells, run last), each finding its probe by policy
+// and road. A cell that applies and has no probe fails as "not yet checked": nothing passes silently.
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { OAuthFixture } from '../fixtures/oauth-fixture.js';
+import type { OtlpReceiver, ReceivedSpan } from '../support/otlp-receiver.js';
+import { waitFor } from '../support/wait.js';
+import type { Answer, Conn } from './conn.js';
+import type { Road } from './policy-matrix.js';
+import { POLICIES, type Era, type Policy, type Surface, type Transport } from './policy-table.js';
+
+/** The names a probe uses on one target: tools as its clients call them, resources, prompts. */
+export interface Names {
+  /** The upstream most probes go to (`pay`, `one`, `t`), and the one outside the team's view, if any. */
+  server: string;
+  unseenServer?: string;
+  echo: { name: string; args: Record<string, unknown>; text: string };
+  slow: (ms: number) => { name: string; args: Record<string, unknown> };
+  ask?: string;
+  notEnabled: string;
+  disabled: string;
+  denied: string;
+  unseenTool?: string;
+  task?: { tool: string; args: (steps: number) => Record<string, unknown>; notEnabled: string; disabled: string; denied: string };
+  resource?: { readable: string; denied: string; deniedItem: string; unseen?: string; asked: string; spellings: string[]; template: string; deniedTemplate: string; touch: string; seen: string; subscribable: (n: number) => string };
+  prompt?: { allowed: string; asked: string; denied: string };
+  /** A tool that logs outside any request, on the server `logs` names (outside the view of `others`, or of `team`). */
+  logLater?: { name: string; server: string };
+}
+
+export type Group = 'team' | 'others' | 'ops';
+
+export interface Target {
+  surface: Surface;
+  transport: Transport;
+  names: Names;
+  /** A new client as a new caller of `group` (its own subject: no budget or record is shared with another cell). */
+  open(era: Era, group: Group, options?: { raw?: boolean }): Promise<Conn & { subject: string }>;
+  /** HTTP only: a token for a new caller of `group`, and where to send it. */
+  http?: { url: string; home: string; fixture: OAuthFixture; token(group: Group, extra?: Record<string, unknown>): Promise<{ token: string; subject: string }> };
+  receiver: OtlpReceiver;
+}
+
+export type Probe = (target: Target, road: Road) => Promise<void>;
+export type ProbeTable = (policy: Policy, road: Road) => Probe | undefined;
+
+export function runMatrix(list: readonly Road[], targetFor: (road: Road) => Target, tables: readonly ProbeTable[]): void {
+  for (const policy of POLICIES) {
+    const applying = list.filter((road) => 'holds' in road.cells[policy]);
+    if (applying.length === 0) continue;
+    describe(policy, () => {
+      for (const road of applying) {
+        const cell = road.cells[policy] as { holds: string; gap?: string };
+        it(`${road.id}: ${cell.holds}${cell.gap ? ` [known gap: ${cell.gap}]` : ''}`, async () => {
+          const probe = tables.map((table) => table(policy, road)).find((p) => p !== undefined);
+          if (!probe) throw new Error(`not yet checked: no probe for ${policy} on ${road.id}`);
+          await probe(targetFor(road), road);
+        }, 60_000);
+      }
+    });
+  }
+}
+
+let counter = 0;
+/** A subject no other cell uses. */
+export function freshSubject(prefix: string): string {
+  return `${prefix}-${process.pid}-${++counter}`;
+}
+
+export function traceparent(): { traceId: string; header: string } {
+  const traceId = randomBytes(16).toString('hex');
+  return { traceId, header: `00-${traceId}-${randomBytes(8).toString('hex')}-01` };
+}
+
+/** The server span of a request carrying `traceId`, once exported. */
+export function spanOf(receiver: OtlpReceiver, traceId: string, kind = 2): Promise<ReceivedSpan> {
+  return waitFor(() => receiver.spans.find((s) => s.traceId === traceId && s.kind === kind && s.service === 'switchboard'), `a span of kind ${kind} in trace ${traceId}`, 20_000);
+}
+
+export type AuditRecord = Record<string, unknown> & { subject: string | null; method: string; outcome: string };
+
+export async function auditRecords(home: string): Promise<AuditRecord[]> {
+  const text = await readFile(path.join(home, 'log', 'audit.jsonl'), 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditRecord);
+}
+
+/** The first audit record matching `pred`, once written (the trail is written asynchronously). */
+export function auditRecord(home: string, pred: (r: AuditRecord) => boolean, what: string, timeoutMs = 10_000): Promise<AuditRecord> {
+  return waitFor(async () => (await auditRecords(home)).find(pred), `an audit record of ${what}`, timeoutMs);
+}
+
+export function textOf(result: Record<string, unknown> | undefined): string {
+  const content = (result?.content ?? []) as { type: string; text?: string }[];
+  return content.map((c) => c.text ?? `[${c.type}]`).join('\n');
+}
+
+/** A refusal: a JSON-RPC error, or a tool error result; never a success and never a task. Its text. */
+export function refusal(answer: Answer, what: string): string {
+  expect(answer.result?.task, `${what}: no task`).toBeUndefined();
+  expect(answer.result?.resultType, `${what}: no task`).not.toBe('task');
+  if (answer.error) return answer.error.message;
+  expect(answer.result?.isError, `${what} is refused: ${JSON.stringify(answer)}`).toBe(true);
+  return textOf(answer.result);
+}
+
+/** A successful answer's result. */
+export function served(answer: Answer, what: string): Record<string, unknown> {
+  expect(answer.error, `${what}: ${JSON.stringify(answer.error)}`).toBeUndefined();
+  expect(answer.status, what).toBe(200);
+  return answer.result!;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
