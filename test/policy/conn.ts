@@ -38,6 +38,8 @@ export interface Conn {
   readonly sessionId: string | undefined;
   /** Notifications received outside any request (a 2025 session's own stream). */
   readonly notes: Note[];
+  /** The instructions its initialize answered with (a 2025 session of the SDK client). */
+  readonly instructions?: string | undefined;
   send(method: string, params?: Record<string, unknown>, options?: SendOptions): Promise<Answer>;
   /** A client notification; the HTTP status of its POST (202 when taken). */
   notify(method: string, params?: Record<string, unknown>): Promise<number>;
@@ -78,6 +80,7 @@ export async function sdkSession(target: { url: string; token?: string } | { arg
     },
     sessionId: 'url' in target ? (transport as StreamableHTTPClientTransport).sessionId : undefined,
     notes,
+    instructions: client.getInstructions(),
     async send(method, params = {}, options = {}) {
       sent += 1;
       const full = withMeta({ ...params, ...(options.task ? { task: TASK_TTL } : {}) }, options.traceparent ? { traceparent: options.traceparent } : {});

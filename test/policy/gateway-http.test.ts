@@ -10,8 +10,11 @@ import { roads } from './policy-matrix.js';
 import { runMatrix, type Target } from './policy-run.js';
 import { startPolicyServe, type PolicyServe } from './policy-servers.js';
 import { AGGREGATE_NAMES, AGGREGATE_RULES, AGGREGATE_UPSTREAMS, httpTarget } from './policy-targets.js';
+import { boundProbes } from './probes-bound.js';
+import { doorProbes } from './probes-door.js';
 import { resourceProbes } from './probes-resources.js';
 import { toolProbes } from './probes-tools.js';
+import { viewProbes } from './probes-view.js';
 
 let fixture: OAuthFixture;
 let receiver: OtlpReceiver;
@@ -38,5 +41,5 @@ afterAll(async () => {
 });
 
 describe('policy matrix: serve --http (aggregating, --tool-search)', () => {
-  runMatrix(roads({ surfaces: ['serve', 'tool-search'], transport: 'http' }), (road) => targets[road.surface as 'serve' | 'tool-search']!, [toolProbes, resourceProbes]);
+  runMatrix(roads({ surfaces: ['serve', 'tool-search'], transport: 'http' }), (road) => targets[road.surface as 'serve' | 'tool-search']!, [toolProbes, resourceProbes, doorProbes, boundProbes, viewProbes]);
 });

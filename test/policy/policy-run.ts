@@ -27,8 +27,8 @@ export interface Names {
   task?: { tool: string; args: (steps: number) => Record<string, unknown>; notEnabled: string; disabled: string; denied: string };
   resource?: { readable: string; denied: string; deniedItem: string; unseen?: string; asked: string; spellings: string[]; template: string; deniedTemplate: string; touch: string; seen: string; subscribable: (n: number) => string };
   prompt?: { allowed: string; asked: string; denied: string };
-  /** A tool that logs outside any request, on the server `logs` names (outside the view of `others`, or of `team`). */
-  logLater?: { name: string; server: string };
+  /** A server outside the view of the `from` group (whose `control` group sees it), and its tool that logs outside any request. */
+  hidden?: { server: string; from: Group; control: Group; logLater: string };
 }
 
 export type Group = 'team' | 'others' | 'ops';
@@ -42,6 +42,8 @@ export interface Target {
   /** HTTP only: a token for a new caller of `group`, and where to send it. */
   http?: { url: string; home: string; fixture: OAuthFixture; token(group: Group, extra?: Record<string, unknown>): Promise<{ token: string; subject: string }> };
   receiver: OtlpReceiver;
+  /** stdio only: a new process sent this initialize (raw, so its `_meta` carries what the probe puts there). */
+  initializeRaw?(params: Record<string, unknown>): Promise<void>;
 }
 
 export type Probe = (target: Target, road: Road) => Promise<void>;
@@ -77,7 +79,7 @@ export function traceparent(): { traceId: string; header: string } {
 
 /** The server span of a request carrying `traceId`, once exported. */
 export function spanOf(receiver: OtlpReceiver, traceId: string, kind = 2): Promise<ReceivedSpan> {
-  return waitFor(() => receiver.spans.find((s) => s.traceId === traceId && s.kind === kind && s.service === 'switchboard'), `a span of kind ${kind} in trace ${traceId}`, 20_000);
+  return waitFor(() => receiver.spans.find((s) => s.traceId === traceId && s.kind === kind && s.service === 'switchboard'), `a span of kind ${kind} in trace ${traceId}`, 5_000);
 }
 
 export type AuditRecord = Record<string, unknown> & { subject: string | null; method: string; outcome: string };
@@ -88,7 +90,7 @@ export async function auditRecords(home: string): Promise<AuditRecord[]> {
 }
 
 /** The first audit record matching `pred`, once written (the trail is written asynchronously). */
-export function auditRecord(home: string, pred: (r: AuditRecord) => boolean, what: string, timeoutMs = 10_000): Promise<AuditRecord> {
+export function auditRecord(home: string, pred: (r: AuditRecord) => boolean, what: string, timeoutMs = 5_000): Promise<AuditRecord> {
   return waitFor(async () => (await auditRecords(home)).find(pred), `an audit record of ${what}`, timeoutMs);
 }
 

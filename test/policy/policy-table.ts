@@ -58,12 +58,15 @@ const NO_SLOT = na('only a tools/call takes a call slot');
 const RECORD = holds('one record: caller, method, outcome');
 const SPAN = holds('a server span named for the method, in its revision');
 const NO_ARGS = na('only codex and codex-reply take agent arguments');
-const SESSION = holds("its session serves only the caller that opened it: another caller's request on it is refused (404)");
+export const SESSION_BOUND = "its session serves only the caller that opened it: another caller's request on it is refused (404)";
+const SESSION = holds(SESSION_BOUND);
 const ONE_ROUND = na('answered in one round: it carries no request state');
 const BOUND = byEra(SESSION, ONE_ROUND);
 const NO_URI = na('names no resource URI');
 const OWN_ANSWER = na('answers with its own result; what the server sends outside a request is checked on the stream rows');
 const NOT_A_REQUEST = na('a notification has no answer: audit records and spans are per request');
+const TOOL_ON_LIMIT = 'the tool on too_many_calls records';
+const TASKS_COUNTED = 'concurrent_calls counting task-augmented calls';
 const OWN_TASK = holds("another caller's task id is refused like an unknown one");
 
 function row(road: string, method: string | null, kind: Row['kind'], eras: readonly Era[], cells: Record<Policy, CellSpec>, transports = ANY): Row {
@@ -83,7 +86,7 @@ export const GATEWAY_ROWS: readonly Row[] = [
     disabled_tools: holds('a disabled tool is refused'),
     deny: holds('a denied tool is refused like an unknown one'),
     rate: COUNTED,
-    calls: holds('a call beyond the caller\'s concurrent calls is refused with 429; the refusal is audited naming the tool', 'the tool on too_many_calls records'),
+    calls: holds('a call beyond the caller\'s concurrent calls is refused with 429; the refusal is audited naming the tool', TOOL_ON_LIMIT),
     audit: holds('one record naming the tool and its upstream'),
     span: holds('a server span for the tool, parent of the manager\'s span to the upstream'),
     ceiling: NO_ARGS,
@@ -96,7 +99,7 @@ export const GATEWAY_ROWS: readonly Row[] = [
     disabled_tools: holds('a disabled tool is refused; no task is created'),
     deny: holds('a denied tool is refused; no task is created'),
     rate: COUNTED,
-    calls: holds('a running task takes a call slot: a call beyond the limit is refused with 429', 'concurrent_calls counting task-augmented calls'),
+    calls: holds('a running task takes a call slot: a call beyond the limit is refused with 429', TASKS_COUNTED),
     audit: holds('one record naming the tool and its upstream'),
     span: SPAN,
     ceiling: NO_ARGS,
@@ -165,7 +168,10 @@ export const GATEWAY_ROWS: readonly Row[] = [
   row('notifications/roots/list_changed', 'notifications/roots/list_changed', 'notification', BOTH, {
     enabled_tools: NOT_A_TOOL, disabled_tools: NOT_A_TOOL,
     deny: na('it names nothing: every upstream that asks for roots is told'),
-    rate: holds("a caller whose minute is spent has its notification refused, and no upstream hears it", 'limits applied to client notifications'),
+    rate: byEra(
+      holds('a caller whose minute is spent has its notification refused, and no upstream hears it', 'limits applied to client notifications'),
+      na('the 2026-07-28 revision has no such notification (a request carries its roots): the SDK takes it and drops it'),
+    ),
     calls: NO_SLOT, audit: NOT_A_REQUEST, span: NOT_A_REQUEST, ceiling: NO_ARGS,
     bound: na('it carries no state'), uri: NO_URI, view: na('it is sent, not received'),
   }),
@@ -201,14 +207,14 @@ export const TOOL_SEARCH_ROWS: readonly Row[] = [
     enabled_tools: holds('a tool not enabled is not found'),
     disabled_tools: holds('a disabled tool is not found'),
     deny: holds('a denied tool, or one of a server outside the view, is not found'),
-    rate: COUNTED, calls: holds('it takes a call slot like any tools/call: beyond the limit it is refused with 429'),
+    rate: COUNTED, calls: holds('it takes a call slot like any tools/call: beyond the limit it is refused with 429, audited naming it', TOOL_ON_LIMIT),
     audit: holds('one record naming search_tools'), span: SPAN, ceiling: NO_ARGS, bound: BOUND, uri: NO_URI, view: OWN_ANSWER,
   }),
   row('tools/call call_tool', 'tools/call', 'request', BOTH, {
     enabled_tools: holds('a tool not enabled is refused'),
     disabled_tools: holds('a disabled tool is refused'),
     deny: holds('a denied tool is refused like an unknown one, before its arguments are checked'),
-    rate: COUNTED, calls: holds('a call beyond the limit is refused with 429'),
+    rate: COUNTED, calls: holds('a call beyond the limit is refused with 429, audited naming the real tool', TOOL_ON_LIMIT),
     audit: holds('one record naming the real tool and its upstream'), span: SPAN, ceiling: NO_ARGS,
     bound: byEra(SESSION, holds("another caller's retry with its requestState is refused")), uri: NO_URI,
     view: na('what a call hears comes from the server it called, which its caller sees'),
@@ -217,7 +223,7 @@ export const TOOL_SEARCH_ROWS: readonly Row[] = [
     enabled_tools: holds('a tool not enabled is refused'),
     disabled_tools: holds('a disabled tool is refused'),
     deny: holds('a denied tool is refused like an unknown one'),
-    rate: COUNTED, calls: holds('a call beyond the limit is refused with 429'),
+    rate: COUNTED, calls: holds('a call beyond the limit is refused with 429, audited naming the tool', TOOL_ON_LIMIT),
     audit: holds('one record naming the tool and its upstream'), span: SPAN, ceiling: NO_ARGS, bound: BOUND, uri: NO_URI,
     view: na('what a call hears comes from the server it called, which its caller sees'),
   }),
@@ -245,7 +251,7 @@ export const CODEX_ROWS: readonly Row[] = [
     enabled_tools: OWN_TOOLS, disabled_tools: OWN_TOOLS,
     deny: holds("a tool outside the caller's rule is refused like an unknown one"),
     rate: COUNTED,
-    calls: holds('a call beyond the caller\'s concurrent calls is refused with 429; the refusal is audited naming the tool', 'the tool on too_many_calls records'),
+    calls: holds('a call beyond the caller\'s concurrent calls is refused with 429; the refusal is audited naming the tool', TOOL_ON_LIMIT),
     audit: holds('one record naming the tool'), span: SPAN,
     ceiling: holds('a sandbox looser than the caller\'s ceiling is refused, naming the argument'),
     bound: byEra(
@@ -257,7 +263,7 @@ export const CODEX_ROWS: readonly Row[] = [
   row('tools/call+task', 'tools/call', 'task-call', BOTH, {
     enabled_tools: OWN_TOOLS, disabled_tools: OWN_TOOLS,
     deny: holds("a tool outside the caller's rule is refused; no task is created"),
-    rate: COUNTED, calls: holds('a running task takes a call slot: a call beyond the limit is refused with 429', 'concurrent_calls counting task-augmented calls'),
+    rate: COUNTED, calls: holds('a running task takes a call slot: a call beyond the limit is refused with 429', TASKS_COUNTED),
     audit: holds('one record naming the tool'), span: SPAN,
     ceiling: holds('a sandbox looser than the caller\'s ceiling fails the task, naming the argument'),
     bound: byEra(SESSION, na('it answers with a task id: the tasks/* rows check that id is its caller\'s')), uri: NO_URI,

@@ -25,7 +25,7 @@ function spellings(s: string): string[] {
   return [`GW://${s}/static`, `gw://${s.toUpperCase()}/static`, `gw://${s}/./static`, `gw://${s}/x/../static`, `gw://${s}/st%61tic`, `gw://${s}/item/01`, `gw://${s}/item/%31`, `Gw://${s}/item/001`];
 }
 
-function gatewayNames(prefix: (server: string, tool: string) => string, s: string, prompt: (p: string) => string): Omit<Names, 'unseenTool' | 'unseenServer' | 'logLater'> {
+function gatewayNames(prefix: (server: string, tool: string) => string, s: string, prompt: (p: string) => string): Omit<Names, 'unseenTool' | 'unseenServer' | 'hidden'> {
   return {
     server: s,
     echo: { name: prefix(s, 'echo'), args: { text: 'hi' }, text: `${s}:hi` },
@@ -61,7 +61,7 @@ export const AGGREGATE_NAMES: Names = (() => {
     task: { tool: mcp('t', 'work'), args: taskArgs, notEnabled: mcp('t', 'protocol_error_job'), disabled: mcp('t', 'slow_compute'), denied: mcp('t', 'confirm_delete') },
     resource: { ...base.resource!, unseen: 'gw://git/static', deniedTemplate: 'gw://git/item/{id}' },
     prompt: { ...base.prompt!, denied: 'git__greet' },
-    logLater: { name: mcp('git', 'log_later'), server: 'git' },
+    hidden: { server: 'git', from: 'team', control: 'others', logLater: mcp('git', 'log_later') },
   };
 })();
 
@@ -73,7 +73,7 @@ export const TRANSPARENT_RULES: RuleSet = {
 };
 export const TRANSPARENT_NAMES: Names = (() => {
   const base = gatewayNames((_s, tool) => tool, 'one', (p) => p);
-  return { ...base, resource: { ...base.resource!, deniedTemplate: 'gw://one/item/{id}' }, prompt: { ...base.prompt!, denied: 'greet' }, logLater: { name: 'log_later', server: 'one' } };
+  return { ...base, resource: { ...base.resource!, deniedTemplate: 'gw://one/item/{id}' }, prompt: { ...base.prompt!, denied: 'greet' }, hidden: { server: 'one', from: 'others', control: 'ops', logLater: 'log_later' } };
 })();
 
 /** `serve --transparent` over the task fixture (`t`): the task roads. */
