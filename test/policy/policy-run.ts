@@ -40,7 +40,7 @@ export interface Target {
   /** A new client as a new caller of `group` (its own subject: no budget or record is shared with another cell). */
   open(era: Era, group: Group, options?: { raw?: boolean }): Promise<Conn & { subject: string }>;
   /** HTTP only: a token for a new caller of `group`, and where to send it. */
-  http?: { url: string; home: string; fixture: OAuthFixture; token(group: Group, extra?: Record<string, unknown>): Promise<{ token: string; subject: string }> };
+  http?: { url: string; home: string; audience: string; fixture: OAuthFixture; token(group: Group, extra?: Record<string, unknown>): Promise<{ token: string; subject: string }> };
   receiver: OtlpReceiver;
   /** stdio only: a new process sent this initialize (raw, so its `_meta` carries what the probe puts there). */
   initializeRaw?(params: Record<string, unknown>): Promise<void>;

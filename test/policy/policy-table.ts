@@ -253,7 +253,7 @@ export const CODEX_ROWS: readonly Row[] = [
     rate: COUNTED,
     calls: holds('a call beyond the caller\'s concurrent calls is refused with 429; the refusal is audited naming the tool', TOOL_ON_LIMIT),
     audit: holds('one record naming the tool'), span: SPAN,
-    ceiling: holds('a sandbox looser than the caller\'s ceiling is refused, naming the argument'),
+    ceiling: holds("an argument beyond the caller's ceiling (a looser sandbox, a cwd outside the server's) is refused, naming it"),
     bound: byEra(
       holds("its session serves only its caller; another caller's codex-reply on its thread is refused"),
       holds("another caller's retry with its requestState (an approval) is refused, and so is its codex-reply on the thread"),
@@ -265,7 +265,7 @@ export const CODEX_ROWS: readonly Row[] = [
     deny: holds("a tool outside the caller's rule is refused; no task is created"),
     rate: COUNTED, calls: holds('a running task takes a call slot: a call beyond the limit is refused with 429', TASKS_COUNTED),
     audit: holds('one record naming the tool'), span: SPAN,
-    ceiling: holds('a sandbox looser than the caller\'s ceiling fails the task, naming the argument'),
+    ceiling: holds("an argument beyond the caller's ceiling (a looser sandbox, a cwd outside the server's) fails the task, naming it"),
     bound: byEra(SESSION, na('it answers with a task id: the tasks/* rows check that id is its caller\'s')), uri: NO_URI,
     view: na("a task's events go to the session that created it"),
   }),

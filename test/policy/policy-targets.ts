@@ -93,18 +93,19 @@ function withSubject(conn: Conn, subject: string): Conn & { subject: string } {
   return Object.defineProperty(conn, 'subject', { value: subject, enumerable: true }) as Conn & { subject: string };
 }
 
-/** A served HTTP surface: each open() is a new caller of the group. */
-export function httpTarget(surface: Surface, server: PolicyServe, names: Names, fixture: OAuthFixture, receiver: OtlpReceiver): Target {
+/** A served HTTP surface (its tokens' audience: its URL unless it says otherwise): each open() is a new caller of the group. */
+export function httpTarget(surface: Surface, server: Pick<PolicyServe, 'url' | 'home'> & { audience?: string }, names: Names, fixture: OAuthFixture, receiver: OtlpReceiver): Target {
+  const audience = server.audience ?? server.url;
   const token = async (group: Group, extra: Record<string, unknown> = {}) => {
     const subject = freshSubject(group);
-    return { subject, token: await fixture.mintAccessToken({ sub: subject, groups: [group], scope: SCOPE, ...extra }, { audience: server.url }) };
+    return { subject, token: await fixture.mintAccessToken({ sub: subject, groups: [group], scope: SCOPE, ...extra }, { audience }) };
   };
   return {
     surface,
     transport: 'http',
     names,
     receiver,
-    http: { url: server.url, home: server.home, fixture, token },
+    http: { url: server.url, home: server.home, audience, fixture, token },
     async open(era: Era, group: Group, options: { raw?: boolean } = {}) {
       const { token: t, subject } = await token(group);
       const conn = era === 'modern' ? modernHttp(server.url, t) : options.raw ? await rawSession(server.url, t) : await sdkSession({ url: server.url, token: t });
@@ -126,3 +127,15 @@ export function stdioTarget(surface: Surface, stdio: { args: string[]; env: Node
     },
   };
 }
+
+/**
+ * `mcp-server`: its own tools; `team` may use codex and codex-reply and have a command approved outside
+ * the sandbox (so its approvals are asked), `others` only codex within the server's own settings, `ops` everything.
+ */
+export const AGENT_RULES = [
+  '[[server_auth.rules]]', 'when = { claim = "groups", contains = "team" }', 'allow = ["codex", "codex-reply"]', 'sandbox = "danger-full-access"',
+  '[[server_auth.rules]]', 'when = { claim = "groups", contains = "others" }', 'allow = ["codex"]',
+  '[[server_auth.rules]]', 'when = { claim = "groups", contains = "ops" }', 'allow = ["*"]',
+].join('\n');
+const CODEX = { name: 'codex', args: { prompt: 'x', cwd: '/' }, text: '' };
+export const AGENT_NAMES: Names = { server: 'codex', echo: CODEX, slow: () => CODEX, notEnabled: 'none', disabled: 'none', denied: 'codex-reply' };

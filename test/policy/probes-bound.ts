@@ -33,25 +33,36 @@ interface Replay {
   refused: { code: number; message: string } | undefined;
 }
 
+export interface ReplayOptions {
+  /** The answer to the question, as the caller `who` gives it. */
+  answer?: (who: string) => Record<string, unknown>;
+  /** What the first caller's own retry must come back with. */
+  finished?: (result: Record<string, unknown>) => void;
+}
+
+const ANSWER = (who: string) => ({ action: 'accept', content: { answer: who } });
+const ANSWERED = (result: Record<string, unknown>) => expect(JSON.stringify(result), 'the question was answered by its own caller').toContain('its own caller');
+
 /** The first caller's request asks; the second retries it with the first's requestState; the first then finishes it. */
-export async function replay(t: Target, road: Road, request = askingRequest(road, t)): Promise<Replay> {
+export async function replay(t: Target, request: { method: string; params: Record<string, unknown> }, options: ReplayOptions = {}): Promise<Replay> {
   const [mine, other] = await Promise.all([t.open('modern', 'team'), t.open('modern', 'team')]);
   const first = served(await mine.send(request.method, request.params), 'the asking request');
   expect(first.resultType, JSON.stringify(first)).toBe('input_required');
   const key = Object.keys(first.inputRequests as object)[0]!;
-  const answer = (who: string) => ({ [key]: { action: 'accept', content: { answer: who } } });
+  const answer = (who: string) => ({ [key]: (options.answer ?? ANSWER)(who) });
   const state = first.requestState as string;
   const retried = await other.send(request.method, { ...request.params, inputResponses: answer('the other caller'), requestState: state });
   const done = served(await mine.send(request.method, { ...request.params, inputResponses: answer('its own caller'), requestState: state }), 'its own retry');
-  expect(JSON.stringify(done), 'the question was answered by its own caller').toContain('its own caller');
+  (options.finished ?? ANSWERED)(done);
   return { other, refused: retried.error ?? (retried.result ? { code: 0, message: `served: ${textOf(retried.result)}` } : undefined) };
 }
 
-const replayProbe: Probe = async (t, road) => {
-  const { refused } = await replay(t, road);
+export function expectReplayRefused(refused: Replay['refused']): void {
   expect(refused?.code, refused?.message).toBe(-32602);
   expect(refused?.message).toMatch(/^Invalid requestState/);
-};
+}
+
+const replayProbe: Probe = async (t, road) => expectReplayRefused((await replay(t, askingRequest(road, t))).refused);
 
 async function newTask(t: Target, road: Road, conn: Conn): Promise<string> {
   const params = road.surface === 'mcp-server' ? CODEX_REFUSED : { name: t.names.task!.tool, arguments: t.names.task!.args(5) };
@@ -85,11 +96,11 @@ let door = 0;
 
 /** A bad token (expired: 401; without the scope: 403) is refused, and the refusal recorded. */
 const badTokenProbe: Probe = async (t, road) => {
-  const { fixture, url, home } = t.http!;
+  const { fixture, url, home, audience } = t.http!;
   const sub = freshSubject('door');
   for (const [status, token] of [
-    [401, await fixture.mintAccessToken({ sub, groups: ['team'], scope: SCOPE }, { audience: url, expiresInSec: -120 })],
-    [403, await fixture.mintAccessToken({ sub, groups: ['team'], scope: 'other' }, { audience: url })],
+    [401, await fixture.mintAccessToken({ sub, groups: ['team'], scope: SCOPE }, { audience, expiresInSec: -120 })],
+    [403, await fixture.mintAccessToken({ sub, groups: ['team'], scope: 'other' }, { audience })],
   ] as const) {
     const name = `door-probe-${++door}`;
     const params = { name, arguments: {} };
@@ -119,14 +130,16 @@ const hijackProbe: Probe = async (t) => {
 
 /** A replayed requestState is refused, and the refusal recorded with the caller that replayed it. */
 const replayAuditProbe: Probe = async (t, road) => {
-  const request = road.surface === 'mcp-server' ? undefined : { method: 'tools/call', params: { name: t.names.ask!, arguments: { message: 'whose answer?' } } };
-  if (!request) throw new Error('the agent server replays an approval: see probes-agent.ts');
-  const { other, refused } = await replay(t, road, request);
-  expect(refused?.code).toBe(-32602);
-  const record = await auditRecord(t.http!.home, (r) => r.subject === other.subject && r.method === 'tools/call', `the replay by ${other.subject}`);
+  const { other, refused } = await replay(t, { method: 'tools/call', params: { name: t.names.ask!, arguments: { message: 'whose answer?' } } });
+  await expectReplayAudited(t, other.subject, refused);
+};
+
+export async function expectReplayAudited(t: Target, subject: string, refused: Replay['refused']): Promise<void> {
+  expectReplayRefused(refused);
+  const record = await auditRecord(t.http!.home, (r) => r.subject === subject && r.method === 'tools/call', `the replay by ${subject}`);
   expect(record.outcome).toBe('error');
   expect(record.error_code).toBe(-32602);
-};
+}
 
 export const boundProbes: ProbeTable = (policy, road) => {
   const name = road.row.road;

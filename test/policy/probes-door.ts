@@ -163,7 +163,7 @@ async function initializeTraced(t: Target, header: string): Promise<Answer> {
 }
 
 /** Another caller's request on this caller's session is refused; the session still serves its own caller. */
-const sessionProbe: Probe = async (t, road) => {
+export const sessionProbe: Probe = async (t, road) => {
   const mine = await t.open('legacy', 'team', { raw: true });
   try {
     const ex = road.row.road === 'initialize' ? undefined : await example(road, t.names, mine);

@@ -16,8 +16,8 @@ export interface Example {
   notification?: boolean;
 }
 
-/** The codex call every agent-server example makes: refused by the caller's ceiling at once, so no model turn is needed. */
-export const CODEX_REFUSED = { name: 'codex', arguments: { prompt: 'x', sandbox: 'danger-full-access' } };
+/** The codex call every agent-server example makes: refused by the caller's ceiling at once (a cwd outside the server's), so no model turn is needed. */
+export const CODEX_REFUSED = { name: 'codex', arguments: { prompt: 'x', cwd: '/' } };
 
 async function taskOf(conn: Conn, n: Names, codex: boolean): Promise<string> {
   const params = codex ? CODEX_REFUSED : { name: n.task!.tool, arguments: n.task!.args(1) };
