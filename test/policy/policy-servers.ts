@@ -59,30 +59,42 @@ export interface PolicyServe {
   home: string;
   work: string;
   serve: ServeProcess;
-  /** The stdio command line of the same gateway (same home, same config), for the stdio roads. */
-  stdioArgs: string[];
-  env: NodeJS.ProcessEnv;
   stop(): Promise<void>;
 }
 
-/** A home holding the config; `serve --http` on it with [server_auth] and OTLP export. */
-export async function startPolicyServe(opts: { fixture: OAuthFixture; receiver: OtlpReceiver; upstreams: UpstreamSpec[]; rules: RuleSet; args?: string[]; http?: boolean }): Promise<PolicyServe> {
+export interface PolicyHome {
+  home: string;
+  work: string;
+  env: NodeJS.ProcessEnv;
+  url?: string;
+}
+
+/** A home holding the config (with [server_auth] when `auth` names the HTTP server's URL), its env exporting spans to `receiver`. */
+export async function policyHome(opts: { receiver: OtlpReceiver; upstreams: UpstreamSpec[]; rules?: RuleSet; auth?: { fixture: OAuthFixture; url: string } }): Promise<PolicyHome> {
   const home = await tempDir('sb-policy-');
   const work = path.join(home, 'work');
   await mkdir(work);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/mcp`;
-  const auth = [
-    '[server_auth]',
-    `issuer = "${opts.fixture.issuer}"`,
-    `audience = "${url}"`,
-    `required_scopes = ["${SCOPE}"]`,
-    `limits = { requests_per_minute = ${LIMITS.requestsPerMinute}, concurrent_calls = ${LIMITS.concurrentCalls} }`,
-    '',
-    rulesToml(opts.rules),
-  ].join('\n');
+  const auth = opts.auth
+    ? [
+        '[server_auth]',
+        `issuer = "${opts.auth.fixture.issuer}"`,
+        `audience = "${opts.auth.url}"`,
+        `required_scopes = ["${SCOPE}"]`,
+        `limits = { requests_per_minute = ${LIMITS.requestsPerMinute}, concurrent_calls = ${LIMITS.concurrentCalls} }`,
+        '',
+        rulesToml(opts.rules!),
+      ].join('\n')
+    : '';
   await writeFile(path.join(home, 'config.toml'), `${opts.upstreams.map((u) => upstreamToml(home, u)).join('')}${auth}`);
   const env = { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, OTEL_EXPORTER_OTLP_ENDPOINT: opts.receiver.url, OTEL_BSP_SCHEDULE_DELAY: '50' };
+  return { home, work, env };
+}
+
+/** `serve --http` on a home of its own, with [server_auth] and OTLP export. */
+export async function startPolicyServe(opts: { fixture: OAuthFixture; receiver: OtlpReceiver; upstreams: UpstreamSpec[]; rules: RuleSet; args?: string[] }): Promise<PolicyServe> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const { home, work, env } = await policyHome({ ...opts, auth: { fixture: opts.fixture, url } });
   const args = opts.args ?? [];
   let serve: ServeProcess;
   try {
@@ -96,8 +108,6 @@ export async function startPolicyServe(opts: { fixture: OAuthFixture; receiver: 
     home,
     work,
     serve,
-    stdioArgs: ['serve', ...args],
-    env,
     async stop() {
       await serve.stop();
       await removeTree(home);

@@ -1,6 +1,8 @@
 // The targets the probes run against: each served surface with the names its clients use, and how a
 // new caller (a new subject of a group, with a fresh token) or a stdio client opens a connection.
+import { spawn } from 'node:child_process';
 import type { OAuthFixture } from '../fixtures/oauth-fixture.js';
+import { BIN } from '../support/mcp-server-harness.js';
 import type { OtlpReceiver } from '../support/otlp-receiver.js';
 import { modernHttp, modernStdio, rawSession, sdkSession, type Conn } from './conn.js';
 import { freshSubject, type Group, type Names, type Target } from './policy-run.js';
@@ -114,16 +116,44 @@ export function httpTarget(surface: Surface, server: Pick<PolicyServe, 'url' | '
   };
 }
 
-/** The same surface over stdio: each open() is a new process serving one client, the local user. */
-export function stdioTarget(surface: Surface, stdio: { args: string[]; env: NodeJS.ProcessEnv; cwd: string }, names: Names, receiver: OtlpReceiver): Target {
+export interface StdioTarget extends Target {
+  /** Ends the processes opened so far. */
+  closeAll(): Promise<void>;
+}
+
+/** The same surface over stdio: one process per revision, shared by the cells (its one client is the local user). */
+export function stdioTarget(surface: Surface, stdio: { args: string[]; env: NodeJS.ProcessEnv; cwd: string }, names: Names, receiver: OtlpReceiver): StdioTarget {
+  const conns = new Map<Era, Promise<Conn>>();
+  const shared = (era: Era) => {
+    let conn = conns.get(era);
+    if (!conn) {
+      conn = era === 'modern' ? Promise.resolve(modernStdio(stdio.args, stdio.env, stdio.cwd)) : sdkSession(stdio);
+      conns.set(era, conn);
+    }
+    return conn;
+  };
   return {
     surface,
     transport: 'stdio',
     names,
     receiver,
     async open(era: Era) {
-      const conn = era === 'modern' ? modernStdio(stdio.args, stdio.env, stdio.cwd) : await sdkSession(stdio);
-      return withSubject(conn, 'local user');
+      // The shared process stays open for the next cell.
+      return Object.create(await shared(era), { close: { value: async () => {} }, subject: { value: 'local user' } }) as Conn & { subject: string };
+    },
+    async initializeRaw(params) {
+      const child = spawn(process.execPath, [BIN, ...stdio.args], { env: stdio.env, cwd: stdio.cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+      let out = '';
+      const answered = new Promise<void>((resolve) => child.stdout.setEncoding('utf8').on('data', (d: string) => ((out += d).includes('"id":0') ? resolve() : undefined)));
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params })}\n`);
+      await answered;
+      child.stdin.end();
+      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    },
+    async closeAll() {
+      const open = [...conns.values()];
+      conns.clear();
+      await Promise.all(open.map(async (c) => (await c).close()));
     },
   };
 }

@@ -139,7 +139,7 @@ const spanProbe: Probe = async (t, road) => {
     const method = ex?.method ?? 'initialize';
     const span = await spanOf(t.receiver, traceId);
     expect(span.name.startsWith(method), span.name).toBe(true);
-    expect(span.attributes).toMatchObject({ 'mcp.method.name': method, 'mcp.protocol.version': ERA_NAMES[road.era], 'network.transport': t.transport === 'http' ? 'tcp' : 'pipe' });
+    expect(span.attributes, JSON.stringify(span.attributes)).toMatchObject({ 'mcp.method.name': method, 'mcp.protocol.version': ERA_NAMES[road.era], 'network.transport': t.transport === 'http' ? 'tcp' : 'pipe' });
     if (ex?.upstream && ex.method === 'tools/call' && !answer.error && !answer.result?.isError) {
       // The manager's span to the upstream is its child.
       await waitFor(() => t.receiver.spans.find((s) => s.traceId === traceId && s.kind === 3 && s.parentSpanId === span.spanId), 'the manager span under it');

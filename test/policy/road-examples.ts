@@ -19,8 +19,11 @@ export interface Example {
 /** The codex call every agent-server example makes: refused by the caller's ceiling at once (a cwd outside the server's), so no model turn is needed. */
 export const CODEX_REFUSED = { name: 'codex', arguments: { prompt: 'x', cwd: '/' } };
 
-async function taskOf(conn: Conn, n: Names, codex: boolean): Promise<string> {
-  const params = codex ? CODEX_REFUSED : { name: n.task!.tool, arguments: n.task!.args(1) };
+/** Over stdio there are no ceilings: a codex call without a prompt is refused at once instead. */
+const CODEX_NO_PROMPT: { name: string; arguments: Record<string, unknown> } = { name: 'codex', arguments: {} };
+
+async function taskOf(conn: Conn, n: Names, codex: { name: string; arguments: Record<string, unknown> } | undefined): Promise<string> {
+  const params = codex ?? { name: n.task!.tool, arguments: n.task!.args(1) };
   const answer = await conn.send('tools/call', params, { task: true });
   const id = (answer.result?.task as { taskId?: string } | undefined)?.taskId ?? (answer.result?.taskId as string | undefined);
   expect(id, `a task to ask about: ${JSON.stringify(answer)}`).toEqual(expect.any(String));
@@ -29,15 +32,15 @@ async function taskOf(conn: Conn, n: Names, codex: boolean): Promise<string> {
 
 /** The road's request; `conn` is the caller's own (a task the road needs is created on it first). */
 export async function example(road: Road, n: Names, conn: Conn): Promise<Example> {
-  const codex = road.surface === 'mcp-server';
+  const codex = road.surface === 'mcp-server' ? (road.transport === 'http' ? CODEX_REFUSED : CODEX_NO_PROMPT) : undefined;
   const plain = (method: string, params: Record<string, unknown> = {}, extra: Partial<Example> = {}): Example => ({ method, params, options: {}, ...extra });
   const call = (name: string, args: Record<string, unknown>, tool = name, upstream: string | null = codex ? null : n.server): Example =>
     plain('tools/call', { name, arguments: args }, { tool, ...(upstream ? { upstream } : {}) });
   switch (road.row.road) {
     case 'tools/call':
-      return codex ? call('codex', CODEX_REFUSED.arguments) : call(n.echo.name, n.echo.args);
+      return codex ? call('codex', codex.arguments) : call(n.echo.name, n.echo.args);
     case 'tools/call+task':
-      return { ...(codex ? call('codex', CODEX_REFUSED.arguments) : call(n.task!.tool, n.task!.args(1), n.task!.tool, n.task!.tool.startsWith('mcp__') ? 't' : n.server)), options: { task: true } };
+      return { ...(codex ? call('codex', codex.arguments) : call(n.task!.tool, n.task!.args(1), n.task!.tool, n.task!.tool.startsWith('mcp__') ? 't' : n.server)), options: { task: true } };
     case 'tools/call (listed tool)':
       return call(n.echo.name, n.echo.args);
     case 'tools/call search_tools':
