@@ -1,8 +1,23 @@
 // The policy table expanded into roads: each row of policy-table.ts on every surface that serves it, in
 // each revision and transport it exists in, with its cells for that revision. Over stdio the one client
 // is the local user, so the [server_auth] columns do not apply there. And the summary the matrix prints.
-import { CODEX_HOST_ROWS, CODEX_ROWS, ERA_NAMES, GATEWAY_HOST_ROWS, GATEWAY_ROWS, POLICIES, POLICY_TITLES, TASK_ROWS, TOOL_SEARCH_ROWS } from './policy-table.js';
+import { CODEX_HOST_ROWS, CODEX_ROWS, ERA_NAMES, GATEWAY_HOST_ROWS, GATEWAY_ROWS, POLICIES, TASK_ROWS, TOOL_SEARCH_ROWS } from './policy-table.js';
 import type { Cell, Era, Policy, Row, Surface, Transport } from './policy-table.js';
+
+/** What each column of the table is. */
+export const POLICY_TITLES: Record<Policy, string> = {
+  enabled_tools: '[mcp_servers.*] enabled_tools',
+  disabled_tools: '[mcp_servers.*] disabled_tools',
+  deny: '[server_auth] rule (deny, or outside allow)',
+  rate: '[server_auth.limits] requests_per_minute',
+  calls: '[server_auth.limits] concurrent_calls',
+  audit: 'audit record',
+  span: 'OTLP server span',
+  ceiling: 'codex argument ceilings (issue 30)',
+  bound: 'state bound to its caller (issue 30)',
+  uri: 'canonical resource URIs (issue 30)',
+  view: 'view filtering of what the server sends (issue 30)',
+};
 
 export interface Road {
   /** `serve http 2025-11-25 tools/call+task` */

@@ -84,14 +84,15 @@ export function spanOf(receiver: OtlpReceiver, traceId: string, kind = 2): Promi
 
 export type AuditRecord = Record<string, unknown> & { subject: string | null; method: string; outcome: string };
 
-export async function auditRecords(home: string): Promise<AuditRecord[]> {
+/** The records whose line holds `needle` (a subject or name no other cell uses): the trail grows with every cell, only these are parsed. */
+export async function auditRecords(home: string, needle: string): Promise<AuditRecord[]> {
   const text = await readFile(path.join(home, 'log', 'audit.jsonl'), 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditRecord);
+  return text.split('\n').filter((line) => line.includes(needle)).map((line) => JSON.parse(line) as AuditRecord);
 }
 
-/** The first audit record matching `pred`, once written (the trail is written asynchronously). */
-export function auditRecord(home: string, pred: (r: AuditRecord) => boolean, what: string, timeoutMs = 5_000): Promise<AuditRecord> {
-  return waitFor(async () => (await auditRecords(home)).find(pred), `an audit record of ${what}`, timeoutMs);
+/** The first audit record holding `needle` and matching `pred`, once written (the trail is written asynchronously). */
+export function auditRecord(home: string, needle: string, pred: (r: AuditRecord) => boolean, what: string, timeoutMs = 5_000): Promise<AuditRecord> {
+  return waitFor(async () => (await auditRecords(home, needle)).find(pred), `an audit record of ${what}`, timeoutMs);
 }
 
 export function textOf(result: Record<string, unknown> | undefined): string {

@@ -17,7 +17,7 @@ export const GATEWAY_FIXTURE = fileURLToPath(new URL('../fixtures/gateway-upstre
 export const TASK_FIXTURE = fileURLToPath(new URL('../fixtures/task-upstream.mjs', import.meta.url));
 
 /** The limits every HTTP server of the matrix has; each cell is its own caller, so none shares a budget. */
-export const LIMITS = { requestsPerMinute: 20, concurrentCalls: 2 };
+export const LIMITS = { requestsPerMinute: 12, concurrentCalls: 2 };
 export const SCOPE = 'mcp';
 
 /** The gateway fixture's filter: `roots` is not enabled, `sample` is disabled. */

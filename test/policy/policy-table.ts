@@ -6,19 +6,6 @@
 export const POLICIES = ['enabled_tools', 'disabled_tools', 'deny', 'rate', 'calls', 'audit', 'span', 'ceiling', 'bound', 'uri', 'view'] as const;
 export type Policy = (typeof POLICIES)[number];
 
-export const POLICY_TITLES: Record<Policy, string> = {
-  enabled_tools: '[mcp_servers.*] enabled_tools',
-  disabled_tools: '[mcp_servers.*] disabled_tools',
-  deny: '[server_auth] rule (deny, or outside allow)',
-  rate: '[server_auth.limits] requests_per_minute',
-  calls: '[server_auth.limits] concurrent_calls',
-  audit: 'audit record',
-  span: 'OTLP server span',
-  ceiling: 'codex argument ceilings (issue 30)',
-  bound: 'state bound to its caller (issue 30)',
-  uri: 'canonical resource URIs (issue 30)',
-  view: 'view filtering of what the server sends (issue 30)',
-};
 
 export type Era = 'legacy' | 'modern';
 export type Transport = 'http' | 'stdio';
@@ -44,11 +31,8 @@ export interface Row {
   cells: Record<Policy, CellSpec>;
 }
 
-const BOTH: readonly Era[] = ['legacy', 'modern'];
-const LEGACY: readonly Era[] = ['legacy'];
-const MODERN: readonly Era[] = ['modern'];
-const ANY: readonly Transport[] = ['http', 'stdio'];
-const HTTP: readonly Transport[] = ['http'];
+const BOTH = ['legacy', 'modern'] as const, LEGACY = ['legacy'] as const, MODERN = ['modern'] as const;
+const ANY = ['http', 'stdio'] as const, HTTP = ['http'] as const;
 
 // The cells many rows share.
 const NOT_A_TOOL = na('the tool filter names tools; this road names none');
@@ -69,7 +53,7 @@ const TOOL_ON_LIMIT = 'the tool on too_many_calls records';
 const TASKS_COUNTED = 'concurrent_calls counting task-augmented calls';
 const OWN_TASK = holds("another caller's task id is refused like an unknown one");
 
-function row(road: string, method: string | null, kind: Row['kind'], eras: readonly Era[], cells: Record<Policy, CellSpec>, transports = ANY): Row {
+function row(road: string, method: string | null, kind: Row['kind'], eras: readonly Era[], cells: Record<Policy, CellSpec>, transports: readonly Transport[] = ANY): Row {
   return { road, method, kind, eras, transports, cells };
 }
 

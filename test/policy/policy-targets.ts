@@ -17,6 +17,8 @@ export const AGGREGATE_UPSTREAMS: UpstreamSpec[] = [
   { name: 'git', fixture: 'gateway' },
   { name: 't', fixture: 'tasks', filtered: true },
 ];
+/** `serve --tool-search`: the same, pay always loaded (its tools listed), the others searched. */
+export const SEARCH_UPSTREAMS: UpstreamSpec[] = AGGREGATE_UPSTREAMS.map((u) => (u.name === 'pay' ? { ...u, alwaysLoaded: true } : u));
 export const AGGREGATE_RULES: RuleSet = {
   team: { allow: ['pay__*', 't__*'], deny: ['pay__ask_url', 'pay__gw://pay/static', 'pay__gw://pay/item/1', 't__confirm_delete'] },
   others: ['git__*'],

@@ -109,7 +109,7 @@ const badTokenProbe: Probe = async (t, road) => {
         ? (await post2026(url, { id: 1, method: 'tools/call', params, name, token }).catch(() => ({ response: { status: 0 } }))).response
         : await new RawHttpSession(url, token).post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
     expect(res.status).toBe(status);
-    await auditRecord(home, (r) => r.tool === name && r.outcome !== 'ok', `the ${status} refusal of ${name}`, 2_000);
+    await auditRecord(home, name, (r) => r.tool === name && r.outcome !== 'ok', `the ${status} refusal of ${name}`, 1_000);
   }
 };
 
@@ -122,21 +122,21 @@ const hijackProbe: Probe = async (t) => {
     other.sessionId = mine.sessionId!;
     const name = `door-probe-${++door}`;
     expect((await other.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } })).status).toBe(404);
-    await auditRecord(t.http!.home, (r) => r.subject === subject && r.outcome !== 'ok', `the refusal of ${subject} on another caller's session`, 2_000);
+    await auditRecord(t.http!.home, subject, (r) => r.subject === subject && r.outcome !== 'ok', `the refusal of ${subject} on another caller's session`, 1_000);
   } finally {
     await mine.close();
   }
 };
 
 /** A replayed requestState is refused, and the refusal recorded with the caller that replayed it. */
-const replayAuditProbe: Probe = async (t, road) => {
+const replayAuditProbe: Probe = async (t) => {
   const { other, refused } = await replay(t, { method: 'tools/call', params: { name: t.names.ask!, arguments: { message: 'whose answer?' } } });
   await expectReplayAudited(t, other.subject, refused);
 };
 
 export async function expectReplayAudited(t: Target, subject: string, refused: Replay['refused']): Promise<void> {
   expectReplayRefused(refused);
-  const record = await auditRecord(t.http!.home, (r) => r.subject === subject && r.method === 'tools/call', `the replay by ${subject}`);
+  const record = await auditRecord(t.http!.home, subject, (r) => r.subject === subject && r.method === 'tools/call', `the replay by ${subject}`);
   expect(record.outcome).toBe('error');
   expect(record.error_code).toBe(-32602);
 }

@@ -5,7 +5,6 @@ import { expect } from 'vitest';
 import { RawHttpSession } from '../support/raw-http-session.js';
 import { waitFor } from '../support/wait.js';
 import type { Answer, Conn } from './conn.js';
-import type { Road } from './policy-matrix.js';
 import { auditRecord, served, sleep, spanOf, textOf, traceparent, type Probe, type ProbeTable, type Target } from './policy-run.js';
 import { LIMITS } from './policy-servers.js';
 import { ERA_NAMES, SESSION_BOUND } from './policy-table.js';
@@ -101,8 +100,8 @@ const callsProbe: Probe = async (t, road) => {
     if (!tasked) for (const h of await Promise.all(holders)) served(h, 'a slow call holding a slot');
     limited(third, TOO_MANY_CALLS, tasked ? `a call while ${LIMITS.concurrentCalls} tasks run` : road.row.road);
     const tool = tasked ? t.names.echo.name : ex.tool;
-    await auditRecord(t.http!.home, (r) => r.subject === conn.subject && r.outcome === 'too_many_calls', 'the refusal');
-    await auditRecord(t.http!.home, (r) => r.subject === conn.subject && r.outcome === 'too_many_calls' && r.tool === tool, `the refusal naming ${tool}`, 1_000);
+    await auditRecord(t.http!.home, conn.subject, (r) => r.subject === conn.subject && r.outcome === 'too_many_calls', 'the refusal');
+    await auditRecord(t.http!.home, conn.subject, (r) => r.subject === conn.subject && r.outcome === 'too_many_calls' && r.tool === tool, `the refusal naming ${tool}`, 1_000);
   } finally {
     await conn.close();
   }
@@ -113,13 +112,13 @@ const auditProbe: Probe = async (t, road) => {
   const conn = await t.open(road.era, 'team');
   try {
     if (road.row.road === 'initialize') {
-      await auditRecord(t.http!.home, (r) => r.subject === conn.subject && r.method === 'initialize' && r.outcome === 'ok', 'initialize');
+      await auditRecord(t.http!.home, conn.subject, (r) => r.subject === conn.subject && r.method === 'initialize' && r.outcome === 'ok', 'initialize');
       return;
     }
     const ex = await example(road, t.names, conn);
     const answer = await sendExample(conn, ex);
     const outcome = answer.error ? 'error' : answer.result?.isError ? 'tool_error' : 'ok';
-    const record = await auditRecord(t.http!.home, (r) => r.subject === conn.subject && r.method === ex.method && (ex.tool === undefined || r.tool === ex.tool), `${ex.method} ${ex.tool ?? ''}`);
+    const record = await auditRecord(t.http!.home, conn.subject, (r) => r.subject === conn.subject && r.method === ex.method && (ex.tool === undefined || r.tool === ex.tool), `${ex.method} ${ex.tool ?? ''}`);
     expect(record.outcome).toBe(outcome);
     if (ex.upstream) expect(record.upstream).toBe(ex.upstream);
     if (road.era === 'legacy') expect(record.session).toBe(conn.sessionId);

@@ -80,23 +80,32 @@ const listenAuditProbe: Probe = async (t) => {
   const { token, subject } = await t.http!.token('team');
   const stream = await listen(t.http!.url, token, { toolsListChanged: true });
   await stream.close();
-  await auditRecord(t.http!.home, (r) => r.subject === subject && r.method === 'subscriptions/listen', 'the listen stream');
+  await auditRecord(t.http!.home, subject, (r) => r.subject === subject && r.method === 'subscriptions/listen', 'the listen stream', 3_000);
 };
 
-/** A listen stream carrying a trace context has its server span. */
+/** A listen stream carrying a trace context has its server span (over stdio: cancelled by its client, as the SDK's client ends one). */
 const listenSpanProbe: Probe = async (t) => {
-  const { token } = await t.http!.token('team');
   const { traceId, header } = traceparent();
-  const stop = new AbortController();
-  const res = await fetch(t.http!.url, {
-    method: 'POST',
-    signal: stop.signal,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen', traceparent: header },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: { ...ENVELOPE_2026, traceparent: header } } }),
-  });
-  expect(res.status).toBe(200);
-  await sleep(300);
-  stop.abort();
+  const params = { notifications: { toolsListChanged: true } };
+  if (!t.http) {
+    const conn = await t.open('modern', 'team');
+    void conn.send('subscriptions/listen', params, { traceparent: header });
+    const requestId = conn.sent;
+    await sleep(300);
+    await conn.notify('notifications/cancelled', { requestId });
+  } else {
+    const { token } = await t.http.token('team');
+    const stop = new AbortController();
+    const res = await fetch(t.http.url, {
+      method: 'POST',
+      signal: stop.signal,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen', traceparent: header },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { ...params, _meta: { ...ENVELOPE_2026, traceparent: header } } }),
+    });
+    expect(res.status).toBe(200);
+    await sleep(300);
+    stop.abort();
+  }
   const span = await spanOf(t.receiver, traceId);
   expect(span.attributes).toMatchObject({ 'mcp.method.name': 'subscriptions/listen', 'mcp.protocol.version': '2026-07-28' });
 };

@@ -16,6 +16,7 @@ import {
   AGENT_NAMES,
   AGGREGATE_NAMES,
   AGGREGATE_UPSTREAMS,
+  SEARCH_UPSTREAMS,
   stdioTarget,
   TRANSPARENT_NAMES,
   TRANSPARENT_TASK_NAMES,
@@ -25,6 +26,7 @@ import {
 } from './policy-targets.js';
 import { doorProbes } from './probes-door.js';
 import { toolProbes } from './probes-tools.js';
+import { viewProbes } from './probes-view.js';
 
 let receiver: OtlpReceiver;
 let model: FakeModelServer;
@@ -32,7 +34,7 @@ let agentHome: ServerHome;
 const homes: Record<string, PolicyHome> = {};
 const HOMES: Record<string, UpstreamSpec[]> = {
   serve: AGGREGATE_UPSTREAMS,
-  'tool-search': AGGREGATE_UPSTREAMS.map((u) => (u.name === 'pay' ? { ...u, alwaysLoaded: true } : u)),
+  'tool-search': SEARCH_UPSTREAMS,
   transparent: TRANSPARENT_UPSTREAMS,
   'transparent tasks': TRANSPARENT_TASK_UPSTREAMS,
 };
@@ -82,7 +84,7 @@ for (const surface of ['serve', 'transparent', 'tool-search', 'mcp-server'] as c
         await targets.tasks?.().closeAll();
       });
       const list = roads({ surfaces: [surface], transport: 'stdio' }).filter((r) => r.era === era);
-      runMatrix(list, (road) => (targets.tasks && isTaskRoad(road) ? targets.tasks() : targets.main()), [toolProbes, doorProbes]);
+      runMatrix(list, (road) => (targets.tasks && isTaskRoad(road) ? targets.tasks() : targets.main()), [toolProbes, doorProbes, viewProbes]);
     });
   }
 }
