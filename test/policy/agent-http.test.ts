@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
 import { AUDIENCE, startCeilingServer, type CeilingServer } from '../agent-server/ceiling-server.js';
-import { roads } from './policy-matrix.js';
+import { roads, SLICES } from './policy-matrix.js';
 import { runMatrix, type Target } from './policy-run.js';
 import { LIMITS, SCOPE } from './policy-servers.js';
 import { AGENT_NAMES, AGENT_RULES, httpTarget } from './policy-targets.js';
@@ -36,5 +36,5 @@ afterAll(async () => {
 });
 
 describe('policy matrix: mcp-server --http', () => {
-  runMatrix(roads({ surfaces: ['mcp-server'], transport: 'http' }), () => target, [agentProbes(() => model), doorProbes, boundProbes]);
+  runMatrix(roads(SLICES['agent-http']), () => target, [agentProbes(() => model), doorProbes, boundProbes]);
 });

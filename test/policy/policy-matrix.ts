@@ -47,7 +47,21 @@ function cellOf(row: Row, policy: Policy, era: Era, transport: Transport): Cell 
   return transport === 'stdio' && SERVER_AUTH.includes(policy) && 'holds' in cell ? STDIO : cell;
 }
 
-export function roads(filter: { surfaces?: readonly Surface[]; transport?: Transport } = {}): Road[] {
+export interface Slice {
+  surfaces?: readonly Surface[];
+  transport?: Transport;
+}
+
+/** Which roads each test file runs: together every road, once (policy-roads.test.ts checks it). */
+export const SLICES = {
+  'serve-http': { surfaces: ['serve'], transport: 'http' },
+  'tool-search-http': { surfaces: ['tool-search'], transport: 'http' },
+  'transparent-http': { surfaces: ['transparent'], transport: 'http' },
+  'agent-http': { surfaces: ['mcp-server'], transport: 'http' },
+  stdio: { transport: 'stdio' },
+} as const satisfies Record<string, Slice>;
+
+export function roads(filter: Slice = {}): Road[] {
   const out: Road[] = [];
   for (const surface of filter.surfaces ?? SURFACES) {
     for (const transport of ['http', 'stdio'] as const) {

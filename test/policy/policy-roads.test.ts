@@ -14,7 +14,7 @@ import { HostTasks } from '../../src/mcp-host/serve/host-tasks.js';
 import { nullLogger } from '../../src/util/index.js';
 import { startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
 import { inProcessAgent, SERVER_OPTIONS, type InProcess } from '../support/in-process-server.js';
-import { roads, summary, SURFACE_ROWS } from './policy-matrix.js';
+import { roads, SLICES, summary, SURFACE_ROWS } from './policy-matrix.js';
 import type { Era, Row } from './policy-table.js';
 
 const ERAS: readonly Era[] = ['legacy', 'modern'];
@@ -79,6 +79,11 @@ describe('the policy table names every road the products register', () => {
   it('the agent server (mcp-server)', () => {
     const product = codexProduct(agent.agent, SERVER_OPTIONS, nullLogger);
     expect(tabled(SURFACE_ROWS['mcp-server'])).toEqual(registered(product));
+  });
+
+  it('the test files run every road, each once', () => {
+    const run = Object.values(SLICES).flatMap((slice) => roads(slice).map((r) => r.id));
+    expect(run.sort()).toEqual(roads().map((r) => r.id).sort());
   });
 
   it('prints the matrix', () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
-import { roads } from './policy-matrix.js';
+import { roads, SLICES } from './policy-matrix.js';
 import { runMatrix, type Target } from './policy-run.js';
 import { startPolicyServe, type PolicyServe } from './policy-servers.js';
 import { AGGREGATE_NAMES, AGGREGATE_RULES, AGGREGATE_UPSTREAMS, httpTarget } from './policy-targets.js';
@@ -36,5 +36,5 @@ afterAll(async () => {
 });
 
 describe('policy matrix: serve --http', () => {
-  runMatrix(roads({ surfaces: ['serve'], transport: 'http' }), () => target, [toolProbes, resourceProbes, doorProbes, boundProbes, viewProbes]);
+  runMatrix(roads(SLICES['serve-http']), () => target, [toolProbes, resourceProbes, doorProbes, boundProbes, viewProbes]);
 });

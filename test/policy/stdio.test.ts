@@ -8,7 +8,7 @@ import { startFakeModelServer, type FakeModelServer } from '../fixtures/fake-mod
 import { makeServerHome, requireBuild, type ServerHome } from '../support/mcp-server-harness.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
 import { removeTree } from '../support/temp.js';
-import { roads, type Road } from './policy-matrix.js';
+import { roads, SLICES, type Road } from './policy-matrix.js';
 import { runMatrix } from './policy-run.js';
 import { policyHome, type PolicyHome, type UpstreamSpec } from './policy-servers.js';
 import type { Era, Surface } from './policy-table.js';
@@ -75,7 +75,7 @@ function targetsOf(surface: Surface): { main: () => StdioTarget; tasks?: () => S
 
 const isTaskRoad = (road: Road) => road.row.kind === 'task-call' || road.row.road.startsWith('tasks/');
 
-for (const surface of ['serve', 'transparent', 'tool-search', 'mcp-server'] as const) {
+for (const surface of new Set(roads(SLICES.stdio).map((r) => r.surface))) {
   for (const era of ['legacy', 'modern'] as Era[]) {
     describe(`policy matrix: ${surface} over stdio (${era})`, () => {
       const targets = targetsOf(surface);
@@ -83,7 +83,7 @@ for (const surface of ['serve', 'transparent', 'tool-search', 'mcp-server'] as c
         await targets.main().closeAll();
         await targets.tasks?.().closeAll();
       });
-      const list = roads({ surfaces: [surface], transport: 'stdio' }).filter((r) => r.era === era);
+      const list = roads(SLICES.stdio).filter((r) => r.surface === surface && r.era === era);
       runMatrix(list, (road) => (targets.tasks && isTaskRoad(road) ? targets.tasks() : targets.main()), [toolProbes, doorProbes, viewProbes]);
     });
   }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
-import { roads } from './policy-matrix.js';
+import { roads, SLICES } from './policy-matrix.js';
 import { runMatrix, type Target } from './policy-run.js';
 import { startPolicyServe, type PolicyServe } from './policy-servers.js';
 import { AGGREGATE_NAMES, AGGREGATE_RULES, httpTarget, SEARCH_UPSTREAMS } from './policy-targets.js';
@@ -34,5 +34,5 @@ afterAll(async () => {
 });
 
 describe('policy matrix: serve --http --tool-search', () => {
-  runMatrix(roads({ surfaces: ['tool-search'], transport: 'http' }), () => target, [toolProbes, doorProbes, boundProbes]);
+  runMatrix(roads(SLICES['tool-search-http']), () => target, [toolProbes, doorProbes, boundProbes]);
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
-import { roads, type Road } from './policy-matrix.js';
+import { roads, SLICES, type Road } from './policy-matrix.js';
 import { runMatrix, type Target } from './policy-run.js';
 import { startPolicyServe, type PolicyServe } from './policy-servers.js';
 import { httpTarget, TRANSPARENT_NAMES, TRANSPARENT_RULES, TRANSPARENT_TASK_NAMES, TRANSPARENT_TASK_RULES, TRANSPARENT_TASK_UPSTREAMS, TRANSPARENT_UPSTREAMS } from './policy-targets.js';
@@ -43,5 +43,5 @@ afterAll(async () => {
 });
 
 describe('policy matrix: serve --http --transparent', () => {
-  runMatrix(roads({ surfaces: ['transparent'], transport: 'http' }), (road) => (isTaskRoad(road) ? targets.tasks : targets.one), [toolProbes, resourceProbes, doorProbes, boundProbes, viewProbes]);
+  runMatrix(roads(SLICES['transparent-http']), (road) => (isTaskRoad(road) ? targets.tasks : targets.one), [toolProbes, resourceProbes, doorProbes, boundProbes, viewProbes]);
 });
