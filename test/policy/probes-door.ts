@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { RawHttpSession } from '../support/raw-http-session.js';
 import { waitFor } from '../support/wait.js';
 import type { Answer, Conn } from './conn.js';
-import { auditRecord, served, sleep, spanOf, textOf, traceparent, type Probe, type ProbeTable, type Target } from './policy-run.js';
+import { auditRecord, served, sleep, spanOf, traceparent, upstreamSeen, type Probe, type ProbeTable, type Target } from './policy-run.js';
 import { LIMITS } from './policy-servers.js';
 import { ERA_NAMES, SESSION_BOUND } from './policy-table.js';
 import { example, sendExample } from './road-examples.js';
@@ -19,15 +19,7 @@ function limited(answer: Answer, pattern: RegExp, what: string): void {
   expect(Number(answer.retryAfter), `${what}: Retry-After`).toBeGreaterThanOrEqual(1);
 }
 
-/** How many of the caller's requests upstreams heard of `notifications/roots/list_changed` (the fixture counts them). */
-async function rootsChanged(t: Target): Promise<number> {
-  const ops = await t.open('legacy', 'ops');
-  try {
-    return (JSON.parse(textOf(served(await ops.send('tools/call', { name: t.names.resource!.seen, arguments: {} }), 'seen'))) as { rootsChanged: number }).rootsChanged;
-  } finally {
-    await ops.close();
-  }
-}
+const rootsChanged = async (t: Target) => (await upstreamSeen(t)).rootsChanged;
 
 /** Spends the caller's minute with pings (tools/list in 2026-07-28, which has no ping); the requests it accepted in all (the door's count). */
 async function spend(conn: Conn): Promise<number> {

@@ -6,7 +6,7 @@ import { waitFor } from '../support/wait.js';
 import type { Conn } from './conn.js';
 import { listen } from './listener.js';
 import type { Road } from './policy-matrix.js';
-import { refusal, served, sleep, textOf, type Probe, type ProbeTable, type Target } from './policy-run.js';
+import { refusal, served, sleep, upstreamSeen, type Probe, type ProbeTable, type Target } from './policy-run.js';
 
 type Resources = NonNullable<Target['names']['resource']>;
 
@@ -22,15 +22,7 @@ async function withConns<T>(t: Target, road: Road, work: (team: Conn, ops: Conn)
 const uris = async (conn: Conn, method: string, key: string, field: string) =>
   ((served(await conn.send(method), method)[key] ?? []) as Record<string, string>[]).map((r) => r[field]!);
 
-/** What the upstream says it is subscribed to now (its `seen` tool), asked by an `ops` caller. */
-async function upstreamSubscriptions(t: Target): Promise<string[]> {
-  const ops = await t.open('legacy', 'ops');
-  try {
-    return (JSON.parse(textOf(served(await ops.send('tools/call', { name: t.names.resource!.seen, arguments: {} }), 'seen'))) as { subscribed: string[] }).subscribed;
-  } finally {
-    await ops.close();
-  }
-}
+const upstreamSubscriptions = async (t: Target) => (await upstreamSeen(t)).subscribed;
 
 const read = (conn: Conn, uri: string) => conn.send('resources/read', { uri });
 

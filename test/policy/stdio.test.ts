@@ -2,7 +2,7 @@
 // as the built CLI serving one client on stdin/stdout, in each revision, over real upstream processes
 // with tool filters; spans exported to a loopback OTLP receiver. Over stdio the one client is the
 // local user, so only the tool filter and the span apply (see policy-matrix.ts). One process tree
-// per surface and revision at a time, shared by its cells.
+// per revision of one surface at a time, shared by its cells.
 import { afterAll, beforeAll, describe } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
 import { makeServerHome, requireBuild, type ServerHome } from '../support/mcp-server-harness.js';
@@ -76,15 +76,17 @@ function targetsOf(surface: Surface): { main: () => StdioTarget; tasks?: () => S
 const isTaskRoad = (road: Road) => road.row.kind === 'task-call' || road.row.road.startsWith('tasks/');
 
 for (const surface of new Set(roads(SLICES.stdio).map((r) => r.surface))) {
-  for (const era of ['legacy', 'modern'] as Era[]) {
-    describe(`policy matrix: ${surface} over stdio (${era})`, () => {
-      const targets = targetsOf(surface);
-      afterAll(async () => {
-        await targets.main().closeAll();
-        await targets.tasks?.().closeAll();
-      });
-      const list = roads(SLICES.stdio).filter((r) => r.surface === surface && r.era === era);
-      runMatrix(list, (road) => (targets.tasks && isTaskRoad(road) ? targets.tasks() : targets.main()), [toolProbes, doorProbes, viewProbes]);
+  describe(`policy matrix: ${surface} over stdio`, () => {
+    const targets = targetsOf(surface);
+    // Both revisions' processes start at once; each serves its cells, then ends.
+    beforeAll(async () => {
+      await Promise.all((['legacy', 'modern'] as Era[]).flatMap((era) => [targets.main().open(era, 'team'), ...(targets.tasks ? [targets.tasks().open(era, 'team')] : [])]));
+    }, 60_000);
+    afterAll(async () => {
+      await targets.main().closeAll();
+      await targets.tasks?.().closeAll();
     });
-  }
+    const list = roads(SLICES.stdio).filter((r) => r.surface === surface);
+    runMatrix(list, (road) => (targets.tasks && isTaskRoad(road) ? targets.tasks() : targets.main()), [toolProbes, doorProbes, viewProbes]);
+  });
 }
