@@ -170,4 +170,5 @@ export const AGENT_RULES = [
   '[[server_auth.rules]]', 'when = { claim = "groups", contains = "ops" }', 'allow = ["*"]',
 ].join('\n');
 const CODEX = { name: 'codex', args: { prompt: 'x', cwd: '/' }, text: '' };
+/** The agent server's names: no [mcp_servers] filter applies to its own tools, so those names name nothing. */
 export const AGENT_NAMES: Names = { server: 'codex', echo: CODEX, slow: () => CODEX, notEnabled: 'none', disabled: 'none', denied: 'codex-reply' };
