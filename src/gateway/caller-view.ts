@@ -41,17 +41,24 @@ export function toolRoute(up: Upstreams, mode: GatewayMode, name: string): Route
   return entry ? { server: entry.server, name: entry.tool } : undefined;
 }
 
+/** Requests naming a resource by `params.uri`. */
+const RESOURCE_METHODS = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
+
 /**
- * The audit trail's tool and upstream for a request: the server its tool or prompt routes to, as the
- * catalog knows now; for `call_tool` (--tool-search) the tool it calls.
+ * The audit trail's tool and upstream for a request: the server its tool, prompt or resource routes
+ * to, as the catalog knows now; for `call_tool` (--tool-search) the tool it calls.
  */
 export function auditDescriber(pool: GatewayPool, callTool: string | undefined): AuditDescriber {
   return (request) => {
-    const params = request.params as { name?: unknown; arguments?: { name?: unknown } } | undefined;
+    const params = request.params as { name?: unknown; uri?: unknown; arguments?: { name?: unknown } } | undefined;
     const inner = request.method === 'tools/call' && callTool !== undefined && params?.name === callTool ? params.arguments?.name : undefined;
     const name = typeof inner === 'string' ? inner : params?.name;
     const tool = typeof inner === 'string' ? { tool: inner } : {};
     const up = pool.peekUpstreams();
+    if (up && RESOURCE_METHODS.has(request.method) && typeof params?.uri === 'string') {
+      const server = up.routes.known(params.uri);
+      return server !== undefined ? { upstream: server } : {};
+    }
     if (!up || typeof name !== 'string') return pool.mode.kind === 'transparent' ? { ...tool, upstream: pool.mode.server } : tool;
     const route = request.method === 'tools/call' ? toolRoute(up, pool.mode, name) : request.method === 'prompts/get' ? up.catalog.promptRoute(name) : undefined;
     return route ? { ...tool, upstream: route.server } : tool;

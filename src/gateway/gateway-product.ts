@@ -10,7 +10,7 @@ import { gatewayHandlers } from './gateway-handlers.js';
 import type { GatewayPool } from './gateway-pool.js';
 import { GatewayTasks } from './gateway-tasks.js';
 import { subscribeForListen } from './listen-subscriptions.js';
-import { CALL_TOOL, toolSearchHandlers } from './tool-search-handlers.js';
+import { CALL_TOOL, toolSearch } from './tool-search-handlers.js';
 
 
 /**
@@ -20,9 +20,10 @@ import { CALL_TOOL, toolSearchHandlers } from './tool-search-handlers.js';
 export function gatewayProduct(pool: GatewayPool, storeReachable: () => Promise<boolean> = async () => true): Product {
   const { options } = pool;
   const downstream = new Downstream(pool);
-  const tasks = new GatewayTasks(pool, downstream);
+  const search = options.toolSearch ? toolSearch(pool, downstream, options.toolSearch) : undefined;
+  const tasks = new GatewayTasks(pool, downstream, search);
   pool.attachTasks(tasks);
-  const handlers = { ...gatewayHandlers(pool, downstream), ...(options.toolSearch ? toolSearchHandlers(pool, downstream, options.toolSearch) : {}) };
+  const handlers = { ...gatewayHandlers(pool, downstream), ...search?.handlers };
   return {
     info: { name: options.name, title: options.title, version: options.version },
     logAs: { name: 'gateway', fields: { mode: options.mode.kind } },

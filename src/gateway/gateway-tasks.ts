@@ -8,6 +8,7 @@ import type { ProductTasks, Req, TaskContext, TaskState, TaskWork } from '../mcp
 import type { Downstream } from './downstream.js';
 import type { GatewayPool } from './gateway-pool.js';
 import { resolveCall } from './gateway-handlers.js';
+import type { TaskCall, ToolSearch } from './tool-search-handlers.js';
 import type { RelayClient, TaskAsker } from './relay.js';
 import { UpstreamTaskWork } from './upstream-task-work.js';
 import { relayTaskCall, upstreamTaskParams } from './upstream-tasks.js';
@@ -35,17 +36,25 @@ export class GatewayTasks implements ProductTasks {
   constructor(
     private readonly pool: GatewayPool,
     private readonly downstream: Downstream,
+    /** --tool-search: call_tool runs its target as the task. */
+    private readonly search?: ToolSearch,
   ) {}
 
   /** A tool whose upstream offers tasks and that supports nothing else (an unknown name is for the call to answer). */
-  async runsOnlyAsTask(params: CallToolRequestParams, req: Req): Promise<boolean> {
-    const route = await resolveCall(this.pool, req, params.name).catch(() => undefined);
+  async runsOnlyAsTask(asked: CallToolRequestParams, req: Req): Promise<boolean> {
+    const call = await this.taskCall(asked, req).catch(() => undefined);
+    if (!call || !('params' in call)) return false;
+    const route = await resolveCall(this.pool, req, call.params.name).catch(() => undefined);
     if (!route) return false;
     const tasks = await this.pool.upstreams().manager.toolTasks(route.server, route.name, { signal: req.signal });
     return tasks.offered && tasks.support === 'required';
   }
 
-  async start(params: CallToolRequestParams, req: Req, context: TaskContext): Promise<TaskWork | CallToolResult | undefined> {
+  async start(asked: CallToolRequestParams, req: Req, context: TaskContext): Promise<TaskWork | CallToolResult | undefined> {
+    const call = await this.taskCall(asked, req);
+    if ('atOnce' in call) return undefined;
+    if ('result' in call) return call.result;
+    const { params } = call;
     const route = await resolveCall(this.pool, req, params.name);
     const { manager } = this.pool.upstreams();
     // Connected first: its live tool list (not a startup snapshot) then says what the tool supports.
@@ -62,6 +71,10 @@ export class GatewayTasks implements ProductTasks {
     this.held.set(key, { context, client: req.era === 'legacy' ? client : undefined });
     const initial = withoutRelatedTask(upstream) as TaskState;
     return new UpstreamTaskWork(manager, route.server, upstream.taskId, initial, keepMsOf(upstream.ttl), context, () => this.held.delete(key), this.pool.logger);
+  }
+
+  private taskCall(params: CallToolRequestParams, req: Req): Promise<TaskCall> {
+    return this.search ? this.search.taskCall(params, req) : Promise.resolve({ params });
   }
 
   /** notifications/tasks/status from `server`, for the task's own client. */

@@ -67,11 +67,16 @@ export class ResourceRoutes {
 
   /** The server for a URI (listed, or matching a template), or for a template itself (completion). */
   async route(uri: string, signal: AbortSignal): Promise<string | undefined> {
-    if (this.mode.kind === 'transparent') return this.mode.server;
-    const known = this.tables ? find(this.tables, uri) : undefined;
+    const known = this.known(uri);
     if (known !== undefined) return known;
     await Promise.all([this.listResources(signal), this.listTemplates(signal)]);
     return find(this.tables!, uri);
+  }
+
+  /** The server for a URI from what was listed so far (no listing): for the audit trail. */
+  known(uri: string): string | undefined {
+    if (this.mode.kind === 'transparent') return this.mode.server;
+    return this.tables ? find(this.tables, uri) : undefined;
   }
 
   /** Resources changed somewhere; the next lookup lists again. */

@@ -4,7 +4,7 @@
 // servers come, go and send list_changed); call_tool checks the caller's view, then the arguments
 // against the real tool's schema, then routes the call as tools/call does. Served in place of the
 // gateway's own tools/list and tools/call.
-import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import type { CallToolRequestParams, CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { Config } from '../config/index.js';
 import { describeServers, ToolSearchCache, DEFAULT_SEARCH_LIMIT, type ToolSearchDoc } from '../mcp/index.js';
 import { SwitchboardError } from '../util/index.js';
@@ -79,11 +79,21 @@ function refuseTransparent(mode: GatewayMode): void {
   }
 }
 
+/** What a tools/call runs as a task: the call itself, another (call_tool's target), an answer at once (call_tool refusing its arguments), or nothing to hold (search_tools: it answers at once). */
+export type TaskCall = { params: CallToolRequestParams } | { result: CallToolResult } | { atOnce: true };
+
+export interface ToolSearch {
+  /** tools/list and tools/call, in place of the gateway's own. */
+  handlers: Record<string, Handler>;
+  /** What a task-augmented tools/call of `params` runs: call_tool's target, after the same checks as an ordinary call_tool. */
+  taskCall(params: CallToolRequestParams, req: Req): Promise<TaskCall>;
+}
+
 /**
- * tools/list and tools/call as --tool-search serves them, in place of the gateway's own: one index
- * per pool (2026-07-28 clients get a server per request, and the catalog is the pool's).
+ * tools/list and tools/call as --tool-search serves them: one index per pool (2026-07-28 clients get
+ * a server per request, and the catalog is the pool's).
  */
-export function toolSearchHandlers(pool: GatewayPool, downstream: Downstream, options: GatewayToolSearch): Record<string, Handler> {
+export function toolSearch(pool: GatewayPool, downstream: Downstream, options: GatewayToolSearch): ToolSearch {
   refuseTransparent(pool.mode);
   const pinned = new Set(options.alwaysLoaded);
   const index = new ToolSearchCache();
@@ -135,44 +145,58 @@ export function toolSearchHandlers(pool: GatewayPool, downstream: Downstream, op
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
 
-  async function call(args: Record<string, unknown> | undefined, req: Req): Promise<CallToolResult> {
+  /** call_tool's target and its arguments (checked against its schema), or the error result. */
+  async function target(args: Record<string, unknown> | undefined, req: Req): Promise<{ name: string; arguments: Record<string, unknown> } | CallToolResult> {
     const name = args?.name;
     if (typeof name !== 'string' || name === '') throw invalidParams('call_tool needs the "name" of a tool that search_tools returned');
     const inner = args?.arguments ?? {};
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return errorResult(`call_tool "arguments" must be an object, got ${JSON.stringify(inner)}`);
     const { manager, catalog: view } = pool.upstreams();
     // The name as search_tools gave it, or a raw / qualified name that names exactly one tool.
-    let target = manager.lookup(name) ?? (await view.resolveTool(name, req.signal), manager.lookup(name));
-    if (!target) {
+    let found = manager.lookup(name) ?? (await view.resolveTool(name, req.signal), manager.lookup(name));
+    if (!found) {
       const exact = (await index.index((await catalog(req)).deferred)).search(name, { limit: 2 }).filter((h) => h.match === 'exact');
-      if (exact.length === 1) target = manager.lookup(exact[0]!.doc.name);
+      if (exact.length === 1) found = manager.lookup(exact[0]!.doc.name);
     }
     // Outside the caller's view: no schema check (its errors would describe the tool), the call refuses it as unknown.
-    if (target && !mayUse(req.view, { server: target.server, name: target.tool })) target = undefined;
-    if (target) {
-      const check = await validatorFor(target.definition.inputSchema);
+    if (found && !mayUse(req.view, { server: found.server, name: found.tool })) found = undefined;
+    if (found) {
+      const check = await validatorFor(found.definition.inputSchema);
       const verdict = check(inner);
-      if (!verdict.valid) return errorResult(`Invalid arguments for tool ${target.name}: ${verdict.errorMessage ?? 'they do not match its inputSchema'}`);
+      if (!verdict.valid) return errorResult(`Invalid arguments for tool ${found.name}: ${verdict.errorMessage ?? 'they do not match its inputSchema'}`);
     }
-    return callGatewayTool(pool, downstream.of(req), req, target?.name ?? name, inner as Record<string, unknown>);
+    return { name: found?.name ?? name, arguments: inner as Record<string, unknown> };
+  }
+
+  async function call(args: Record<string, unknown> | undefined, req: Req): Promise<CallToolResult> {
+    const t = await target(args, req);
+    return 'content' in t ? t : callGatewayTool(pool, downstream.of(req), req, t.name, t.arguments);
   }
 
   return {
-    'tools/list': {
-      handle: async (_params, req) => {
-        const { listed, deferred } = await catalog(req);
-        return { tools: [searchToolsDefinition(deferred), CALL_TOOL_DEFINITION, ...listed] };
+    handlers: {
+      'tools/list': {
+        handle: async (_params, req) => {
+          const { listed, deferred } = await catalog(req);
+          return { tools: [searchToolsDefinition(deferred), CALL_TOOL_DEFINITION, ...listed] };
+        },
+      },
+      'tools/call': {
+        asks: true,
+        handle: (params, req) => {
+          const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
+          if (name === SEARCH_TOOLS) return search(args, req);
+          if (name === CALL_TOOL) return call(args, req);
+          // The pinned servers' tools, and any tool called by its exact name.
+          return callGatewayTool(pool, downstream.of(req), req, name, args);
+        },
       },
     },
-    'tools/call': {
-      asks: true,
-      handle: (params, req) => {
-        const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-        if (name === SEARCH_TOOLS) return search(args, req);
-        if (name === CALL_TOOL) return call(args, req);
-        // The pinned servers' tools, and any tool called by its exact name.
-        return callGatewayTool(pool, downstream.of(req), req, name, args);
-      },
+    async taskCall(params, req) {
+      if (params.name === SEARCH_TOOLS) return { atOnce: true };
+      if (params.name !== CALL_TOOL) return { params };
+      const t = await target(params.arguments, req);
+      return 'content' in t ? { result: t } : { params: { ...params, name: t.name, arguments: t.arguments } };
     },
   };
 }

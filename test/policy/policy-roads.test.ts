@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codexProduct } from '../../src/agent-server/index.js';
 import { GatewayPool, gatewayProduct } from '../../src/gateway/index.js';
 import { Downstream } from '../../src/gateway/downstream.js';
-import { toolSearchHandlers } from '../../src/gateway/tool-search-handlers.js';
-import { TaskIds, type Product } from '../../src/mcp-host/index.js';
+import { toolSearch } from '../../src/gateway/tool-search-handlers.js';
+import type { Product } from '../../src/mcp-host/index.js';
+import { TaskIds } from '../../src/mcp-host/flows/task-ids.js';
 import { handlersFor } from '../../src/mcp-host/serve/build-server.js';
 import { HostTasks } from '../../src/mcp-host/serve/host-tasks.js';
 import { nullLogger } from '../../src/util/index.js';
@@ -66,7 +67,7 @@ describe('the policy table names every road the products register', () => {
 
   it('serve --tool-search: its own handlers have rows of their own', () => {
     const pool = gatewayPool(true);
-    const own = toolSearchHandlers(pool, new Downstream(pool), { alwaysLoaded: [] });
+    const own = toolSearch(pool, new Downstream(pool), { alwaysLoaded: [] }).handlers;
     const expected = ERAS.flatMap((era) => Object.entries(own).filter(([, h]) => h.era === undefined || h.era === era).map(([m]) => `request ${m} ${era}`));
     // Tasks are the gateway's: a task-augmented call goes through the same table.
     expected.push(...ERAS.map((era) => `task-call tools/call ${era}`));

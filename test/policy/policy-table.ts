@@ -49,8 +49,6 @@ const BOUND = byEra(SESSION, ONE_ROUND);
 const NO_URI = na('names no resource URI');
 const OWN_ANSWER = na('answers with its own result; what the server sends outside a request is checked on the stream rows');
 const NOT_A_REQUEST = na('a notification has no answer: audit records and spans are per request');
-const TOOL_ON_LIMIT = 'the tool on too_many_calls records';
-const TASKS_COUNTED = 'concurrent_calls counting task-augmented calls';
 const OWN_TASK = holds("another caller's task id is refused like an unknown one");
 
 function row(road: string, method: string | null, kind: Row['kind'], eras: readonly Era[], cells: Record<Policy, CellSpec>, transports: readonly Transport[] = ANY): Row {
@@ -70,7 +68,7 @@ export const GATEWAY_ROWS: readonly Row[] = [
     disabled_tools: holds('a disabled tool is refused'),
     deny: holds('a denied tool is refused like an unknown one'),
     rate: COUNTED,
-    calls: holds('a call beyond the caller\'s concurrent calls is refused with 429; the refusal is audited naming the tool', TOOL_ON_LIMIT),
+    calls: holds('a call beyond the caller\'s concurrent calls is refused with 429; the refusal is audited naming the tool'),
     audit: holds('one record naming the tool and its upstream'),
     span: holds('a server span for the tool, parent of the manager\'s span to the upstream'),
     ceiling: NO_ARGS,
@@ -83,7 +81,7 @@ export const GATEWAY_ROWS: readonly Row[] = [
     disabled_tools: holds('a disabled tool is refused; no task is created'),
     deny: holds('a denied tool is refused; no task is created'),
     rate: COUNTED,
-    calls: holds('a running task takes a call slot: a call beyond the limit is refused with 429', TASKS_COUNTED),
+    calls: holds('a running task takes a call slot: a call beyond the limit is refused with 429'),
     audit: holds('one record naming the tool and its upstream'),
     span: SPAN,
     ceiling: NO_ARGS,
@@ -153,7 +151,7 @@ export const GATEWAY_ROWS: readonly Row[] = [
     enabled_tools: NOT_A_TOOL, disabled_tools: NOT_A_TOOL,
     deny: na('it names nothing: every upstream that asks for roots is told'),
     rate: byEra(
-      holds('a caller whose minute is spent has its notification refused, and no upstream hears it', 'limits applied to client notifications'),
+      holds('a caller whose minute is spent has its notification refused, and no upstream hears it'),
       na('the 2026-07-28 revision has no such notification (a request carries its roots): the SDK takes it and drops it'),
     ),
     calls: NO_SLOT, audit: NOT_A_REQUEST, span: NOT_A_REQUEST, ceiling: NO_ARGS,
@@ -191,14 +189,14 @@ export const TOOL_SEARCH_ROWS: readonly Row[] = [
     enabled_tools: holds('a tool not enabled is not found'),
     disabled_tools: holds('a disabled tool is not found'),
     deny: holds('a denied tool, or one of a server outside the view, is not found'),
-    rate: COUNTED, calls: holds('it takes a call slot like any tools/call: beyond the limit it is refused with 429, audited naming it', TOOL_ON_LIMIT),
+    rate: COUNTED, calls: holds('it takes a call slot like any tools/call: beyond the limit it is refused with 429, audited naming it'),
     audit: holds('one record naming search_tools'), span: SPAN, ceiling: NO_ARGS, bound: BOUND, uri: NO_URI, view: OWN_ANSWER,
   }),
   row('tools/call call_tool', 'tools/call', 'request', BOTH, {
     enabled_tools: holds('a tool not enabled is refused'),
     disabled_tools: holds('a disabled tool is refused'),
     deny: holds('a denied tool is refused like an unknown one, before its arguments are checked'),
-    rate: COUNTED, calls: holds('a call beyond the limit is refused with 429, audited naming the real tool', TOOL_ON_LIMIT),
+    rate: COUNTED, calls: holds('a call beyond the limit is refused with 429, audited naming the real tool'),
     audit: holds('one record naming the real tool and its upstream'), span: SPAN, ceiling: NO_ARGS,
     bound: byEra(SESSION, holds("another caller's retry with its requestState is refused")), uri: NO_URI,
     view: na('what a call hears comes from the server it called, which its caller sees'),
@@ -207,7 +205,7 @@ export const TOOL_SEARCH_ROWS: readonly Row[] = [
     enabled_tools: holds('a tool not enabled is refused'),
     disabled_tools: holds('a disabled tool is refused'),
     deny: holds('a denied tool is refused like an unknown one'),
-    rate: COUNTED, calls: holds('a call beyond the limit is refused with 429, audited naming the tool', TOOL_ON_LIMIT),
+    rate: COUNTED, calls: holds('a call beyond the limit is refused with 429, audited naming the tool'),
     audit: holds('one record naming the tool and its upstream'), span: SPAN, ceiling: NO_ARGS, bound: BOUND, uri: NO_URI,
     view: na('what a call hears comes from the server it called, which its caller sees'),
   }),
@@ -235,7 +233,7 @@ export const CODEX_ROWS: readonly Row[] = [
     enabled_tools: OWN_TOOLS, disabled_tools: OWN_TOOLS,
     deny: holds("a tool outside the caller's rule is refused like an unknown one"),
     rate: COUNTED,
-    calls: holds('a call beyond the caller\'s concurrent calls is refused with 429; the refusal is audited naming the tool', TOOL_ON_LIMIT),
+    calls: holds('a call beyond the caller\'s concurrent calls is refused with 429; the refusal is audited naming the tool'),
     audit: holds('one record naming the tool'), span: SPAN,
     ceiling: holds("an argument beyond the caller's ceiling (a looser sandbox, a cwd outside the server's) is refused, naming it"),
     bound: byEra(
@@ -247,7 +245,7 @@ export const CODEX_ROWS: readonly Row[] = [
   row('tools/call+task', 'tools/call', 'task-call', BOTH, {
     enabled_tools: OWN_TOOLS, disabled_tools: OWN_TOOLS,
     deny: holds("a tool outside the caller's rule is refused; no task is created"),
-    rate: COUNTED, calls: holds('a running task takes a call slot: a call beyond the limit is refused with 429', TASKS_COUNTED),
+    rate: COUNTED, calls: holds('a running task takes a call slot: a call beyond the limit is refused with 429'),
     audit: holds('one record naming the tool'), span: SPAN,
     ceiling: holds("an argument beyond the caller's ceiling (a looser sandbox, a cwd outside the server's) fails the task, naming it"),
     bound: byEra(SESSION, na('it answers with a task id: the tasks/* rows check that id is its caller\'s')), uri: NO_URI,
@@ -265,7 +263,7 @@ export const CODEX_ROWS: readonly Row[] = [
 function hostRows(product: 'gateway' | 'codex'): Row[] {
   const instructions = product === 'gateway' ? holds('its instructions name only the servers the caller sees') : NO_ASK;
   const opening = { enabled_tools: NOT_A_TOOL, disabled_tools: NOT_A_TOOL, deny: na('what the caller may reach is checked per request'), rate: COUNTED, calls: NO_SLOT, audit: RECORD, span: SPAN, ceiling: NO_ARGS, uri: NO_URI, view: instructions };
-  const refusal = (what: string) => ({ ...NONE_AT_THE_DOOR, audit: holds(`the refusal is recorded (${what})`, 'audit records for refusals at the door') });
+  const refusal = (what: string) => ({ ...NONE_AT_THE_DOOR, audit: holds(`the refusal is recorded (${what})`) });
   const rows = [
     row('initialize', 'initialize', 'host', LEGACY, { ...opening, bound: na('it opens the session') }),
     row('server/discover', 'server/discover', 'host', MODERN, { ...opening, bound: ONE_ROUND }),

@@ -141,7 +141,7 @@ const callsProbe = (model: FakeModelServer): Probe => async (t, road) => {
     const third = await conn.send('tools/call', CODEX_REFUSED, { task: tasked });
     expect(third.status, `a call while ${LIMITS.concurrentCalls} ${tasked ? 'tasks' : 'calls'} run: ${JSON.stringify(third)}`).toBe(429);
     expect(third.error?.message).toMatch(/^Too many concurrent calls/);
-    await auditRecord(t.http!.home, subject, (r) => r.subject === subject && r.outcome === 'too_many_calls' && r.tool === 'codex', 'the refusal naming codex', 1_000);
+    await auditRecord(t.http!.home, subject, (r) => r.subject === subject && r.outcome === 'too_many_calls' && r.tool === 'codex', 'the refusal naming codex');
   } finally {
     stop.abort();
     for (const id of tasks) await conn.send('tasks/cancel', { taskId: id }, { task: road.era === 'modern' });

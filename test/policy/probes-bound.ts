@@ -109,7 +109,7 @@ const badTokenProbe: Probe = async (t, road) => {
         ? (await post2026(url, { id: 1, method: 'tools/call', params, name, token }).catch(() => ({ response: { status: 0 } }))).response
         : await new RawHttpSession(url, token).post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
     expect(res.status).toBe(status);
-    await auditRecord(home, name, (r) => r.tool === name && r.outcome !== 'ok', `the ${status} refusal of ${name}`, 1_000);
+    await auditRecord(home, name, (r) => r.tool === name && r.outcome !== 'ok', `the ${status} refusal of ${name}`);
   }
 };
 
@@ -122,7 +122,7 @@ const hijackProbe: Probe = async (t) => {
     other.sessionId = mine.sessionId!;
     const name = `door-probe-${++door}`;
     expect((await other.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } })).status).toBe(404);
-    await auditRecord(t.http!.home, subject, (r) => r.subject === subject && r.outcome !== 'ok', `the refusal of ${subject} on another caller's session`, 1_000);
+    await auditRecord(t.http!.home, subject, (r) => r.subject === subject && r.outcome !== 'ok', `the refusal of ${subject} on another caller's session`);
   } finally {
     await mine.close();
   }
@@ -137,7 +137,7 @@ const replayAuditProbe: Probe = async (t) => {
 export async function expectReplayAudited(t: Target, subject: string, refused: Replay['refused']): Promise<void> {
   expectReplayRefused(refused);
   const record = await auditRecord(t.http!.home, subject, (r) => r.subject === subject && r.method === 'tools/call', `the replay by ${subject}`);
-  expect(record.outcome).toBe('error');
+  expect(record.outcome).toBe('refused_state');
   expect(record.error_code).toBe(-32602);
 }
 

@@ -93,7 +93,7 @@ const callsProbe: Probe = async (t, road) => {
     limited(third, TOO_MANY_CALLS, tasked ? `a call while ${LIMITS.concurrentCalls} tasks run` : road.row.road);
     const tool = tasked ? t.names.echo.name : ex.tool;
     await auditRecord(t.http!.home, conn.subject, (r) => r.subject === conn.subject && r.outcome === 'too_many_calls', 'the refusal');
-    await auditRecord(t.http!.home, conn.subject, (r) => r.subject === conn.subject && r.outcome === 'too_many_calls' && r.tool === tool, `the refusal naming ${tool}`, 1_000);
+    await auditRecord(t.http!.home, conn.subject, (r) => r.subject === conn.subject && r.outcome === 'too_many_calls' && r.tool === tool, `the refusal naming ${tool}`);
   } finally {
     await conn.close();
   }

@@ -60,7 +60,9 @@ export type AuditDescriber = (request: JSONRPCRequest, caller: Caller | undefine
 
 interface Pending {
   started: number;
-  record: Omit<AuditRecord, 'outcome' | 'duration_ms'>;
+  request: JSONRPCRequest;
+  caller: Caller | undefined;
+  record: Omit<AuditRecord, 'outcome' | 'duration_ms' | 'tool' | 'upstream'>;
 }
 
 /**
@@ -116,27 +118,32 @@ export class AuditedTransport extends TransportDecorator {
 
 
   private begin(request: JSONRPCRequest, caller: Caller | undefined): void {
-    let tool = requestSubject(request.params);
-    let upstream: string | undefined;
-    try {
-      const described = this.describe?.(request, caller);
-      upstream = described?.upstream;
-      if (described?.tool !== undefined) tool = described.tool.slice(0, 512);
-    } catch {
-      // the record goes out without it
-    }
     this.pending.set(requestKey(request.id), {
       started: performance.now(),
+      request,
+      caller,
       record: {
         time: new Date().toISOString(),
         subject: caller?.subject ?? null,
         client_id: caller?.clientId ?? null,
         method: request.method,
-        ...(tool !== undefined ? { tool } : {}),
-        ...(upstream !== undefined ? { upstream } : {}),
         ...(this.sessionId !== undefined ? { session: this.sessionId } : {}),
       },
     });
+  }
+
+  /** The tool and upstream, asked of the product when the request ends (by then it has routed the name). */
+  private described(p: Pending): { tool?: string; upstream?: string } {
+    let tool = requestSubject(p.request.params);
+    let upstream: string | undefined;
+    try {
+      const described = this.describe?.(p.request, p.caller);
+      upstream = described?.upstream;
+      if (described?.tool !== undefined) tool = described.tool.slice(0, 512);
+    } catch {
+      // the record goes out without it
+    }
+    return { ...(tool !== undefined ? { tool } : {}), ...(upstream !== undefined ? { upstream } : {}) };
   }
 
   private finish(key: string, outcome: string, errorCode?: number): void {
@@ -144,6 +151,6 @@ export class AuditedTransport extends TransportDecorator {
     if (!p) return;
     this.pending.delete(key);
     const duration = Math.round((performance.now() - p.started) * 1000) / 1000;
-    this.sink.record({ ...p.record, outcome, ...(errorCode !== undefined ? { error_code: errorCode } : {}), duration_ms: duration });
+    this.sink.record({ ...p.record, ...this.described(p), outcome, ...(errorCode !== undefined ? { error_code: errorCode } : {}), duration_ms: duration });
   }
 }

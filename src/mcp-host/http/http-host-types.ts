@@ -1,5 +1,6 @@
 // The HTTP host's public shapes: what a product hands it (options, a session handle), what it
 // returns, and closingAlso() for products that must close their own resources after it.
+import type { AuditDescriber } from '../access/audit-trail.js';
 import type { JSONRPCErrorResponse, JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import type { ListenAddress, Logger } from '../../util/index.js';
 import type { Ops } from '../ops/index.js';
@@ -70,6 +71,8 @@ export interface HttpHostOptions {
   ops?: Ops;
   /** Whether a request's server span is the current span while the product handles it (ObservedTransportInfo.currentSpan; default true). */
   currentSpan?: boolean;
+  /** What the product knows of a request (its real tool, its upstream), for the audit records of refusals at the door. */
+  describe?: AuditDescriber;
   /** Connect an MCP server to a new session's transport (a decorator over the SDK's). */
   openSession(transport: Transport): Promise<HttpSessionHandle>;
 }

@@ -191,7 +191,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     if (url.pathname !== path) return sendJson(res, 404, jsonRpcError(null, -32000, `Not found: the MCP endpoint is ${path}`));
     const refused = browserCheck(req.headers.host, req.headers.origin);
     if (refused !== null) return sendJson(res, 403, jsonRpcError(null, -32000, `Forbidden: ${refused}`));
-    const caller = options.auth ? await options.auth.authenticate(req, res, path) : undefined;
+    const caller = options.auth ? await options.auth.authenticate(req, res, path, options.describe) : undefined;
     if (caller === null) return;
     if (!options.auth && options.token !== null && !bearerMatches(req.headers.authorization, options.token)) {
       return sendJson(res, 401, jsonRpcError(null, -32000, 'Unauthorized: send "Authorization: Bearer <token>" with the server\'s token'), {
@@ -203,7 +203,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     let body: unknown;
     let messages: JSONRPCMessage[] = [];
     if (req.method === 'POST') {
-      if (caller && !(await options.auth!.admitBody(caller, req, res))) return;
+      if (caller && !(await options.auth!.admitBody(caller, req, res, options.describe))) return;
       const read = await readJsonBody(req, res, maxBodyBytes);
       if (!read) return;
       body = read.body;
@@ -212,7 +212,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       return sendJson(res, 405, jsonRpcError(null, -32000, 'Method not allowed.'), { Allow: 'GET, POST, DELETE' });
     }
     if (caller) {
-      const slot = await options.auth!.admit(caller, messages, res);
+      const slot = await options.auth!.admit(caller, messages, res, options.describe);
       if (slot === false) return;
       (req as http.IncomingMessage & { auth?: AuthInfo }).auth = options.auth!.authInfo(caller, slot);
     }
@@ -232,7 +232,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     }
     // Another caller's session is answered as if it did not exist: a session id grants nothing.
     if (!session || session.owner !== caller?.key) {
-      if (session) options.auth?.refused(caller, { method: messageMethod(messages) ?? req.method ?? 'unknown', outcome: 'refused_session', session: sessionId });
+      if (session) options.auth?.refusedSession(caller, messages, req, sessionId, options.describe);
       return sendJson(res, 404, jsonRpcError(null, -32001, 'Session not found'));
     }
     if (shared && Date.now() - session.sharedTouch >= SHARED_TOUCH_EVERY_MS) {
@@ -302,12 +302,6 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       await closing;
     },
   };
-}
-
-/** The method of a request's first message, for the audit trail. */
-function messageMethod(messages: readonly JSONRPCMessage[]): string | undefined {
-  const first = messages.find((m) => 'method' in m) as { method?: string } | undefined;
-  return first?.method;
 }
 
 /** Outside openNew's scope on purpose: a closure there would keep the initialize response alive with the session. */

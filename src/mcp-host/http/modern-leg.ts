@@ -11,6 +11,8 @@ import type { Telemetry } from '../../util/telemetry/index.js';
 import { sendJson } from './http-io.js';
 import { forwardRetry, type RetryHolders } from './retry-forward.js';
 import { listenedResources, type OnListen } from '../rpc/listen-tap.js';
+import type { AuditSink } from '../access/audit-trail.js';
+import { recordListen } from './listen-record.js';
 import { observedServer } from '../rpc/observed-transport.js';
 import { ScopedEventBus, type ScopedNotifier, type ScopeOf } from './scoped-events.js';
 
@@ -40,6 +42,8 @@ export interface ModernLegOptions {
   onListen?: OnListen;
   /** Which change events a caller's listen streams hear (default: all of them). */
   scopeOf?: ScopeOf;
+  /** Where listen streams are recorded (the SDK serves them without a server's transport, which the product's audit decorates). */
+  audit?: AuditSink;
 }
 
 /** The modern leg over a product's per-request server factory (2026-07-28 only: 2025 traffic never reaches it). */
@@ -69,6 +73,7 @@ export function createModernLeg(factory: McpServerFactory, options: ModernLegOpt
       if (malformed) return sendJson(res, 400, malformed);
       if (options.retries && (await forwardRetry(options.retries, req, res, body, options.logger))) return;
       const auth = (req as http.IncomingMessage & { auth?: AuthInfo }).auth;
+      if ((body as { method?: unknown } | null)?.method === 'subscriptions/listen') recordListen({ telemetry, audit: options.audit }, body as { id?: unknown; params?: Record<string, unknown> }, auth, req, res);
       const onListen = options.onListen;
       const uris = onListen ? listenedResources(body) : undefined;
       if (onListen && uris) {

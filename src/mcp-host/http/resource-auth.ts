@@ -11,11 +11,12 @@ import {
   verifyBearerToken,
   type AuthInfo,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import { bearerMatches, errorMessage, isSwitchboardError, type Logger } from '../../util/index.js';
 import { authInfoFor, callerOf, STATIC_CALLER, type Caller } from '../access/caller.js';
-import type { AuditSink } from '../access/audit-trail.js';
+import type { AuditDescriber, AuditSink } from '../access/audit-trail.js';
 import type { Admission, CallerLimits } from '../access/caller-limits.js';
 import { glimpseJsonBody, sendJson } from './http-io.js';
 import type { JwtVerifier } from './jwt-verifier.js';
@@ -82,14 +83,13 @@ export class ResourceAuth {
   }
 
   /** The caller a request's token stands for, or null once the refusal (401, 403, 503) was sent. */
-  async authenticate(req: http.IncomingMessage, res: http.ServerResponse, endpointPath: string): Promise<Caller | null> {
+  async authenticate(req: http.IncomingMessage, res: http.ServerResponse, endpointPath: string, describe?: AuditDescriber): Promise<Caller | null> {
     const header = req.headers.authorization;
     // --insecure-no-auth on loopback (checked by the host): whoever connects is the operator.
     if (this.options.staticToken === null && !this.verifier) return STATIC_CALLER;
     if (this.options.staticToken !== null && bearerMatches(header, this.options.staticToken)) return STATIC_CALLER;
-    const method = typeof req.headers['mcp-method'] === 'string' ? req.headers['mcp-method'] : 'unknown';
     if (!this.verifier) {
-      this.refused(undefined, { method, outcome: 'unauthorized' });
+      this.refused(undefined, { ...(await glimpsed(req, undefined, describe)), outcome: 'unauthorized' });
       sendJson(res, 401, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Unauthorized: send "Authorization: Bearer <token>" with the server\'s token' } }, { 'WWW-Authenticate': 'Bearer realm="switchboard"' });
       return null;
     }
@@ -114,7 +114,7 @@ export class ResourceAuth {
       }
       const refusal = bearerAuthChallengeResponse(err instanceof OAuthError ? err : new OAuthError(OAuthErrorCode.InvalidToken, 'Invalid token'), challenge);
       // A valid token short of a scope is a known caller (403); any other refusal names none (401).
-      this.refused(callerOf(verified), { method, outcome: refusal.status === 403 ? 'forbidden' : 'unauthorized' });
+      this.refused(callerOf(verified), { ...(await glimpsed(req, callerOf(verified), describe)), outcome: refusal.status === 403 ? 'forbidden' : 'unauthorized' });
       res.writeHead(refusal.status, Object.fromEntries(refusal.headers));
       res.end(await refusal.text());
       return null;
@@ -126,11 +126,9 @@ export class ResourceAuth {
    * caller over its limit cannot hold the server with a slow or large body): true to go on, false
    * once the 429 was sent. `admit` then counts its messages.
    */
-  async admitBody(caller: Caller, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
+  async admitBody(caller: Caller, req: http.IncomingMessage, res: http.ServerResponse, describe?: AuditDescriber): Promise<boolean> {
     if (!this.options.limits?.active) return true;
-    // Refused, the record names what was sent if the body arrives whole and small soon enough.
-    const described = async () => describeRequest(await glimpseJsonBody(req, GLIMPSE_BYTES, GLIMPSE_MS), req);
-    return this.decide(caller, res, described, () => this.options.limits!.within(caller.key), () => {}, { connection: 'close' });
+    return this.decide(caller, res, () => glimpsed(req, caller, describe), () => this.options.limits!.within(caller.key), () => {}, { connection: 'close' });
   }
 
   /**
@@ -138,13 +136,13 @@ export class ResourceAuth {
    * lifecycle ones; a concurrent-call slot per tools/call, which a task created by the call keeps):
    * the call slot to give the request, or false once the refusal was sent.
    */
-  async admit(caller: Caller, messages: readonly JSONRPCMessage[], res: http.ServerResponse): Promise<CallSlot | undefined | false> {
+  async admit(caller: Caller, messages: readonly JSONRPCMessage[], res: http.ServerResponse, describe?: AuditDescriber): Promise<CallSlot | undefined | false> {
     const limits = this.options.limits;
     if (!limits?.active) return undefined;
     const counted = messages.filter((m) => 'method' in m && !LIFECYCLE.has((m as { method: string }).method));
     const calls = counted.filter((m) => 'id' in m && (m as { method: string }).method === 'tools/call');
     let slot: CallSlot | undefined;
-    const described = async () => describeRequest(counted);
+    const described = async () => describeRequest(counted, undefined, caller, describe);
     const admitted = await this.decide(caller, res, described, () => limits.admit(caller.key, counted.length, calls.length), (release) => {
       slot = calls.length > 0 ? new CallSlot(release) : undefined;
       if (slot) res.once('close', () => slot!.requestEnded());
@@ -188,14 +186,21 @@ export class ResourceAuth {
     return false;
   }
 
+  /** A request on another caller's session (answered as if the session did not exist): recorded with the caller that tried. */
+  refusedSession(caller: Caller | undefined, messages: readonly JSONRPCMessage[], req: http.IncomingMessage, session: string, describe?: AuditDescriber): void {
+    const { id: _id, ...what } = describeRequest(messages, req, caller, describe);
+    this.refused(caller, { ...what, outcome: 'refused_session', session });
+  }
+
   /** An audit record for a request refused at the door, with whatever identity is known. */
-  refused(caller: Caller | undefined, what: { method: string; tool?: string; outcome: string; session?: string }): void {
+  refused(caller: Caller | undefined, what: { method: string; tool?: string; upstream?: string; outcome: string; session?: string }): void {
     this.options.audit?.record({
       time: new Date().toISOString(),
       subject: caller?.subject ?? null,
       client_id: caller?.clientId ?? null,
       method: what.method,
       ...(what.tool !== undefined ? { tool: what.tool } : {}),
+      ...(what.upstream !== undefined ? { upstream: what.upstream } : {}),
       outcome: what.outcome,
       duration_ms: 0,
       ...(what.session !== undefined ? { session: what.session } : {}),
@@ -224,14 +229,34 @@ export class ResourceAuth {
 const GLIMPSE_BYTES = 64 * 1024;
 const GLIMPSE_MS = 1_000;
 
-type RequestDescription = { method: string; tool?: string; id: string | number | null };
+type RequestDescription = { method: string; tool?: string; upstream?: string; id: string | number | null };
 
-/** The first request's method, id and tool (its `Mcp-Method` header when the body is not known). */
-function describeRequest(messages: readonly JSONRPCMessage[], req?: http.IncomingMessage): RequestDescription {
-  const first = messages.find((m) => 'method' in m) as { id?: string | number; method: string } | undefined;
-  const call = messages.find((m) => 'id' in m && 'method' in m && m.method === 'tools/call') as { params?: { name?: unknown } } | undefined;
-  const header = req?.headers['mcp-method'];
-  const method = first?.method ?? (typeof header === 'string' ? header : 'unknown');
-  const tool = typeof call?.params?.name === 'string' ? call.params.name : undefined;
-  return { method, ...(tool !== undefined ? { tool } : {}), id: first?.id ?? null };
+/**
+ * What a request refused before its body was read asked, for its audit record: its body's, if the
+ * body arrives whole and small soon enough (a refused caller cannot hold the server with it).
+ */
+async function glimpsed(req: http.IncomingMessage, caller: Caller | undefined, describe: AuditDescriber | undefined): Promise<RequestDescription> {
+  return describeRequest(req.method === 'POST' ? await glimpseJsonBody(req, GLIMPSE_BYTES, GLIMPSE_MS) : [], req, caller, describe);
+}
+
+/**
+ * The first request's method, id and tool, with what the product adds (the real tool behind a tool
+ * that calls others, the upstream); without a body, the 2026-07-28 `Mcp-Method` and `Mcp-Name`
+ * headers, or the HTTP method.
+ */
+function describeRequest(messages: readonly JSONRPCMessage[], req: http.IncomingMessage | undefined, caller: Caller | undefined, describe: AuditDescriber | undefined): RequestDescription {
+  const header = (name: string) => (typeof req?.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
+  const first = messages.find((m) => 'method' in m && 'id' in m) as JSONRPCRequest | undefined;
+  const notification = messages.find((m) => 'method' in m) as { method: string } | undefined;
+  const method = first?.method ?? notification?.method ?? header('mcp-method') ?? req?.method ?? 'unknown';
+  const request: JSONRPCRequest | undefined = first ?? (method === 'tools/call' && header('mcp-name') ? { jsonrpc: '2.0', id: 0, method, params: { name: header('mcp-name') } } : undefined);
+  const name = (request?.params as { name?: unknown } | undefined)?.name;
+  let described: { tool?: string; upstream?: string } | undefined;
+  try {
+    described = request ? describe?.(request, caller) : undefined;
+  } catch {
+    // the record goes out without it
+  }
+  const tool = described?.tool ?? (typeof name === 'string' ? name.slice(0, 512) : undefined);
+  return { method, ...(tool !== undefined ? { tool } : {}), ...(described?.upstream !== undefined ? { upstream: described.upstream } : {}), id: first?.id ?? null };
 }

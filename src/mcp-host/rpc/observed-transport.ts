@@ -3,13 +3,14 @@
 // the server's handling inside it (or leaves handlers to look it up by request id), and ends it with
 // the response (error.type from a JSON-RPC error code or an `isError` tool result).
 import {
+  PROTOCOL_VERSION_META_KEY,
   type JSONRPCMessage,
   type RequestId,
   type MessageExtraInfo,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { isErrorResponse, isRequest, isResult } from './message-kind.js';
+import { isErrorResponse, isNotification, isRequest, isResult } from './message-kind.js';
 import { mcpSpan, type OpenSpan, type SpanHandle, type Telemetry } from '../../util/telemetry/index.js';
 import { requestKey } from './request-guard.js';
 import { TransportDecorator } from './transport-decorator.js';
@@ -28,6 +29,12 @@ export interface ObservedTransportInfo {
   currentSpan?: boolean;
 }
 
+/** The revision a request claims before one was negotiated: initialize's, or a 2026-07-28 request's envelope. */
+function claimedVersion(method: string, params: Record<string, unknown> | undefined): string | undefined {
+  const claimed = method === 'initialize' ? params?.protocolVersion : (params?._meta as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+  return typeof claimed === 'string' ? claimed : undefined;
+}
+
 function headerParent(extra: MessageExtraInfo | undefined): { traceparent?: string; tracestate?: string } | undefined {
   const headers = extra?.request?.headers;
   const traceparent = headers?.get('traceparent');
@@ -38,6 +45,8 @@ function headerParent(extra: MessageExtraInfo | undefined): { traceparent?: stri
 
 class ObservedTransport extends TransportDecorator {
   private readonly open = new Map<string, OpenSpan>();
+  /** Open listen streams (their client ends them by cancelling: that is no failure). */
+  private readonly listens = new Set<string>();
 
   constructor(
     inner: Transport,
@@ -54,10 +63,12 @@ class ObservedTransport extends TransportDecorator {
         span.end();
       }
       this.open.clear();
+      this.listens.clear();
       this.onclose?.();
     };
     this.inner.onerror = (err) => this.onerror?.(err);
     this.inner.onmessage = (message, extra) => {
+      if (isNotification(message) && message.method === 'notifications/cancelled') this.cancelled(message.params);
       if (!isRequest(message)) return this.onmessage?.(message, extra);
       const params = message.params as Record<string, unknown> | undefined;
       const meta = params?._meta as { traceparent?: unknown; tracestate?: unknown } | undefined;
@@ -69,7 +80,7 @@ class ObservedTransport extends TransportDecorator {
           params,
           requestId: message.id,
           sessionId: this.inner.sessionId,
-          protocolVersion: this.info.protocolVersion?.() ?? (message.method === 'initialize' ? (params?.protocolVersion as string | undefined) : undefined),
+          protocolVersion: this.info.protocolVersion?.() ?? claimedVersion(message.method, params),
           transport: this.info.transport,
           ...(parent ? { parent } : {}),
         }),
@@ -77,10 +88,23 @@ class ObservedTransport extends TransportDecorator {
       const key = requestKey(message.id);
       this.open.get(key)?.end();
       this.open.set(key, span);
+      if (message.method === 'subscriptions/listen') this.listens.add(key);
       if (this.info.currentSpan === false) this.onmessage?.(message, extra);
       else span.within(() => this.onmessage?.(message, extra));
     };
     await this.inner.start();
+  }
+
+  /** The client cancelled a request (or ended a listen stream): its span ends now, as no response may follow. */
+  private cancelled(params: Record<string, unknown> | undefined): void {
+    const id = params?.requestId;
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const key = requestKey(id);
+    const span = this.open.get(key);
+    if (!span) return;
+    this.open.delete(key);
+    if (!this.listens.delete(key)) span.fail('cancelled');
+    span.end();
   }
 
   override spanOf(id: RequestId): SpanHandle | undefined {
@@ -93,6 +117,7 @@ class ObservedTransport extends TransportDecorator {
       const span = this.open.get(key);
       if (span) {
         this.open.delete(key);
+        this.listens.delete(key);
         if (isErrorResponse(message)) {
           span.set('rpc.response.status_code', String(message.error.code));
           span.fail(String(message.error.code));

@@ -97,10 +97,12 @@ export function startServing(product: Product, options: ServeOptions): Serving {
   const unwatch: (() => void)[] = [];
   return {
     connect(raw) {
-      const observed = options.telemetry?.active ? observedTransport(raw, options.telemetry, { transport: 'pipe', currentSpan: product.currentSpan !== false }) : raw;
+      let session: HostSession | undefined;
+      // A 2025 session's negotiated revision (a 2026-07-28 request claims its own in its envelope).
+      const protocolVersion = () => session?.protocolVersion;
+      const observed = options.telemetry?.active ? observedTransport(raw, options.telemetry, { transport: 'pipe', protocolVersion, currentSpan: product.currentSpan !== false }) : raw;
       const tapped = listenTap(observed, (uris, auth, ended) => product.listening?.(uris, s.access?.viewFor(callerOf(auth)) ?? UNRESTRICTED, ended));
       const { transport } = guarded(s, options.audit ? new AuditedTransport(tapped, options.audit, product.describe) : tapped, true);
-      let session: HostSession | undefined;
       const handle = sdkServeStdio(
         async (ctx) => {
           if (ctx.era === 'legacy') {
@@ -175,6 +177,7 @@ export async function serveHttp(product: Product, http: HttpServeOptions, option
       logger,
       maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,
       retries: retryHolders(s.flows, s.ids),
+      ...(options.audit ? { audit: options.audit } : {}),
       ...(product.listening ? { onListen: (uris: string[], auth: AuthInfo | undefined, ended: AbortSignal) => product.listening!(uris, s.access?.viewFor(callerOf(auth)) ?? UNRESTRICTED, ended) } : {}),
       ...(product.scopeOf ? { scopeOf: (auth: AuthInfo | undefined) => product.scopeOf!(s.access?.viewFor(callerOf(auth)) ?? UNRESTRICTED) } : {}),
     },
@@ -186,6 +189,7 @@ export async function serveHttp(product: Product, http: HttpServeOptions, option
       retryIntervalMs: SSE_RETRY_MS,
       ...http,
       currentSpan: product.currentSpan !== false,
+      ...(product.describe ? { describe: product.describe } : {}),
       logger,
       modern: leg,
       async openSession(sessionTransport) {
