@@ -120,11 +120,12 @@ describe('gateway relay (aggregating, two upstreams, a client with sampling and 
   it("passes the client's cancellation on to the upstream", async () => {
     const controller = new AbortController();
     const call = gw.client.callTool({ name: 'mcp__alpha__wait_for_cancel', arguments: {} }, { ...CALL, signal: controller.signal });
-    // The upstream call is running once the gateway has it in flight.
-    await waitFor(() => gw.connection.inFlight === 1, 'the upstream call in flight', 20_000);
+    // The upstream call is running once the upstream itself has it (the gateway's in-flight count rises before it sends it on).
+    const seen = async () => JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__alpha__seen', arguments: {} }, CALL))) as { waiting: number; cancelled: number };
+    await waitFor(async () => (await seen()).waiting === 1, 'the upstream call in flight', 20_000);
     controller.abort('user pressed stop');
     await expect(call).rejects.toThrow();
-    await waitFor(async () => (JSON.parse(textOf(await gw.client.callTool({ name: 'mcp__alpha__seen', arguments: {} }, CALL))) as { cancelled: number }).cancelled === 1, 'the upstream to see the cancellation', 20_000);
+    await waitFor(async () => (await seen()).cancelled === 1, 'the upstream to see the cancellation', 20_000);
   });
 
   it("passes an upstream's cancellation of its own elicitation on to the client", async () => {
