@@ -5,17 +5,17 @@ import path from 'node:path';
 
 export const LAYER_TABLE = {
   // The library's entry points (package.json `exports`): a top layer beside cli; neither imports the other.
-  api: ['gateway', 'agent-server', 'mcp-host', 'core', 'mcp', 'mcp-client', 'exec-server', 'store', 'config', 'protocol', 'util'],
+  api: ['gateway', 'mcp-host', 'core', 'mcp', 'mcp-client', 'config', 'protocol', 'util'],
   cli: ['gateway', 'agent-server', 'mcp-host', 'core', 'mcp', 'mcp-client', 'exec-server', 'store', 'config', 'protocol', 'util'],
-  gateway: ['mcp-host', 'mcp', 'mcp-client', 'store', 'config', 'protocol', 'util'],
-  'agent-server': ['mcp-host', 'core', 'mcp', 'store', 'config', 'protocol', 'util'],
+  gateway: ['mcp-host', 'mcp', 'mcp-client', 'config', 'protocol', 'util'],
+  'agent-server': ['mcp-host', 'core', 'store', 'config', 'protocol', 'util'],
   'mcp-host': ['protocol', 'util'],
-  core: ['mcp', 'mcp-client', 'exec-server', 'store', 'config', 'protocol', 'util'],
+  core: ['mcp', 'store', 'config', 'protocol', 'util'],
   mcp: ['mcp-client', 'config', 'protocol', 'util'],
   'mcp-client': ['exec-server', 'store', 'config', 'protocol', 'util'],
-  'exec-server': ['protocol', 'util'],
+  'exec-server': ['util'],
   // Shared state behind interfaces (threads, sessions, credentials): files under $SWITCHBOARD_HOME or PostgreSQL.
-  store: ['config', 'protocol', 'util'],
+  store: ['util'],
   config: ['protocol', 'util'],
   protocol: [],
   util: [],

@@ -2,7 +2,7 @@
 // its upstream task-augmented when that upstream offers tasks (for a 2026-07-28 client: when the tool
 // supports them), and the upstream's task becomes the task's work. What the upstream says about its
 // task (status notifications, questions naming it) reaches that task's client, whoever else calls.
-import { RELATED_TASK_META_KEY, type CallToolRequestParams, type CallToolResult, type InputRequest } from '@modelcontextprotocol/server';
+import { type CallToolRequestParams, type CallToolResult, type InputRequest } from '@modelcontextprotocol/server';
 import type { TaskStatusParams } from '../mcp-client/index.js';
 import type { ProductTasks, Req, TaskContext, TaskState, TaskWork } from '../mcp-host/index.js';
 import type { Downstream } from './downstream.js';
@@ -11,7 +11,7 @@ import { resolveCall } from './gateway-handlers.js';
 import type { TaskCall, ToolSearch } from './tool-search-handlers.js';
 import type { RelayClient, TaskAsker } from './relay.js';
 import { UpstreamTaskWork } from './upstream-task-work.js';
-import { relayTaskCall, upstreamTaskParams } from './upstream-tasks.js';
+import { relayTaskCall, upstreamTaskParams, withoutRelatedTask } from './upstream-tasks.js';
 
 /** How long a task is kept when its upstream gave it no ttl. */
 const DEFAULT_KEEP_MS = 24 * 60 * 60 * 1000;
@@ -20,14 +20,6 @@ interface Held {
   context: TaskContext;
   /** The 2025 client that created it (its log messages go there); none for a 2026-07-28 client's. */
   client: RelayClient | undefined;
-}
-
-/** The upstream's words without the 2025 related-task marker (the task id is the gateway's own now). */
-export function withoutRelatedTask<T extends Record<string, unknown>>(value: T): T {
-  const meta = value._meta as Record<string, unknown> | undefined;
-  if (!meta || !(RELATED_TASK_META_KEY in meta)) return value;
-  const { [RELATED_TASK_META_KEY]: _gone, ...rest } = meta;
-  return { ...value, ...(Object.keys(rest).length > 0 ? { _meta: rest } : { _meta: undefined }) };
 }
 
 export class GatewayTasks implements ProductTasks {

@@ -8,8 +8,7 @@ import type { McpConnectionManager } from '../mcp/index.js';
 import { isTerminal, type TaskContext, type TaskState, type TaskWork } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
 import { toProtocolError } from './gateway-errors.js';
-import { withoutRelatedTask } from './gateway-tasks.js';
-import { cancelUpstreamTask, TASK_RESULT_TIMEOUT_MS } from './upstream-tasks.js';
+import { cancelUpstreamTask, TASK_RESULT_TIMEOUT_MS, withoutRelatedTask } from './upstream-tasks.js';
 
 export class UpstreamTaskWork implements TaskWork {
   /** A 2026-07-28 task's outcome, asked for as soon as the task exists. */

@@ -1,7 +1,8 @@
 // What the gateway asks of an upstream's tasks, for clients of either era: the params of a
 // task-augmented tools/call, the call itself through the manager (the same filter and rights as a
-// plain call), the cancel of a task, and how long each may take.
-import type { CallToolRequestParams, CallToolResult } from '@modelcontextprotocol/server';
+// plain call), the cancel of a task, how long each may take, and the upstream's words without its
+// 2025 related-task marker.
+import { RELATED_TASK_META_KEY, type CallToolRequestParams, type CallToolResult } from '@modelcontextprotocol/server';
 import type { PassThroughResult } from '../mcp-client/index.js';
 import type { Req } from '../mcp-host/index.js';
 import type { McpConnectionManager, TaskCallParams } from '../mcp/index.js';
@@ -43,4 +44,12 @@ export function relayTaskCall(pool: GatewayPool, route: Route, client: RelayClie
 /** tasks/cancel of `server`'s task `upstreamId`. */
 export function cancelUpstreamTask(manager: McpConnectionManager, server: string, upstreamId: string, signal?: AbortSignal): Promise<PassThroughResult> {
   return manager.taskRequest(server, 'tasks/cancel', upstreamId, { ...(signal ? { signal } : {}), timeoutMs: TASK_CANCEL_TIMEOUT_MS });
+}
+
+/** The upstream's words without the 2025 related-task marker (the task id is the gateway's own now). */
+export function withoutRelatedTask<T extends Record<string, unknown>>(value: T): T {
+  const meta = value._meta as Record<string, unknown> | undefined;
+  if (!meta || !(RELATED_TASK_META_KEY in meta)) return value;
+  const { [RELATED_TASK_META_KEY]: _gone, ...rest } = meta;
+  return { ...value, ...(Object.keys(rest).length > 0 ? { _meta: rest } : { _meta: undefined }) };
 }
