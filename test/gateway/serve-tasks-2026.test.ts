@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, requireBuild } from '../support/mcp-server-harness.js';
-import { ENVELOPE_2026, post2026 } from '../support/raw-2026.js';
+import { ENVELOPE_2026, onStdioMessages, post2026 } from '../support/raw-2026.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { freePort } from '../mcp-client/oauth/helpers.js';
@@ -169,14 +169,8 @@ describe('switchboard serve (stdio): tasks for a 2026-07-28 client', () => {
     home = await tempDir('sb-serve-tasks-2026-stdio-');
     await writeFile(path.join(home, 'config.toml'), config());
     child = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home }, cwd: home, stdio: ['pipe', 'pipe', 'pipe'] });
-    let buffered = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
-        const message = JSON.parse(buffered.slice(0, nl)) as Answer & { id?: number };
-        buffered = buffered.slice(nl + 1);
-        if (typeof message.id === 'number') waiting.get(message.id)?.(message);
-      }
+    onStdioMessages(child.stdout, (message) => {
+      if (typeof message.id === 'number') waiting.get(message.id)?.(message as unknown as Answer);
     });
     expect((await send('server/discover', {}, '')).result).toMatchObject({ capabilities: { extensions: { [EXT]: {} } } });
   }, 60_000);

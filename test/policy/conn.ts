@@ -7,7 +7,7 @@ import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcont
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { z } from 'zod';
 import { BIN } from '../support/mcp-server-harness.js';
-import { ENVELOPE_2026, post2026 } from '../support/raw-2026.js';
+import { ENVELOPE_2026, onStdioMessages, post2026 } from '../support/raw-2026.js';
 import { RawHttpSession } from '../support/raw-http-session.js';
 import type { Era } from './policy-table.js';
 
@@ -179,14 +179,8 @@ export function modernHttp(url: string, token: string): Conn {
 export function modernStdio(args: string[], env: NodeJS.ProcessEnv, cwd: string): Conn {
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   const waiting = new Map<number, (answer: Answer) => void>();
-  let buffered = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    buffered += chunk;
-    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
-      const message = JSON.parse(buffered.slice(0, nl)) as Answer & { id?: number };
-      buffered = buffered.slice(nl + 1);
-      if (typeof message.id === 'number') waiting.get(message.id)?.({ ...message, status: 200 });
-    }
+  onStdioMessages(child.stdout, (message) => {
+    if (typeof message.id === 'number') waiting.get(message.id)?.({ ...(message as unknown as Answer), status: 200 });
   });
   child.stderr.resume();
   let id = 0;

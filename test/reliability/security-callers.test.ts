@@ -24,6 +24,15 @@ interface Served {
   serve: ServeProcess;
 }
 
+
+/** A denied resource's URI written otherwise: each must be refused like the URI itself. */
+const DENIED_SPELLINGS: [string, string][] = [
+  ['another scheme and host case', 'GW://PAY/static'],
+  ['a dot segment', 'gw://pay/./static'],
+  ['a climb back', 'gw://pay/x/../static'],
+  ['percent-encoding', 'gw://pay/%73tatic'],
+  ['a template variable written otherwise', 'gw://pay/item/01'],
+];
 describe('serve --http: a restricted caller stays inside its view', () => {
   let fixture: OAuthFixture;
   let home: string;
@@ -133,13 +142,7 @@ deny = ["pay__gw://pay/static", "pay__gw://pay/item/1"]
     await waitFor(async () => (await audit()).some((r) => r.subject === 'mallory' && r.outcome === 'refused_state'), 'the replay in the audit trail', 10_000);
   }, 60_000);
 
-  it.each([
-    ['another scheme and host case', 'GW://PAY/static'],
-    ['a dot segment', 'gw://pay/./static'],
-    ['a climb back', 'gw://pay/x/../static'],
-    ['percent-encoding', 'gw://pay/%73tatic'],
-    ['a template variable written otherwise', 'gw://pay/item/01'],
-  ])('transparent: refuses a denied resource spelled with %s (%s), in both revisions, and its subscription', async (_what, uri) => {
+  it.each(DENIED_SPELLINGS)('transparent: refuses a denied resource spelled with %s (%s), in both revisions, and its subscription', async (_what, uri) => {
     const client = await connect(alice, [], transparent.url);
     await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602 });
     await expect(client.subscribeResource({ uri })).rejects.toMatchObject({ code: -32602 });
@@ -150,11 +153,7 @@ deny = ["pay__gw://pay/static", "pay__gw://pay/item/1"]
   }, 60_000);
 
   it.each([
-    ['another scheme and host case', 'GW://PAY/static'],
-    ['a dot segment', 'gw://pay/./static'],
-    ['a climb back', 'gw://pay/x/../static'],
-    ['percent-encoding', 'gw://pay/%73tatic'],
-    ['a template variable written otherwise', 'gw://pay/item/01'],
+    ...DENIED_SPELLINGS,
     ['a template variable percent-encoded', 'gw://pay/item/%31'],
   ])('aggregating: refuses a denied resource spelled with %s (%s), in both revisions, and its subscription', async (_what, uri) => {
     const client = await connect(alice);

@@ -39,3 +39,17 @@ export async function post2026<A = { result?: Record<string, unknown>; error?: {
   const json = response.headers.get('content-type')?.includes('text/event-stream') ? body.split('\n').filter((l) => l.startsWith('data: ')).at(-1)!.slice(6) : body;
   return { response, answer: JSON.parse(json) as A };
 }
+
+/** Each JSON-RPC message a stdio server writes on `stdout` (one per line), as it arrives. */
+export function onStdioMessages(stdout: NodeJS.ReadableStream, onMessage: (message: { id?: number } & Record<string, unknown>) => void): void {
+  let buffered = '';
+  stdout.setEncoding('utf8');
+  stdout.on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      onMessage(JSON.parse(line) as { id?: number } & Record<string, unknown>);
+    }
+  });
+}
