@@ -1,7 +1,6 @@
 // switchboard's SDK OAuthClientProvider: credentials from the token store, proactive refresh before
 // use, the SDK's own 401 refresh serialised through the session's refresh gate, three ways of
-// handling an authorization redirect (refuse, hand to a login UI, or follow it headlessly), the
-// grants that need no browser, private_key_jwt client authentication and DPoP.
+// handling an authorization redirect (authorization-modes.ts), the grants that need no browser, private_key_jwt client authentication and DPoP.
 import { randomBytes } from 'node:crypto';
 import {
   OAuthError,
@@ -18,22 +17,12 @@ import {
 } from '@modelcontextprotocol/client';
 import { isMachineGrant, type OAuthGrant } from './credential-config.js';
 import { dpopAlgFor } from './dpop-key.js';
-import { OAuthAuthRequiredError, OAuthCredentialError, OAuthInsufficientScopeError, OAuthRefreshFailedError } from './errors.js';
-import { followAuthorizationHeadlessly } from './headless.js';
+import { OAuthAuthRequiredError, OAuthCredentialError, OAuthRefreshFailedError } from './errors.js';
+import { AuthorizationRedirects, type AuthorizationMode } from './authorization-modes.js';
 import { IdentityProviderEndpoint, RefusedGrant, machineGrantParams, refusedGrantText } from './machine-grants.js';
 import type { OAuthSession } from './oauth-session.js';
 import { discover, refreshCredentials, resourceIndicator, usableMachineToken } from './refresh.js';
-import { scopesCovered } from './scopes.js';
 import { GRANT_TYPES, privateKeyJwtAuth } from './token-grants.js';
-
-/** What to do when the SDK wants the user to authorize. */
-export type AuthorizationMode =
-  /** A connection: never start an authorization; fail with auth_required (or insufficient_scope). */
-  | { kind: 'none' }
-  /** `switchboard mcp login`: hand the URL to the login UI, which waits for the callback. */
-  | { kind: 'interactive'; redirectUrl: string; onAuthorizationUrl: (url: URL) => Promise<void> }
-  /** Follow the authorization URL with fetch and exchange the code (auto-approving servers). */
-  | { kind: 'headless'; redirectUrl: string; maxAuthorizations?: number };
 
 /** A SwitchboardOAuthProvider's session, authorization mode, grant and client identity. */
 export interface SwitchboardOAuthProviderOptions {
@@ -64,6 +53,8 @@ const NO_REDIRECT = 'http://127.0.0.1/callback';
  * The MCP SDK's OAuthClientProvider over an OAuthSession: stored credentials, refresh before
  * expiry, and an authorization mode (refuse, hand the URL to a login UI, or follow it headlessly).
  */
+export type { AuthorizationMode };
+
 export class SwitchboardOAuthProvider implements OAuthClientProvider {
   readonly session: OAuthSession;
   readonly mode: AuthorizationMode;
@@ -81,13 +72,13 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   private readonly refusedGrant = new RefusedGrant();
   private verifier: string | undefined;
   private expectedState: string | undefined;
-  private authorizations = 0;
-  private completedAuthorizations = 0;
+  private readonly redirects: AuthorizationRedirects;
 
   constructor(options: SwitchboardOAuthProviderOptions) {
     this.options = options;
     this.session = options.session;
     this.mode = options.mode;
+    this.redirects = new AuthorizationRedirects(options.mode);
     this.grant = options.grant;
     this.clientMetadataUrl = options.clientId ? undefined : (options.clientMetadataUrl ?? undefined);
     this.addClientAuthentication = privateKeyJwtAuth({ clientId: options.clientId ?? null, ...(options.privateKey ? { privateKey: options.privateKey } : {}) });
@@ -135,9 +126,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
 
   /** How many headless authorizations completed (a caller retries its operation after one). */
   takeCompletedAuthorizations(): number {
-    const n = this.completedAuthorizations;
-    this.completedAuthorizations = 0;
-    return n;
+    return this.redirects.takeCompleted();
   }
 
   // ---- tokens ------------------------------------------------------------------------------
@@ -246,36 +235,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {
-    const requested = url.searchParams.get('scope') ?? undefined;
-    const creds = await this.session.current();
-    // A token from another authorization server (the resource moved: SEP-2352) says nothing about
-    // whether the new one's tokens would be accepted.
-    const issuer = this.session.discoveryState?.authorizationServerMetadata?.issuer;
-    const sameIssuer = !issuer || !creds?.tokens?.issuer || creds.tokens.issuer.replace(/\/$/, '') === issuer.replace(/\/$/, '');
-    const validToken = creds?.tokens && sameIssuer && !this.session.isExpiring(creds) ? creds.tokens : undefined;
-    switch (this.mode.kind) {
-      case 'none':
-        if (validToken?.scope && !scopesCovered(requested, validToken.scope)) {
-          throw new OAuthInsufficientScopeError(this.session.serverName, requested, 'interactive');
-        }
-        throw new OAuthAuthRequiredError(this.session.serverName);
-      case 'interactive':
-        await this.mode.onAuthorizationUrl(url);
-        return;
-      case 'headless': {
-        // A server that keeps asking for scopes we already hold will never be satisfied.
-        if (validToken?.scope && scopesCovered(requested, validToken.scope)) {
-          throw new OAuthInsufficientScopeError(this.session.serverName, requested, 'retry_limit');
-        }
-        this.authorizations += 1;
-        if (this.authorizations > (this.mode.maxAuthorizations ?? 3)) {
-          throw new OAuthInsufficientScopeError(this.session.serverName, requested, 'retry_limit');
-        }
-        await followAuthorizationHeadlessly(this, url);
-        this.completedAuthorizations += 1;
-        return;
-      }
-    }
+    await this.redirects.follow(this, url);
   }
 
   // ---- grants and invalidation ---------------------------------------------------------------
