@@ -5,30 +5,19 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs as configStartupMs, toolTimeoutMs as configToolMs } from '../config/index.js';
 import { errorMessage } from '../util/index.js';
-import { mcpSpan, metaWithTrace, NOOP_TELEMETRY, tracingFetch, type Telemetry, type TraceContext } from '../util/telemetry/index.js';
+import { mcpSpan, NOOP_TELEMETRY, tracingFetch, type Telemetry, type TraceContext } from '../util/telemetry/index.js';
 import { classifyError } from './classify-error.js';
+import { connectionSetup, createKeeper, listAllTools, newerCredentials } from './client-setup.js';
 import type { Connection, ConnectionSetup } from './connection.js';
-import { ConnectionKeeper } from './connection-keeper.js';
+import type { ConnectionKeeper } from './connection-keeper.js';
 import { DeadlineWheel } from './deadline-wheel.js';
-import { DEFAULT_CLIENT_INFO } from './defaults.js';
-import { carriesCreatedTask } from './inbound-messages.js';
-import { runInputRounds } from './input-rounds.js';
 import { McpClientError } from './errors.js';
-import { createLocalLauncher } from './launchers/index.js';
+import { callToolOn, KnownTools, type CallToolOptions } from './tool-call.js';
 import type { OperationSpec } from './operation.js';
-import { runOperation } from './operation.js';
-import { collectPages, listModernTools, type ListCacheHint } from './pagination.js';
-import { announceAfterDrop } from './listen-stream.js';
-import { currentAccessToken, recipeFromConfig } from './recipe.js';
-import type { InputRequestOptions, McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
+import { inClientSpan, runOperation } from './operation.js';
+import type { ListCacheHint } from './pagination.js';
+import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
 import { McpServerApi, type OperationFn } from './server-api.js';
-
-/** Per-call options of `McpClient.callTool`. */
-export interface CallToolOptions extends InputRequestOptions {
-  onProgress?: OperationSpec['onProgress'];
-  /** Request `_meta` sent with the call. */
-  meta?: Record<string, unknown>;
-}
 
 type RunOptions = RequestOptions & Pick<OperationSpec, 'onProgress' | 'progress'> & {
   /** What the request's span names (the tool, the prompt). */
@@ -55,14 +44,14 @@ export function createMcpClient(config: McpServerConfig, deps: McpClientDeps, op
  * await client.close();
  * ```
  */
+export type { CallToolOptions };
+
 export class McpClient extends McpServerApi {
   readonly serverName: string;
   private state: McpClientState = { kind: 'connecting' };
   private keeper: ConnectionKeeper | undefined;
   private connecting: Promise<ReadyInfo> | undefined;
-  private lastTools: Tool[] | undefined;
-  /** Call-time definitions by name (outputSchema dropped), rebuilt whenever the list is fetched. */
-  private callDefinitions = new Map<string, Tool>();
+  private readonly tools = new KnownTools();
   private readonly closeController = new AbortController();
   /** Every operation's deadline: one timer for them all; close() ends those still running. */
   private readonly deadlines = new DeadlineWheel();
@@ -78,26 +67,12 @@ export class McpClient extends McpServerApi {
     super();
     this.serverName = config.name;
     this.telemetry = deps.telemetry ?? NOOP_TELEMETRY;
-    const handlers = deps.handlers ?? {};
-    this.setup = {
-      serverName: config.name,
-      clientInfo: options.clientInfo ?? { ...DEFAULT_CLIENT_INFO },
-      handlers,
-      roots: options.roots,
-      urlElicitation: options.urlElicitation ?? true,
-      elicitationCapability: options.elicitationCapability,
-      samplingCapability: options.samplingCapability,
-      versionNegotiation: config.transport.type === 'sse' ? 'legacy' : (options.versionNegotiation ?? 'auto'),
-      logger: deps.logger,
+    this.setup = connectionSetup(config, deps, options, {
+      resourceSubscriptions: this.subscribedUris,
+      staleLists: this.staleLists,
       fetch: tracingFetch(deps.fetch, this.telemetry),
-      listen: {
-        resourceSubscriptions: this.subscribedUris,
-        onReopened: (honored) => announceAfterDrop(honored, handlers, this.staleLists),
-        retryDelaysMs: options.listenRetryDelaysMs,
-        timeoutMs: options.startupTimeoutMs ?? configStartupMs(config),
-      },
       onEnded: (connection, reason) => this.onConnectionEnded(connection, reason),
-    };
+    });
   }
 
   get status(): McpClientState {
@@ -138,27 +113,10 @@ export class McpClient extends McpServerApi {
   }
 
   async callTool(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions = {}): Promise<CallToolResult> {
-    // The definition lets the SDK mirror parameters into headers (2026-07-28 HTTP); without its
-    // outputSchema the SDK does not reject results that stray from it (Codex does not validate).
-    const toolDefinition = this.callDefinitions.get(name);
+    const toolDefinition = this.tools.definition(name);
     // A progress token only when the caller listens (onProgress): a server then sends progress, and
     // each notification also extends the deadline. Nobody listening, the call pays for none of it.
-    return this.run('tools/call', { ...options, spanParams: { name } }, async (c, a, trace) => {
-      // The request's span is the parent the server continues.
-      const meta = metaWithTrace(options.meta, trace);
-      const params = { name, ...(args ? { arguments: args } : {}), ...(meta ? { _meta: meta } : {}) };
-      const { inputs } = options;
-      const result =
-        inputs && c.client.getProtocolEra() === 'modern'
-          ? await runInputRounds(c.client, 'tools/call', params, a, inputs, (p, o) => c.client.callTool(p as typeof params, toolDefinition ? { ...o, toolDefinition } : o))
-          : await c.client.callTool(params, toolDefinition ? { ...a, toolDefinition } : a);
-      // A task is polled inside the same attempt, so the call's deadline and signal bound it too.
-      if (!carriesCreatedTask(result)) return result;
-      // Loaded on the first task: most servers never create one.
-      const { awaitTask, createdTask } = await import('./tasks.js');
-      const task = createdTask(result);
-      return task ? awaitTask(c.client, task, a) : result;
-    });
+    return this.run('tools/call', { ...options, spanParams: { name } }, (c, a, trace) => callToolOn(c, a, trace, { name, args, options, toolDefinition }));
   }
 
   async close(): Promise<void> {
@@ -186,18 +144,7 @@ export class McpClient extends McpServerApi {
     const http = this.isHttp();
     const parent = options.traceParent;
     const span = mcpSpan({ kind: 'client', method: label, params: options.spanParams, upstream: this.serverName, protocolVersion: this.readyProtocol(), transport: http ? 'tcp' : 'pipe', ...(parent ? { parent } : {}) });
-    // `_meta` gets the span's context from `fn`'s third argument. Only HTTP needs it as the current
-    // span too (the fetch wrapper's `traceparent` header); over stdio that async context would cost
-    // each call more than the span itself (docs/operations.md).
-    return this.telemetry.span(
-      span,
-      (s) =>
-        this.runUntraced(label, options, fn, s.traceContext()).then((outcome) => {
-          if ((outcome.value as { isError?: unknown } | undefined)?.isError === true) s.fail('tool_error');
-          return outcome;
-        }),
-      { current: http },
-    );
+    return inClientSpan(this.telemetry, span, http, (trace) => this.runUntraced(label, options, fn, trace));
   }
 
   private readyProtocol(): string | undefined {
@@ -223,7 +170,7 @@ export class McpClient extends McpServerApi {
       spec,
       {
         classify: (err) => (used ? used.classify(err) : classifyError(err)),
-        adoptCredentials: (err) => this.adoptCredentials(used, err),
+        adoptCredentials: (err) => newerCredentials(this.keeper?.recipe, used, err),
         recoverSession: async (signal) => this.keeper?.recover(used, signal) ?? false,
         mayRecoverAgain: () => used?.wasShared === true,
       },
@@ -268,23 +215,8 @@ export class McpClient extends McpServerApi {
   }
 
   private createKeeper(): ConnectionKeeper {
-    const recipe = recipeFromConfig(this.config, {
-      launcher: this.deps.launcher ?? createLocalLauncher(),
-      env: this.deps.env ?? process.env,
-      authProviderFor: this.deps.authProviderFor,
-      logger: this.deps.logger,
-    });
-    return new ConnectionKeeper({
-      recipe,
-      setup: this.setup,
-      startupTimeoutMs: this.startupTimeoutMs(),
-      closeSignal: this.closeController.signal,
-      logger: this.deps.logger,
-      // An SSE server has one era; a recorded verdict from another transport must not apply.
-      prior: this.config.transport.type === 'sse' ? undefined : this.options.prior,
-      onRecovered: (connection) => {
-        if (this.state.kind === 'ready') this.setState({ kind: 'ready', ...connection.ready() });
-      },
+    return createKeeper(this.config, this.deps, this.options, this.setup, this.closeController.signal, (connection) => {
+      if (this.state.kind === 'ready') this.setState({ kind: 'ready', ...connection.ready() });
     });
   }
 
@@ -306,36 +238,11 @@ export class McpClient extends McpServerApi {
     }
   }
 
-  /** After a 401 that survived the transport's refresh: were newer tokens saved meanwhile? */
-  private async adoptCredentials(used: Connection | undefined, err: McpClientError): Promise<boolean> {
-    const recipe = this.keeper?.recipe;
-    const provider = recipe?.kind !== 'stdio' ? recipe?.authProvider : undefined;
-    if (!provider || !used) return false;
-    // Only a login (another process) gives wider scopes: read the store again.
-    // A SwitchboardOAuthProvider was made by the OAuth layer, so it is loaded already when one is here.
-    if (err.code === 'insufficient_scope' && provider instanceof (await import('./oauth/index.js')).SwitchboardOAuthProvider) await provider.session.reload();
-    const token = await currentAccessToken(provider);
-    // `Bearer <token>` or `DPoP <token>`: the token decides, not the scheme it was presented with.
-    return token !== undefined && token !== used.rejectedAuthorization?.slice(used.rejectedAuthorization.indexOf(' ') + 1);
-  }
-
   private async fetchTools(options: RequestOptions): Promise<{ tools: Tool[]; changed: boolean; cache?: ListCacheHint }> {
     if (this.state.kind === 'ready' && !this.state.capabilities.tools) return { tools: [], changed: false };
-    const { value: listed, recovered } = await this.runOutcome('tools/list', options, async (c, a) =>
-      c.client.getProtocolEra() === 'modern'
-        ? listModernTools(c.client, a)
-        : {
-            tools: await collectPages('tools/list', async (cursor) => {
-              const page = await c.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, a);
-              return { items: page.tools, nextCursor: page.nextCursor };
-            }),
-            cache: undefined,
-          },
-    );
+    const { value: listed, recovered } = await this.runOutcome('tools/list', options, (c, a) => listAllTools(c.client, a));
     const { tools, cache } = listed;
-    const changed = this.lastTools !== undefined && JSON.stringify(this.lastTools) !== JSON.stringify(tools);
-    this.lastTools = tools;
-    this.callDefinitions = new Map(tools.map((t) => [t.name, { ...t, outputSchema: undefined }]));
+    const changed = this.tools.update(tools);
     if (recovered) this.reportRecovery(tools, changed);
     return { tools, changed, cache };
   }

@@ -2,6 +2,7 @@
 // transient retries, the 401 credential retry and the 404 session recovery applied, in that order.
 import type { Progress } from '@modelcontextprotocol/client';
 import { sleep } from '../util/index.js';
+import type { SpanSpec, Telemetry, TraceContext } from '../util/telemetry/index.js';
 import { Deadline } from './deadline.js';
 import type { DeadlineWheel } from './deadline-wheel.js';
 import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, HTTP_RETRY_DELAYS_MS } from './defaults.js';
@@ -160,4 +161,22 @@ export async function runOperation<T>(
   } finally {
     deadline.dispose();
   }
+}
+
+/**
+ * `run` inside its client span. `_meta` gets the span's context from `run`'s argument; only HTTP
+ * needs it as the current span too (the fetch wrapper's `traceparent` header): over stdio that
+ * async context would cost each call more than the span itself (docs/operations.md). A tool result
+ * with isError fails the span.
+ */
+export function inClientSpan<T extends { value: unknown }>(telemetry: Telemetry, span: SpanSpec, http: boolean, run: (trace: TraceContext | undefined) => Promise<T>): Promise<T> {
+  return telemetry.span(
+    span,
+    (s) =>
+      run(s.traceContext()).then((outcome) => {
+        if ((outcome.value as { isError?: unknown } | undefined)?.isError === true) s.fail('tool_error');
+        return outcome;
+      }),
+    { current: http },
+  );
 }

@@ -81,7 +81,7 @@ describe('serve --http: health, readiness and metrics', () => {
       expect(lines).toContain('switchboard_upstream_up{server="up"} 1');
       expect(lines).toContain('switchboard_upstream_up{server="broken"} 0');
       expect(lines).toContain('switchboard_upstream_state{server="up",state="ready"} 1');
-      expect(lines).toContain('switchboard_upstream_tools{server="up"} 12');
+      expect(lines).toContain('switchboard_upstream_tools{server="up"} 11');
       expect(lines).toContain('switchboard_upstream_restarts_total{server="up"} 0');
       expect(lines.some((l) => /^switchboard_upstream_startup_seconds\{server="up"\} [\d.]+$/.test(l))).toBe(true);
       expect(lines).toContain('switchboard_upstream_calls_total{server="up",tool="echo",outcome="ok"} 1');
