@@ -37,6 +37,13 @@ export const SECOND_FACES = {
   'mcp-host': { 'access/index.js': ['cli', 'api'], 'http/index.js': ['cli', 'api'], 'ops/index.js': ['cli', 'api'] },
 };
 
+/**
+ * What hands out a raw upstream client. Only the connection manager (`mcp`) holds one, so every road
+ * to an upstream passes its policy (tool filters, caller rights, timeouts); `api` re-exports them for
+ * library users who build their own manager.
+ */
+const RAW_CLIENT = { names: ['McpClient', 'createMcpClient', 'createDefaultClientFactory'], holders: ['mcp-client', 'mcp', 'api'] };
+
 // Packages a layer may not import at all (protocol is pure types and zod schemas).
 const PACKAGE_LIMITS = {
   protocol: (spec) => spec === 'zod' || spec.startsWith('zod/'),
@@ -59,6 +66,7 @@ export const layerImports = {
       upward: "layer '{{from}}' may not import layer '{{to}}' (allowed: {{allowed}})",
       deep: "import '{{spec}}' reaches inside layer '{{to}}'; import its index.js instead",
       pkg: "layer '{{from}}' may not import package '{{spec}}'",
+      rawClient: "layer '{{from}}' may not hold a raw upstream client ('{{name}}'): ask McpConnectionManager, the only road to an upstream, which applies the server's policy",
     },
   },
   create(context) {
@@ -66,6 +74,13 @@ export const layerImports = {
     const srcRoot = path.join(context.cwd, 'src');
     const from = layerOf(srcRoot, file);
     if (!from) return {};
+    function checkNames(node) {
+      if (RAW_CLIENT.holders.includes(from)) return;
+      for (const s of node.specifiers ?? []) {
+        const name = s.type === 'ImportSpecifier' ? (s.imported.name ?? s.imported.value) : s.type === 'ExportSpecifier' ? (s.local.name ?? s.local.value) : undefined;
+        if (name && RAW_CLIENT.names.includes(name)) context.report({ node: s, messageId: 'rawClient', data: { from, name } });
+      }
+    }
     function check(node, spec) {
       if (typeof spec !== 'string') return;
       if (!spec.startsWith('.')) {
@@ -94,9 +109,11 @@ export const layerImports = {
     return {
       ImportDeclaration(node) {
         check(node, node.source.value);
+        checkNames(node);
       },
       ExportNamedDeclaration(node) {
         if (node.source) check(node, node.source.value);
+        if (node.source) checkNames(node);
       },
       ExportAllDeclaration(node) {
         check(node, node.source.value);
