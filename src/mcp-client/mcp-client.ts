@@ -19,6 +19,8 @@ import type { ListCacheHint } from './pagination.js';
 import type { McpClientDeps, McpClientOptions, McpClientState, ReadyInfo, RequestOptions } from './types.js';
 import { McpServerApi, type OperationFn } from './server-api.js';
 
+export type { CallToolOptions } from './tool-call.js';
+
 type RunOptions = RequestOptions & Pick<OperationSpec, 'onProgress' | 'progress'> & {
   /** What the request's span names (the tool, the prompt). */
   spanParams?: Record<string, unknown>;
@@ -44,8 +46,6 @@ export function createMcpClient(config: McpServerConfig, deps: McpClientDeps, op
  * await client.close();
  * ```
  */
-export type { CallToolOptions };
-
 export class McpClient extends McpServerApi {
   readonly serverName: string;
   private state: McpClientState = { kind: 'connecting' };

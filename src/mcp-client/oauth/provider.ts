@@ -24,6 +24,8 @@ import type { OAuthSession } from './oauth-session.js';
 import { discover, refreshCredentials, resourceIndicator, usableMachineToken } from './refresh.js';
 import { GRANT_TYPES, privateKeyJwtAuth } from './token-grants.js';
 
+export type { AuthorizationMode } from './authorization-modes.js';
+
 /** A SwitchboardOAuthProvider's session, authorization mode, grant and client identity. */
 export interface SwitchboardOAuthProviderOptions {
   session: OAuthSession;
@@ -53,8 +55,6 @@ const NO_REDIRECT = 'http://127.0.0.1/callback';
  * The MCP SDK's OAuthClientProvider over an OAuthSession: stored credentials, refresh before
  * expiry, and an authorization mode (refuse, hand the URL to a login UI, or follow it headlessly).
  */
-export type { AuthorizationMode };
-
 export class SwitchboardOAuthProvider implements OAuthClientProvider {
   readonly session: OAuthSession;
   readonly mode: AuthorizationMode;
