@@ -1,6 +1,7 @@
 // McpConnectionManager: many servers, one catalog. Parallel non-blocking startup with snapshots,
 // startup events, routing by model-visible name, and per-server failure isolation.
 import type { CallToolResult, ElicitResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
+import type { McpServerConfig } from '../config/index.js';
 import type { McpClient, McpClientHandlers } from '../mcp-client/index.js';
 import { McpClientError, type Logger } from '../util/index.js';
 import { raceSignal } from './manager-errors.js';
@@ -10,12 +11,14 @@ import { CatalogState } from './catalog-state.js';
 import { ElicitationRouter } from './elicitation-router.js';
 import { ManagedServer } from './managed-server.js';
 import { ManagerOperations } from './manager-operations.js';
+import { DEFAULT_DRAIN_TIMEOUT_MS, reloadServers, type ServersReloaded } from './manager-reload.js';
+import { ManagerSnapshots } from './manager-snapshots.js';
 import type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, OperationOptions, ReadOptions, StartupSummary, WaitMode } from './manager-types.js';
-import { startupStatus, statusOf, type ServerStatus } from './server-status.js';
+import { startupStatus, startupSummary, statusOf, type ServerStatus } from './server-status.js';
 import { TrustedServers } from './tool-metadata.js';
 import { DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
 
-export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, OperationOptions, ReadOptions, ServerStatus, StartupSummary, WaitMode };
+export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, OperationOptions, ReadOptions, ServerStatus, ServersReloaded, StartupSummary, WaitMode };
 
 /**
  * Many MCP servers as one catalog (Codex's connection manager). Servers start in parallel without
@@ -38,37 +41,34 @@ export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions
  */
 export class McpConnectionManager extends ManagerOperations {
   private readonly servers = new Map<string, ManagedServer>();
+  /** Servers a reload replaced or removed, finishing their calls. */
+  private readonly retiring = new Set<ManagedServer>();
   private readonly catalog: CatalogState;
   private readonly maxNameBytes: number;
   protected readonly router = new ElicitationRouter();
   /** Each server's resource templates, for checking a restricted caller's reads (until its resources change). */
   private readonly templates = new Map<string, Promise<readonly string[]>>();
-  private snapshots: Promise<void> | undefined;
-  private snapshotsIn = false;
-  /** Snapshot writes still running; close() waits for them so a closed manager left its files complete. */
-  private readonly savingSnapshots = new Set<Promise<void>>();
+  private readonly snapshots: ManagerSnapshots;
   private initialStartup: Promise<StartupSummary> | undefined;
   private closing = false;
 
   constructor(
-    options: McpConnectionManagerOptions,
+    private readonly options: McpConnectionManagerOptions,
     private readonly deps: McpConnectionManagerDeps,
   ) {
     super();
+    this.snapshots = new ManagerSnapshots(deps.snapshots);
     this.maxNameBytes = options.maxToolNameBytes ?? DEFAULT_MAX_TOOL_NAME_BYTES;
     this.catalog = new CatalogState(options.trusted ?? new TrustedServers(), this.maxNameBytes);
-    for (const config of Object.values(options.servers)) {
-      if (!config.enabled) continue;
-      const server: ManagedServer = new ManagedServer(config, {
-        createClient: deps.createClient,
-        logger: deps.logger,
-        restart: options.restart,
-        handlers: this.handlersFor(config.name),
-        onPhase: (s) => this.onPhase(s),
-        onToolsChanged: (s) => this.onServerToolsChanged(s),
-      });
-      this.servers.set(config.name, server);
-    }
+    for (const config of Object.values(options.servers)) if (config.enabled) this.servers.set(config.name, this.createServer(config));
+  }
+
+  /** A changed configuration's servers (all, in its order) applied server by server, as manager-reload.ts says; events follow as at startup. */
+  reload(servers: Readonly<Record<string, McpServerConfig>>, options: { drainTimeoutMs?: number } = {}): ServersReloaded {
+    if (this.closing) throw new McpClientError('cancelled', 'the connection manager is shut down');
+    const { servers: current, retiring, snapshots, deps } = this;
+    const host = { servers: current, retiring, snapshots, logger: deps.logger, started: this.initialStartup !== undefined, create: (c: McpServerConfig) => this.createServer(c), rebuild: (s: string) => this.rebuild(s), forget: (s: string) => this.templates.delete(s) };
+    return reloadServers(host, servers, options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
   }
 
   /** Launch every eager server in parallel and return at once. */
@@ -77,7 +77,7 @@ export class McpConnectionManager extends ManagerOperations {
     this.initialStartup = this.snapshotsLoaded().then(async () => {
       const eager = [...this.servers.values()].filter((s) => s.config.startup_mode === 'eager');
       await Promise.allSettled(eager.map((s) => s.ensureStarted()));
-      const summary = this.summary(eager);
+      const summary = startupSummary(eager);
       if (!this.closing) this.emit({ type: 'mcp_startup_complete', ...summary });
       return summary;
     });
@@ -149,7 +149,7 @@ export class McpConnectionManager extends ManagerOperations {
   async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     this.start();
     // Once the snapshots are in (every call but the first few), a call has nothing to wait for.
-    if (!this.snapshotsIn) await raceSignal(this.snapshotsLoaded(), options.signal);
+    if (!this.snapshots.loaded) await raceSignal(this.snapshotsLoaded(), options.signal);
     const entry = this.catalog.forCall(name);
     if (!entry) {
       const close = this.catalog.closest(name);
@@ -193,8 +193,8 @@ export class McpConnectionManager extends ManagerOperations {
 
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.allSettled([...this.servers.values()].map((s) => s.close()));
-    await Promise.allSettled([...this.savingSnapshots]);
+    await Promise.allSettled([...this.servers.values(), ...this.retiring].map((s) => s.close()));
+    await this.snapshots.settled();
   }
 
   private aggregateDeps(): AggregateDeps {
@@ -221,22 +221,7 @@ export class McpConnectionManager extends ManagerOperations {
 
   /** Reads every server's snapshot once. */
   private snapshotsLoaded(): Promise<void> {
-    this.snapshots ??= this.loadSnapshots().then(() => {
-      this.snapshotsIn = true;
-    });
-    return this.snapshots;
-  }
-
-  private async loadSnapshots(): Promise<void> {
-    const store = this.deps.snapshots;
-    if (!store) return;
-    await Promise.all(
-      [...this.servers.values()].map(async (s) => {
-        const snap = await store.load(s.config);
-        if (snap) s.setSnapshot(snap.tools, snap.era, snap.cache);
-      }),
-    );
-    this.catalog.rebuild(this.contributions(), '');
+    return this.snapshots.load(() => this.servers.values(), () => this.catalog.rebuild(this.contributions(), ''));
   }
 
   protected templatesOf(server: string, signal?: AbortSignal): Promise<readonly string[]> {
@@ -262,8 +247,20 @@ export class McpConnectionManager extends ManagerOperations {
     };
   }
 
+  private createServer(config: McpServerConfig): ManagedServer {
+    return new ManagedServer(config, {
+      createClient: this.deps.createClient,
+      logger: this.deps.logger,
+      restart: this.options.restart,
+      handlers: this.handlersFor(config.name),
+      onPhase: (s) => this.onPhase(s),
+      onToolsChanged: (s) => this.onServerToolsChanged(s),
+    });
+  }
+
+  /** A server a reload took out says nothing more (its name is its successor's now); one that (re)started may list other templates. */
   private onPhase(server: ManagedServer): void {
-    // A server that (re)started may list other templates now.
+    if (this.servers.get(server.name) !== server) return;
     if (server.phase.kind !== 'ready') this.templates.delete(server.name);
     const status = startupStatus(server.phase);
     if (status && !this.closing) this.emit({ type: 'mcp_startup_update', server: server.name, status });
@@ -272,15 +269,14 @@ export class McpConnectionManager extends ManagerOperations {
 
   /** Rebuild the catalog after `server`'s contribution may have changed; say what changed; save the live list. */
   private onServerToolsChanged(server: ManagedServer): void {
-    const diff = this.catalog.rebuild(this.contributions(), server.name);
-    if (diff.added.length + diff.removed.length + diff.changed.length > 0 && !this.closing) {
-      this.emit({ type: 'mcp_tools_changed', ...diff });
-    }
-    const live = server.tools;
-    if (live?.source !== 'live' || server.phase.kind !== 'ready' || !this.deps.snapshots) return;
-    const saving = this.deps.snapshots.save(server.config, live.tools, server.era, server.listCache);
-    this.savingSnapshots.add(saving);
-    void saving.finally(() => this.savingSnapshots.delete(saving));
+    if (this.servers.get(server.name) !== server) return;
+    this.rebuild(server.name);
+    this.snapshots.save(server);
+  }
+
+  private rebuild(server: string): void {
+    const diff = this.catalog.rebuild(this.contributions(), server);
+    if (diff.added.length + diff.removed.length + diff.changed.length > 0 && !this.closing) this.emit({ type: 'mcp_tools_changed', ...diff });
   }
 
   private contributions(): ServerTools[] {
@@ -288,17 +284,6 @@ export class McpConnectionManager extends ManagerOperations {
     for (const s of this.servers.values()) {
       const t = s.tools;
       if (t) out.push({ server: s.name, tools: t.tools, source: t.source, filter: s.filter });
-    }
-    return out;
-  }
-
-  private summary(servers: ManagedServer[]): StartupSummary {
-    const out: StartupSummary = { ready: [], failed: [], cancelled: [] };
-    for (const s of servers) {
-      const phase = s.phase;
-      if (phase.kind === 'ready') out.ready.push(s.name);
-      else if (phase.kind === 'failed') out.failed.push({ server: s.name, error: phase.raw });
-      else out.cancelled.push(s.name);
     }
     return out;
   }

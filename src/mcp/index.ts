@@ -1,7 +1,9 @@
 // McpConnectionManager: many servers -> one catalog (naming, filters, metadata policy, snapshots,
 // startup events, routing, resources and prompts). The layer's public face.
 export { McpConnectionManager } from './connection-manager.js';
-export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, OperationOptions, ReadOptions, ServerStatus, StartupSummary, WaitMode } from './connection-manager.js';
+export type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, OperationOptions, ReadOptions, ServerStatus, ServersReloaded, StartupSummary, WaitMode } from './connection-manager.js';
+export { DEFAULT_DRAIN_TIMEOUT_MS } from './manager-reload.js';
+export { diffServers, IN_PLACE_SETTINGS, type ServersDiff } from './server-diff.js';
 export type { TaskCallParams, ToolTasks } from './manager-operations.js';
 export type { UpstreamAccess } from './upstream-access.js';
 export { canonicalUri } from './resource-uri.js';

@@ -11,6 +11,7 @@ import { ListFreshness } from './list-freshness.js';
 import type { SnapshotCache } from './snapshot-store.js';
 import { toolFilterFor, type ToolFilter } from './tool-filter.js';
 import { startupErrorDisplay, startupFailureText } from './startup-error.js';
+import { CallDrain } from './call-drain.js';
 
 export type ServerPhase =
   /** startup_mode = "lazy" and not used yet. */
@@ -42,8 +43,12 @@ export interface ManagedServerDeps {
 
 export class ManagedServer {
   readonly name: string;
-  /** enabled_tools / disabled_tools, applied when listing and when calling. */
-  readonly filter: ToolFilter;
+  /** The tool calls running on it (a reload that replaces it lets them finish first). */
+  readonly calls = new CallDrain();
+  private configValue: McpServerConfig;
+  private filterValue: ToolFilter;
+  /** Replaced by a reload: it only finishes its calls now, and is never started again. */
+  private retired = false;
   private phaseValue: ServerPhase;
   private client: McpClient | undefined;
   private liveTools: Tool[] | undefined;
@@ -60,13 +65,35 @@ export class ManagedServer {
   private crashCount = 0;
 
   constructor(
-    readonly config: McpServerConfig,
+    config: McpServerConfig,
     private readonly deps: ManagedServerDeps,
   ) {
     this.name = config.name;
-    this.filter = toolFilterFor(config);
+    this.configValue = config;
+    this.filterValue = toolFilterFor(config);
     this.phaseValue = { kind: 'idle' };
     this.policy = new RestartPolicy(deps.restart);
+  }
+
+  get config(): McpServerConfig {
+    return this.configValue;
+  }
+
+  /** enabled_tools / disabled_tools, applied when listing and when calling. */
+  get filter(): ToolFilter {
+    return this.filterValue;
+  }
+
+  /** A reload changed only settings the connection takes as it is (server-diff.ts IN_PLACE_SETTINGS). */
+  retune(config: McpServerConfig): void {
+    this.configValue = config;
+    this.filterValue = toolFilterFor(config);
+  }
+
+  /** A reload replaced or removed it: no more background retries or crash restarts (close() follows its drain). */
+  retire(): void {
+    this.retired = true;
+    this.clearRetry();
   }
 
   get phase(): ServerPhase {
@@ -248,6 +275,7 @@ export class ManagedServer {
 
   private scheduleRetry(delayMs: number): void {
     this.clearRetry();
+    if (this.retired) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       this.deps.logger.info(`MCP server '${this.name}': retrying startup`);

@@ -50,10 +50,10 @@ export abstract class ManagerOperations {
 
   /** Call a tool by server and raw name: the tool filter and the caller's rights apply. */
   async callServerTool(serverName: string, tool: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
-    const client = await this.toolClient(serverName, tool, options);
+    const { server, client } = await this.toolClient(serverName, tool, options);
     const release = this.router.enter(serverName, options.onElicitation);
     try {
-      return await client.callTool(tool, args, { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress, meta: options.meta, inputs: options.inputs, traceParent: options.traceParent });
+      return await server.calls.track(client.callTool(tool, args, { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress, meta: options.meta, inputs: options.inputs, traceParent: options.traceParent }));
     } finally {
       release();
     }
@@ -64,10 +64,10 @@ export abstract class ManagerOperations {
    * or the result when it ran the call at once. The same filter and rights as a plain call.
    */
   async callServerToolAsTask(serverName: string, tool: string, params: TaskCallParams, options: CallOptions = {}): Promise<PassThroughResult> {
-    const client = await this.toolClient(serverName, tool, options);
+    const { server, client } = await this.toolClient(serverName, tool, options);
     const release = this.router.enter(serverName, options.onElicitation);
     try {
-      return await client.callToolAsTask({ name: tool, ...params }, { signal: options.signal, onProgress: options.onProgress, traceParent: options.traceParent });
+      return await server.calls.track(client.callToolAsTask({ name: tool, ...params }, { signal: options.signal, onProgress: options.onProgress, traceParent: options.traceParent }));
     } finally {
       release();
     }
@@ -182,17 +182,31 @@ export abstract class ManagerOperations {
     );
   }
 
-  /** The client for a call of `tool`: filter and rights first, then the server (started if need be), then its live list. */
-  private async toolClient(serverName: string, tool: string, options: CallOptions): Promise<McpClient> {
-    const server = this.managed(serverName);
-    checkTool(options.access, serverName, tool);
-    if (!server.filter.allows(tool)) throw toolDisabledError(serverName, tool);
-    const client = server.readyClient() ?? (await raceSignal(server.clientForCall(), options.signal));
-    const live = server.tools;
-    if (live?.source === 'live' && !live.tools.some((t) => t.name === tool)) {
-      throw new McpClientError('unknown_tool', `MCP server '${serverName}' no longer offers tool '${tool}'`);
+  /**
+   * The server and client for a call of `tool`: filter and rights first, then the server (started if
+   * need be), then its live list. A call that waited for a server a reload replaced meanwhile goes to
+   * the replacement.
+   */
+  private async toolClient(serverName: string, tool: string, options: CallOptions): Promise<{ server: ManagedServer; client: McpClient }> {
+    for (;;) {
+      const server = this.managed(serverName);
+      checkTool(options.access, serverName, tool);
+      if (!server.filter.allows(tool)) throw toolDisabledError(serverName, tool);
+      let client = server.readyClient();
+      if (!client) {
+        try {
+          client = await raceSignal(server.clientForCall(), options.signal);
+        } catch (err) {
+          if (!options.signal?.aborted && this.managed(serverName) !== server) continue;
+          throw err;
+        }
+      }
+      const live = server.tools;
+      if (live?.source === 'live' && !live.tools.some((t) => t.name === tool)) {
+        throw new McpClientError('unknown_tool', `MCP server '${serverName}' no longer offers tool '${tool}'`);
+      }
+      return { server, client };
     }
-    return client;
   }
 }
 

@@ -1,6 +1,7 @@
 // How a managed server's phase reads as a startup event and as a status row (`mcp status`).
 import type { McpStartupStatus } from '../protocol/index.js';
 import type { ManagedServer, ServerPhase } from './managed-server.js';
+import type { StartupSummary } from './manager-types.js';
 
 /** One server's row of `switchboard mcp status`: its state, tool count, where the tools come from, and its error. */
 export interface ServerStatus {
@@ -52,4 +53,16 @@ export function statusOf(s: ManagedServer): ServerStatus {
     base.retry_at = phase.retryAt;
   }
   return base;
+}
+
+/** How the first startup of `servers` ended. */
+export function startupSummary(servers: readonly ManagedServer[]): StartupSummary {
+  const out: StartupSummary = { ready: [], failed: [], cancelled: [] };
+  for (const s of servers) {
+    const phase = s.phase;
+    if (phase.kind === 'ready') out.ready.push(s.name);
+    else if (phase.kind === 'failed') out.failed.push({ server: s.name, error: phase.raw });
+    else out.cancelled.push(s.name);
+  }
+  return out;
 }

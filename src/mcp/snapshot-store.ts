@@ -4,7 +4,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
-import { writeFileAtomic, type Logger } from '../util/index.js';
+import { stableJson, writeFileAtomic, type Logger } from '../util/index.js';
 import { parseServerEra, serializeServerEra, type ServerEra } from './server-era.js';
 
 export const SNAPSHOT_SCHEMA_VERSION = 1;
@@ -41,21 +41,10 @@ export function snapshotIsFresh(snapshot: Pick<ToolSnapshot, 'cache'>, now = Dat
   return !cache || now < Date.parse(cache.listed_at) + cache.ttl_ms;
 }
 
-function stableStringify(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /** What a server's tool list depends on: how it is reached, not its filters or timeouts. */
 export function snapshotConfigHash(config: McpServerConfig): string {
   return process.getBuiltinModule('node:crypto').createHash('sha256')
-    .update(stableStringify({ transport: config.transport, environment: config.environment }))
+    .update(stableJson({ transport: config.transport, environment: config.environment }))
     .digest('hex')
     .slice(0, 16);
 }

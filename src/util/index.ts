@@ -15,5 +15,6 @@ export { isPlainJsonRpcMessage } from './json-rpc-shape.js';
 export * from './version.js';
 export { importOptional, isMissingPackage } from './optional-package.js';
 export { editDistance, closestName } from './edit-distance.js';
+export { stableJson } from './stable-json.js';
 export * from './line-framer.js';
 export * from './process-group.js';
