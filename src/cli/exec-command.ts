@@ -25,8 +25,9 @@ interface ExecFlags extends CodexFlags {
  * The configured MCP servers behind one connection manager, started; null when none is enabled.
  * `onFailure` hears each server's failure text (exec warns on stderr, mcp-server logs it).
  */
-export function startMcpServers(ctx: CliContext, config: Config, onFailure: (error: string) => void, store: Store | null = null, onEvent?: () => void): McpConnectionManager | null {
-  if (!Object.values(config.mcp_servers).some((s) => s.enabled)) return null;
+/** `always`: a manager even without enabled servers (a server reloading its config may get some later). */
+export function startMcpServers(ctx: CliContext, config: Config, onFailure: (error: string) => void, store: Store | null = null, onEvent?: () => void, always = false): McpConnectionManager | null {
+  if (!always && !Object.values(config.mcp_servers).some((s) => s.enabled)) return null;
   const mcp = createMcpManager(ctx, config, {
     oauthCredentials: store?.credentials ?? null,
     onEvent: (e) => {

@@ -15,7 +15,6 @@ import { failedServerLines, renderStatusTable, StatusProgress, statusJson, statu
 import { positiveInt } from './flag-values.js';
 import { renderSearchRows, searchCatalog } from './tool-search-view.js';
 import { findCallTarget, serverFailureText } from './mcp-call-target.js';
-import type { StatusWatch } from './mcp-status-watch.js';
 import { stopSignal } from './http-serving.js';
 
 async function withManager<T>(ctx: CliContext, run: (manager: McpConnectionManager, config: Config) => Promise<T>, onEvent?: (event: McpManagerEvent) => void): Promise<T> {
@@ -98,21 +97,10 @@ export const registerMcpRuntimeCommands: RegisterCommand = (program: Command, co
       const ctx = context();
       if (opts.watch) {
         if (opts.json) throw new UsageError('--watch and --json cannot be combined');
-        const { watchStatus } = await import('./mcp-status-watch.js');
-        let watch: StatusWatch | undefined;
+        const { runStatusWatch } = await import('./mcp-status-watch.js');
         const stop = stopSignal();
         try {
-          await withManager(
-            ctx,
-            async (manager) => {
-              watch = watchStatus(manager, ctx.stdout);
-              manager.start();
-              // Lazy servers too, as without --watch.
-              for (const n of manager.serverNames()) manager.waitForServer(n).catch(() => {});
-              await watch.run(stop.promise);
-            },
-            () => watch?.changed(),
-          );
+          await runStatusWatch(ctx, stop.promise);
         } finally {
           stop.dispose();
         }

@@ -16,6 +16,8 @@ import { positiveInt } from './flag-values.js';
 import { openConfiguredStore, sharedRequestStateKey, sharedSessions } from './store-compose.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
 import { composeServerAuth, type ServedAuth } from './server-auth-compose.js';
+import { LiveConfig, serversSummary } from './config-reload.js';
+import { restartNeeded } from './restart-keys.js';
 import { agentCwd, sessionSettings, type CodexFlags } from './codex-options.js';
 
 interface McpServerFlags extends HttpServeFlags, CodexFlags {
@@ -83,27 +85,27 @@ export interface AgentRuntime {
   manager: ThreadManager;
   /** Where threads (and, with PostgreSQL, leases) live. */
   store: Store;
-  /** The agent's MCP servers, when config.toml names any. */
-  mcp: McpConnectionManager | null;
+  /** The agent's MCP servers (none yet when config.toml names none: a reload may add some). */
+  mcp: McpConnectionManager;
   close(): Promise<void>;
 }
 
 /**
- * The agent every connection talks to: one ThreadManager with the built-in tools and, when
- * config.toml names MCP servers, their tools through the connection manager (started in the
- * background: a failing server is a warning in the log, never a reason not to serve).
+ * The agent every connection talks to: one ThreadManager with the built-in tools and the tools of
+ * config.toml's MCP servers through the connection manager (started in the background: a failing
+ * server is a warning in the log, never a reason not to serve).
  */
 export async function composeAgentRuntime(ctx: CliContext, config: Config, onMcpEvent?: () => void): Promise<AgentRuntime> {
   const core = await import('../core/index.js');
   const store = await openConfiguredStore(ctx, config);
-  const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }), store, onMcpEvent);
+  const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }), store, onMcpEvent, true)!;
   const manager = createAgent(core, ctx, config, mcp, store);
   return {
     manager,
     store,
     mcp,
     close: async () => {
-      await mcp?.close();
+      await mcp.close();
       await store.close();
     },
   };
@@ -111,7 +113,7 @@ export async function composeAgentRuntime(ctx: CliContext, config: Config, onMcp
 
 /** The agent server as operators see it: its MCP servers and its store, ready when every `required` server is ready and the store answers. */
 function agentOpsSource(ops: Ops, runtime: AgentRuntime, changes: (() => void)[]): void {
-  const status = () => runtime.mcp?.status() ?? [];
+  const status = () => runtime.mcp.status();
   ops.setSource({
     upstreams: status,
     ready: async () => status().every((s) => !s.required || s.state === 'ready') && (await runtime.store.reachable()),
@@ -141,7 +143,8 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   const http = served?.http;
   if (observed.ops) agentOpsSource(observed.ops, runtime, changes);
   const { DEFAULT_OSS_MODEL } = await import('../core/index.js');
-  const config = mcp.serverConfig(loaded.config, loaded.text, ctx.overrides, sessionSettings(flags, 'mcp-server', DEFAULT_OSS_MODEL));
+  const sessionDefaults = sessionSettings(flags, 'mcp-server', DEFAULT_OSS_MODEL);
+  const config = mcp.serverConfig(loaded.config, loaded.text, ctx.overrides, sessionDefaults);
   const agent = mcp.createCodexAgent({
     manager: runtime.manager,
     config,
@@ -164,6 +167,15 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   const product = mcp.codexProduct(agent, options, logger);
   const host = await import('../mcp-host/index.js');
   const serving = { logger, telemetry: observed.telemetry, ...(served?.access ? { access: served.access } : {}), ...(served?.audit ? { audit: served.audit } : {}) };
+  // A reloaded config: new sessions get it (running threads keep theirs), the MCP servers change server by server.
+  const live = new LiveConfig({ ...ctx, logger }, loaded, async (next, { started }) => {
+    const servers = runtime.mcp.reload(next.config.mcp_servers, { drainTimeoutMs: next.config.mcp_reload_drain_timeout_ms });
+    agent.config = mcp.serverConfig(next.config, next.text, ctx.overrides, sessionDefaults);
+    if (http) agent.ceilings = mcp.callCeilings(next.config.server_auth, agent.config, cwd);
+    options.codexEvents = next.config.mcp_server.codex_events;
+    return { summary: serversSummary(servers), restartNeeded: [...restartNeeded(started, next.config), ...(served?.reload(next.config.server_auth) ?? [])] };
+  }).start();
+  observed.ops?.setConfig(live);
   const stop = stopSignal();
   try {
     if (!http) {
@@ -177,6 +189,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
     const listener = await host.serveHttp(product, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...sharedRequestStateKey(runtime.store), ...(observed.ops ? { ops: observed.ops } : {}) }, serving);
     return await serveUntilStopped(ctx, listener, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can run the agent as you' : null);
   } finally {
+    live.close();
     stop.dispose();
     await runtime.close();
     await observed.close();

@@ -13,6 +13,8 @@ import { UsageError } from './exit-codes.js';
 import { createMcpManager } from './mcp-compose.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
 import { composeServerAuth, type ServedAuth } from './server-auth-compose.js';
+import { LiveConfig, serversSummary } from './config-reload.js';
+import { restartNeeded } from './restart-keys.js';
 import type { Observability } from './observability.js';
 
 interface ServeFlags extends HttpServeFlags {
@@ -81,7 +83,8 @@ Examples:
 `;
 
 async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
-  const { config } = await ctx.loadConfig();
+  const loaded = await ctx.loadConfig();
+  const { config } = loaded;
   const plainHttp = await httpServeOptions(ctx, flags, config.server_auth?.issuer !== undefined);
   if (flags.toolSearch && flags.transparent) throw new UsageError('--tool-search cannot be combined with --transparent (a pure proxy keeps the upstream\'s own tools/list)');
   const [mcp, host]: [typeof GatewayModule, typeof HostModule] = await Promise.all([import('../gateway/index.js'), import('../mcp-host/index.js')]);
@@ -99,7 +102,13 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   }
   const http = served?.http;
   if (!Object.values(config.mcp_servers).some((s) => s.enabled)) ctx.stderr.write('warning: no enabled MCP servers in config.toml; the gateway serves an empty catalog\n');
-  let product;
+  let product: GatewayModule.GatewayProduct | undefined;
+  // A changed config.toml, applied while serving: the gateway first (it may refuse the file, and then
+  // nothing else may have changed), then [server_auth]'s rules and limits.
+  const live = new LiveConfig({ ...ctx, logger }, loaded, async (next, { started }) => {
+    const { servers } = product!.reload(next.config, { drainTimeoutMs: next.config.mcp_reload_drain_timeout_ms });
+    return { summary: serversSummary(servers), restartNeeded: [...restartNeeded(started, next.config), ...(served?.reload(next.config.server_auth) ?? [])] };
+  });
   try {
     product = mcp.gatewayFor({
       config,
@@ -110,7 +119,8 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
       storeReachable: () => store.reachable(),
       roots: [{ uri: pathToFileURL(ctx.cwd).href, name: 'workspace' }],
       createManager: (setup) =>
-        createMcpManager({ ...ctx, logger, telemetry: observed.telemetry }, config, {
+        // The config in force when the upstreams open (a reload may have replaced the first one).
+        createMcpManager({ ...ctx, logger, telemetry: observed.telemetry }, live.config, {
           onEvent: setup.onEvent,
           handlersFor: setup.handlersFor,
           clientOptions: setup.clientOptions,
@@ -124,6 +134,8 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
     throw err;
   }
   const serving = { logger, telemetry: observed.telemetry, ...(served?.access ? { access: served.access } : {}), ...(served?.audit ? { audit: served.audit } : {}) };
+  live.start();
+  observed.ops?.setConfig(live);
   const stop = stopSignal();
   try {
     if (!http) return (await host.serveStdio(product, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise, ...(observed.ops ? { ops: observed.ops } : {}) }, serving)).exitCode;
@@ -132,6 +144,7 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
     const listener = await host.serveHttp(product, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...sharedRequestStateKey(store), ...(observed.ops ? { ops: observed.ops } : {}) }, serving);
     return await serveUntilStopped(ctx, listener, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can use your MCP servers through this gateway' : null);
   } finally {
+    live.close();
     stop.dispose();
     await observed.close();
     await store.close();

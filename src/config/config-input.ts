@@ -105,6 +105,7 @@ export interface ConfigSettingsInput {
   mcp_node_compile_cache?: boolean;
   mcp_restart_initial_delay_ms?: number;
   mcp_restart_max_delay_ms?: number;
+  mcp_reload_drain_timeout_ms?: number;
   /** `switchboard mcp-server`: send `codex/event` notifications (default true). */
   mcp_server?: { codex_events?: boolean };
   /** OAuth for the HTTP servers switchboard offers (docs/server-auth.md). */

@@ -45,6 +45,10 @@ const mcpClientShape = {
   mcp_restart_max_delay_ms: wholeNumber(1, 86_400_000, msText('mcp_restart_max_delay_ms'), { booleans: false }).optional(),
   /** Node's module compile cache for local stdio servers (NODE_COMPILE_CACHE under the home's cache/). */
   mcp_node_compile_cache: boolean.default(true),
+  /** A running `serve` / `mcp-server` reloading config.toml: how long a replaced server's running calls may take (ms). */
+  mcp_reload_drain_timeout_ms: wholeNumber(1, 86_400_000, msText('mcp_reload_drain_timeout_ms'), { booleans: false })
+    .optional()
+    .transform((v) => v ?? 30_000),
 };
 
 export const mcpClientSettingsSchema = z

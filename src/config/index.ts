@@ -14,3 +14,5 @@ export { updateConfigFile, readConfigDocument, type UpdateConfigOptions, type Up
 export { serverTable, type ServerSpec, type StdioServerSpec, type HttpServerSpec } from './mcp-server-toml.js';
 export { parseMcpJson, mcpJsonEntry, type McpJsonImport, type ImportedServer, type SkippedServer } from './import-mcp-json.js';
 export { parseServerAuth, type ServerAuthSettings } from './server-auth-config.js';
+export { watchConfigFile, configRevision, CONFIG_WATCH_DEBOUNCE_MS, type ConfigWatch } from './config-watch.js';
+export { requiredVariables, type VariableReference } from './env-references.js';

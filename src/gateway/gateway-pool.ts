@@ -4,57 +4,20 @@
 // concerns one client (requests, subscriptions, log levels, tasks) to that client.
 import { pathToFileURL } from 'node:url';
 import type { LoggingLevel, Root } from '@modelcontextprotocol/server';
-import { canonicalUri, type McpConnectionManager, type McpManagerEvent, type UpstreamAccess } from '../mcp/index.js';
+import type { McpServerConfig } from '../config/index.js';
+import { canonicalUri, type McpManagerEvent, type ServersReloaded, type UpstreamAccess } from '../mcp/index.js';
 import type { CallerView } from '../mcp-host/index.js';
 import { assertNever, errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { GatewayMode } from './catalog-view.js';
-import type { TaskStatusParams } from '../mcp-client/index.js';
 import type { ListKind } from './list-changed.js';
 import { upstreamInstructions } from './instructions.js';
 import { PoolSubscriptions } from './pool-subscriptions.js';
-import type { GatewayToolSearch } from './tool-search-handlers.js';
-import type { RelayClient, TaskAsker } from './relay.js';
-import { openUpstreams, type GatewayUpstreamSetup, type Upstreams } from './upstreams.js';
+import type { GatewayDeps, GatewayOptions, PoolClient, PoolWatcher, UpstreamTaskEvents } from './pool-types.js';
+import { openUpstreams, type Upstreams } from './upstreams.js';
 
 const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
-export interface GatewayOptions {
-  name: string;
-  title: string;
-  version: string;
-  mode: GatewayMode;
-  instructions?: string;
-  /** `--tool-search`: tools/list offers search_tools and call_tool (and the always-loaded servers' tools). */
-  toolSearch?: GatewayToolSearch;
-}
-
-export interface GatewayDeps {
-  logger: Logger;
-  /** The connection manager over the configured servers, with the gateway's handlers and client options. */
-  createManager(setup: GatewayUpstreamSetup): McpConnectionManager;
-  /** Answered to an upstream's roots/list outside a request or for a client without roots. Default: the working directory. */
-  roots?: Root[];
-  /** /readyz: the shared store answers (when one is configured). */
-  storeReachable?: () => Promise<boolean>;
-}
-
-/** A client of the pool: what the relay needs, plus its log level and list changes (of the servers it sees). */
-export interface PoolClient extends RelayClient {
-  readonly loggingLevel: LoggingLevel | undefined;
-  listChanged(...kinds: ListKind[]): void;
-}
-
-/** What upstreams say about their tasks, for the tasks the gateway holds (gateway-tasks.ts). */
-export interface UpstreamTaskEvents {
-  status(server: string, params: TaskStatusParams): void;
-  asker(server: string, upstreamId: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined;
-}
-
-/** Hears what concerns every client without being one (the 2026-07-28 `subscriptions/listen` streams, which filter by their callers' views). */
-export interface PoolWatcher {
-  listChanged(kind: ListKind, server: string): void;
-  resourceUpdated(uri: string, server: string): void;
-}
+export type { GatewayDeps, GatewayOptions, PoolClient, PoolWatcher, UpstreamTaskEvents } from './pool-types.js';
 
 export function levelPasses(threshold: LoggingLevel | undefined, level: LoggingLevel): boolean {
   return threshold === undefined || LEVELS.indexOf(level) >= LEVELS.indexOf(threshold);
@@ -74,6 +37,8 @@ export class GatewayPool {
   /** The tasks the gateway holds, told what their upstreams say about them. */
   private taskEvents: UpstreamTaskEvents | undefined;
   private readonly upstreamListeners: (() => void)[] = [];
+  /** The servers of a configuration reloaded before the upstreams were opened: the manager opens with them. */
+  private reloaded: Readonly<Record<string, McpServerConfig>> | undefined;
 
   constructor(
     readonly options: GatewayOptions,
@@ -116,9 +81,32 @@ export class GatewayPool {
         },
         this.deps.createManager,
       );
+      if (this.reloaded) this.up.manager.reload(this.reloaded);
       this.up.manager.start();
     }
     return this.up;
+  }
+
+  /**
+   * A reloaded configuration's servers, applied by the manager server by server; its prompts and
+   * resources routes are renewed and the clients told. Undefined while the upstreams are not open
+   * (they open with these servers).
+   */
+  reloadServers(servers: Readonly<Record<string, McpServerConfig>>, drainTimeoutMs?: number): ServersReloaded | undefined {
+    const up = this.peekUpstreams();
+    if (!up) {
+      this.reloaded = servers;
+      return undefined;
+    }
+    const done = up.manager.reload(servers, drainTimeoutMs === undefined ? {} : { drainTimeoutMs });
+    for (const server of done.removed) this.failureShown.delete(server);
+    const moved = [...done.added, ...done.removed, ...done.restarted];
+    if (moved.length > 0) {
+      up.catalog.invalidatePrompts();
+      up.routes.invalidate();
+      for (const server of moved) this.tellChanged(server, 'prompts', 'resources');
+    }
+    return done;
   }
 
   /** The upstream side if it was started; never starts it. */
@@ -269,7 +257,7 @@ export class GatewayPool {
   }
 
   /** `server`'s lists of these kinds changed: told to the clients that see it, and to the watchers. */
-  private tellChanged(server: string, ...kinds: ListKind[]): void {
+  tellChanged(server: string, ...kinds: ListKind[]): void {
     for (const c of this.members) if (c.sees(server)) c.listChanged(...kinds);
     for (const w of this.watchers) for (const kind of kinds) w.listChanged(kind, server);
   }

@@ -7,5 +7,6 @@ export type { GatewayMode } from './catalog-view.js';
 export { gatewayModeFor } from './gateway-mode.js';
 export type { GatewayUpstreamSetup } from './upstreams.js';
 export { SERVER_META_KEY } from './resource-routes.js';
-export { gatewayFor, type GatewaySetup } from './gateway-setup.js';
+export { gatewayFor, type GatewayProduct, type GatewaySetup } from './gateway-setup.js';
+export type { GatewayReloaded } from './gateway-reload.js';
 export { SEARCH_TOOLS, CALL_TOOL, gatewayToolSearchFor, type GatewayToolSearch } from './tool-search-handlers.js';

@@ -16,7 +16,7 @@ import type { GatewayMode } from './catalog-view.js';
 import type { Downstream } from './downstream.js';
 import type { GatewayPool } from './gateway-pool.js';
 
-/** `--tool-search`: which servers' tools are still listed directly. */
+/** `--tool-search`: which servers' tools are still listed directly (a configuration reload replaces the list). */
 export interface GatewayToolSearch {
   alwaysLoaded: readonly string[];
 }
@@ -95,7 +95,7 @@ export interface ToolSearch {
  */
 export function toolSearch(pool: GatewayPool, downstream: Downstream, options: GatewayToolSearch): ToolSearch {
   refuseTransparent(pool.mode);
-  const pinned = new Set(options.alwaysLoaded);
+  let pinned = { of: options.alwaysLoaded, names: new Set(options.alwaysLoaded) };
   const index = new ToolSearchCache();
   const validators = new WeakMap<object, Validate>();
   let ajv: Promise<{ getValidator(schema: unknown): Validate }> | undefined;
@@ -107,10 +107,11 @@ export function toolSearch(pool: GatewayPool, downstream: Downstream, options: G
     const listed: Tool[] = [];
     const deferred: ToolSearchDoc[] = [];
     const visible = visibleTools(req.view, up, pool.mode, await view.listTools(req.signal));
+    if (pinned.of !== options.alwaysLoaded) pinned = { of: options.alwaysLoaded, names: new Set(options.alwaysLoaded) };
     for (const tool of visible) {
       const entry = manager.lookup(tool.name);
       if (!entry) continue;
-      if (pinned.has(entry.server)) listed.push(tool);
+      if (pinned.names.has(entry.server)) listed.push(tool);
       else deferred.push({ name: tool.name, server: entry.server, tool: entry.tool, title: tool.title, description: tool.description ?? '', inputSchema: tool.inputSchema as Record<string, unknown> });
     }
     return { listed, deferred };

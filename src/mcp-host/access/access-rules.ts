@@ -68,12 +68,18 @@ interface Compiled {
 }
 
 export class AccessPolicy {
-  private readonly rules: Compiled[];
-  // Callers are frozen objects kept with their cached token: one evaluation per token.
-  private readonly views = new WeakMap<Caller, CallerView>();
+  private rules: Compiled[] = [];
+  // Callers are frozen objects kept with their cached token: one evaluation per token (and rule set).
+  private views = new WeakMap<Caller, CallerView>();
 
   constructor(rules: readonly AccessRule[]) {
+    this.replaceRules(rules);
+  }
+
+  /** Other rules (a configuration reload): every caller's next request, in a session already open too, is judged by them. */
+  replaceRules(rules: readonly AccessRule[]): void {
     this.rules = rules.map((rule) => ({ rule, allow: rule.allow.map(compilePattern), deny: rule.deny.map(compilePattern) }));
+    this.views = new WeakMap();
   }
 
   get restricts(): boolean {

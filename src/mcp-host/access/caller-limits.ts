@@ -71,9 +71,14 @@ export type Admission = { ok: true; release: Release } | { ok: false; message: s
 
 export class CallerLimits {
   constructor(
-    private readonly settings: CallerLimitSettings,
+    private settings: CallerLimitSettings,
     private readonly store: CallerLimitStore = new MemoryLimitStore(),
   ) {}
+
+  /** Other limits (a configuration reload), from the next request on; what callers used so far still counts. */
+  update(settings: CallerLimitSettings): void {
+    this.settings = { ...settings };
+  }
 
   get active(): boolean {
     return this.settings.requestsPerMinute !== undefined || this.settings.concurrentCalls !== undefined;

@@ -1,7 +1,8 @@
 // /metrics in Prometheus text format (prom-client, imported only when an endpoint serves metrics):
 // histograms and counters fed by span ends, gauges read from the status when scraped.
+import type * as PromClient from 'prom-client';
 import type { EndedSpan, SpanSpec, TelemetryListener } from '../../util/telemetry/index.js';
-import type { ClientRow, UpstreamRow } from './ops-types.js';
+import type { ClientRow, ConfigRow, UpstreamRow } from './ops-types.js';
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const STATES: UpstreamRow['state'][] = ['idle', 'starting', 'ready', 'failed', 'cancelled', 'closed'];
@@ -10,6 +11,8 @@ export interface MetricsReadings {
   upstreams(): UpstreamRow[];
   clients(): ClientRow[];
   inFlight(): number;
+  /** The configuration in force, for endpoints that reload it. */
+  config?(): ConfigRow | undefined;
 }
 
 export interface Metrics extends TelemetryListener {
@@ -122,6 +125,8 @@ export async function createMetrics(readings: MetricsReadings): Promise<Metrics>
     },
   });
 
+  configMetrics(prom, registers, () => readings.config?.());
+
   return {
     contentType: registry.contentType,
     scrape: () => registry.metrics(),
@@ -160,4 +165,44 @@ export async function createMetrics(readings: MetricsReadings): Promise<Metrics>
       }
     },
   };
+}
+
+/**
+ * Which config revision this replica runs (compare replicas behind one load balancer), whether the
+ * file on disk failed to apply, and how many reloads were applied or refused.
+ */
+function configMetrics(prom: typeof PromClient, registers: PromClient.Registry[], config: () => ConfigRow | undefined): void {
+  new prom.Gauge({
+    name: 'switchboard_config_info',
+    help: 'The config revision in force (content hash of the config file): 1 for it',
+    labelNames: ['revision'],
+    registers,
+    collect() {
+      this.reset();
+      const c = config();
+      if (c) this.set({ revision: c.revision }, 1);
+    },
+  });
+  new prom.Gauge({
+    name: 'switchboard_config_reload_failed',
+    help: '1 while the config file on disk could not be applied (the revision in force still serves)',
+    registers,
+    collect() {
+      const c = config();
+      if (c) this.set(c.error ? 1 : 0);
+    },
+  });
+  new prom.Counter({
+    name: 'switchboard_config_reloads_total',
+    help: 'Config reloads by outcome (applied, failed)',
+    labelNames: ['outcome'],
+    registers,
+    collect() {
+      this.reset();
+      const c = config();
+      if (!c) return;
+      this.inc({ outcome: 'applied' }, c.reloads.applied);
+      this.inc({ outcome: 'failed' }, c.reloads.failed);
+    },
+  });
 }

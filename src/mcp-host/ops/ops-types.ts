@@ -52,11 +52,33 @@ export interface OpsSource {
   onChange(listener: () => void): void;
 }
 
+/** The configuration an endpoint runs; a reload (file change, SIGHUP) replaces it. */
+export interface ConfigRow {
+  /** Content hash of the config file in force (12 hex digits; `sha256sum config.toml | cut -c1-12`). */
+  revision: string;
+  /** When it was applied (ms since the epoch): at start, or by the last reload. */
+  appliedAt: number;
+  /** The file on disk could not be applied (the revision above still serves): why, and where. */
+  error?: { message: string; line?: number; column?: number; at: number };
+  /** What the file changed that only a restart applies (with why), while it is not applied. */
+  restartNeeded: string[];
+  reloads: { applied: number; failed: number };
+}
+
+/** Where the configuration's status comes from (the composition root's reloader). */
+export interface ConfigSource {
+  current(): ConfigRow;
+  /** Called after every reload, applied or not. */
+  onChange(listener: () => void): void;
+}
+
 export interface OpsSnapshot {
   title: string;
   version: string;
   startedAt: number;
   now: number;
+  /** Absent for an endpoint that does not reload its configuration. */
+  config?: ConfigRow;
   upstreams: UpstreamRow[];
   clients: ClientRow[];
   calls: CallRow[];

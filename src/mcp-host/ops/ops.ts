@@ -6,7 +6,7 @@ import type http from 'node:http';
 import { createTelemetry, type Telemetry, type TelemetryListener, type Tracer } from '../../util/telemetry/index.js';
 import { Activity } from './activity.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import type { ClientRow, OpsSnapshot, OpsSource, UpstreamRow } from './ops-types.js';
+import type { ClientRow, ConfigRow, ConfigSource, OpsSnapshot, OpsSource, UpstreamRow } from './ops-types.js';
 import { renderSections } from './status-html.js';
 import { renderPage } from './status-page.js';
 
@@ -33,6 +33,8 @@ export interface Ops {
   readonly telemetry: Telemetry;
   /** The product's upstreams and readiness (set once the product is built). */
   setSource(source: OpsSource): void;
+  /** The configuration in force and its reloads (commands that reload it). */
+  setConfig(source: ConfigSource): void;
   /** Where connected clients come from (the HTTP host's sessions). */
   setClients(clients: () => ClientRow[]): void;
   snapshot(): OpsSnapshot;
@@ -43,6 +45,21 @@ export interface Ops {
 
 const EMPTY_SOURCE: OpsSource = { upstreams: () => [], ready: async () => true, onChange: () => {} };
 
+/**
+ * /readyz's body: the verdict, then the config revision; a file that could not be applied is named by
+ * line and column to anyone (a probe, an operator's curl), and with its whole error to a token holder.
+ */
+function readyText(ready: boolean, config: ConfigRow | undefined, authorized: boolean): string {
+  const lines = [ready ? 'ready' : 'not ready'];
+  if (config) lines.push(`config revision ${config.revision}`);
+  const error = config?.error;
+  if (error) {
+    const where = error.line !== undefined ? ` at line ${error.line}${error.column !== undefined ? `, column ${error.column}` : ''}` : '';
+    lines.push(`config reload failed${where}; revision ${config.revision} still serves${authorized ? `: ${error.message}` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 function text(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers });
   res.end(body);
@@ -51,9 +68,10 @@ function text(res: http.ServerResponse, status: number, body: string, headers: R
 export async function createOps(options: OpsOptions): Promise<Ops> {
   const startedAt = Date.now();
   let source = EMPTY_SOURCE;
+  let config: ConfigSource | undefined;
   let clients: () => ClientRow[] = () => [];
   const activity = new Activity();
-  const metrics: Metrics = await createMetrics({ upstreams: () => source.upstreams(), clients: () => clients(), inFlight: () => activity.inFlight });
+  const metrics: Metrics = await createMetrics({ upstreams: () => source.upstreams(), clients: () => clients(), inFlight: () => activity.inFlight, config: () => config?.current() });
   const listeners: TelemetryListener[] = [metrics, activity];
   const telemetry = createTelemetry({ tracer: options.tracer, listeners });
   const feeds = new Set<http.ServerResponse>();
@@ -72,6 +90,7 @@ export async function createOps(options: OpsOptions): Promise<Ops> {
     version: options.version,
     startedAt,
     now: Date.now(),
+    ...(config ? { config: config.current() } : {}),
     upstreams: upstreams(),
     clients: clients(),
     calls: activity.recentCalls(),
@@ -108,6 +127,10 @@ export async function createOps(options: OpsOptions): Promise<Ops> {
         changed();
       });
     },
+    setConfig(c) {
+      config = c;
+      c.onChange(changed);
+    },
     setClients(c) {
       clients = c;
     },
@@ -119,7 +142,7 @@ export async function createOps(options: OpsOptions): Promise<Ops> {
           return true;
         case '/readyz': {
           const ready = await source.ready().catch(() => false);
-          text(res, ready ? 200 : 503, ready ? 'ready\n' : 'not ready\n');
+          text(res, ready ? 200 : 503, readyText(ready, config?.current(), guard.authorized));
           return true;
         }
         case '/':

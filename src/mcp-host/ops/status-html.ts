@@ -1,6 +1,6 @@
 // The live part of the status page, rendered on the server: upstreams, clients, recent calls and
 // agent threads as tables. Every text is escaped; states are words as well as colours.
-import type { CallRow, ClientRow, OpsSnapshot, ThreadRow, UpstreamRow } from './ops-types.js';
+import type { CallRow, ClientRow, ConfigRow, OpsSnapshot, ThreadRow, UpstreamRow } from './ops-types.js';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -72,13 +72,27 @@ function threadRows(now: number, rows: ThreadRow[]): string[][] {
   ]);
 }
 
+/** The revision in force and, while the file on disk cannot be applied, why (it stays until a reload succeeds). */
+function configSection(now: number, c: ConfigRow): string {
+  const rows: string[][] = [['Revision', `<code>${escapeHtml(c.revision)}</code>, applied ${ago(now, c.appliedAt)}`]];
+  if (c.error) {
+    const where = c.error.line !== undefined ? ` (line ${c.error.line}${c.error.column !== undefined ? `, column ${c.error.column}` : ''})` : '';
+    rows.push(['Reload', `${badge('failed')} ${ago(now, c.error.at)}${escapeHtml(where)}: <span class="error">${escapeHtml(c.error.message)}</span> The revision above still serves.`]);
+  }
+  if (c.restartNeeded.length > 0) rows.push(['Restart needed', `<span class="error">${c.restartNeeded.map(escapeHtml).join('<br>')}</span>`]);
+  rows.push(['Reloads', `${c.reloads.applied} applied, ${c.reloads.failed} failed`]);
+  return `<section aria-labelledby="h-config"><h2 id="h-config">Configuration</h2>${table('Configuration', ['', 'Value'], rows, '')}</section>`;
+}
+
 /** The sections the page replaces on every update. */
 export function renderSections(s: OpsSnapshot): string {
   const failed = s.upstreams.filter((u) => u.state === 'failed').length;
   const ready = s.upstreams.filter((u) => u.state === 'ready').length;
   const summary = `${ready} of ${s.upstreams.length} upstreams ready${failed ? `, ${failed} failed` : ''}; ${s.clients.length} clients connected`;
+  const config = s.config ? (s.config.error ? '; config reload failed' : '') : '';
   return [
-    `<p id="summary">${escapeHtml(summary)}</p>`,
+    `<p id="summary">${escapeHtml(summary + config)}</p>`,
+    ...(s.config ? [configSection(s.now, s.config)] : []),
     `<section aria-labelledby="h-upstreams"><h2 id="h-upstreams">Upstreams</h2>${table('Upstream MCP servers', ['Server', 'State', 'Protocol', 'Tools', 'Startup', 'Restarts', 'Last error'], upstreamRows(s.upstreams), 'No upstream MCP servers.')}</section>`,
     `<section aria-labelledby="h-clients"><h2 id="h-clients">Connected clients</h2>${table('Connected clients', ['Session', 'Protocol', 'In flight', 'Streams', 'Idle'], clientRows(s.clients), 'No client connected.')}</section>`,
     `<section aria-labelledby="h-calls"><h2 id="h-calls">Recent calls</h2>${table('Recent calls, newest first', ['Method', 'Target', 'Latency', 'Outcome', 'When'], callRows(s.now, s.calls), 'No calls yet.')}</section>`,

@@ -79,7 +79,7 @@ export function renderPage(options: { title: string; version: string; nonce: str
 <title>${title} status</title><style nonce="${options.nonce}">${STYLE}</style></head>
 <body><a class="skip" href="#live">Skip to status</a>
 <header><h1>${title}</h1><span>switchboard ${escapeHtml(options.version)}</span><span id="conn" role="status" aria-live="polite">loading…</span>
-<nav aria-label="Sections"><a href="#h-upstreams">Upstreams</a> · <a href="#h-clients">Clients</a> · <a href="#h-calls">Calls</a> · <a href="#h-threads">Threads</a></nav></header>
+<nav aria-label="Sections"><a href="#h-config">Configuration</a> · <a href="#h-upstreams">Upstreams</a> · <a href="#h-clients">Clients</a> · <a href="#h-calls">Calls</a> · <a href="#h-threads">Threads</a></nav></header>
 <main><form id="token-form" hidden><label for="token">Token</label><input id="token" type="password" autocomplete="off" required><button type="submit">Show status</button></form>
 <div id="live" tabindex="-1"></div></main>
 <script nonce="${options.nonce}">${SCRIPT}</script></body></html>`;

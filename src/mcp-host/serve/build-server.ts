@@ -60,7 +60,7 @@ export function legacyServer(served: Served, session: HostSession, observed: () 
   session.attach(server);
   const sdk = server as unknown as SdkServerInternals;
   server.setRequestHandler('initialize', async (request, ctx) => {
-    session.view = viewFor(served, ctx);
+    session.caller = callerOf(ctx.http?.authInfo);
     sdk._instructions = await product.instructions?.(session.view);
     const result = await sdk._oninitialize(request);
     const extra = product.serverInfoFor?.(request.params.clientInfo);

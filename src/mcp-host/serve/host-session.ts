@@ -1,11 +1,12 @@
 // One 2025 connection (a stdio pipe, an HTTP session) as the host keeps it: the SDK server on it, the
-// view of the caller that opened it, its requests in flight (a busy session is never closed for
+// caller that opened it (seen through the rules in force), its requests in flight (a busy session is never closed for
 // room or idleness) and, for products that answer a cancelled call, each request's own abort.
 import { randomUUID } from 'node:crypto';
 import type { InputRequest, Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { errorMessage, type Logger } from '../../util/index.js';
-import { UNRESTRICTED, type CallerView } from '../access/access-rules.js';
+import { UNRESTRICTED, type AccessPolicy, type CallerView } from '../access/access-rules.js';
+import type { Caller } from '../access/caller.js';
 import type { Notification, Session } from './product.js';
 
 /** setTimeout's ceiling: a question may wait as long as its user needs. */
@@ -14,7 +15,8 @@ const AnyResult = z.unknown();
 
 export class HostSession implements Session {
   readonly id = randomUUID();
-  view: CallerView = UNRESTRICTED;
+  /** Who opened it, set at initialize (over stdio nobody: the local user). */
+  caller: Caller | undefined;
   /** Requests being handled now. */
   inFlight = 0;
   /** Each request's own abort, by request key (products that answer a cancelled call). */
@@ -23,7 +25,15 @@ export class HostSession implements Session {
   private readonly closeListeners: (() => void)[] = [];
   private closed = false;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly access?: AccessPolicy,
+  ) {}
+
+  /** What its caller may see and use under the rules in force now: a reload's new rules judge its next request. */
+  get view(): CallerView {
+    return this.access?.viewFor(this.caller) ?? UNRESTRICTED;
+  }
 
   attach(server: Server): void {
     this.server = server;

@@ -106,7 +106,7 @@ export function startServing(product: Product, options: ServeOptions): Serving {
       const handle = sdkServeStdio(
         async (ctx) => {
           if (ctx.era === 'legacy') {
-            const opened = new HostSession(logger);
+            const opened = new HostSession(logger, s.access);
             session = opened;
             opened.onClose(() => s.tasks.sessionClosed(opened));
             return legacyServer(s, opened, () => observed, product.answersCancelled === true);
@@ -193,7 +193,7 @@ export async function serveHttp(product: Product, http: HttpServeOptions, option
       logger,
       modern: leg,
       async openSession(sessionTransport) {
-        const session = new HostSession(logger);
+        const session = new HostSession(logger, s.access);
         session.onClose(() => s.tasks.sessionClosed(session));
         const audited = options.audit ? new AuditedTransport(sessionTransport, options.audit, product.describe) : sessionTransport;
         const { transport, guard } = guarded(s, audited, false);
