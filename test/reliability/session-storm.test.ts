@@ -1,60 +1,20 @@
 // Session storms: 500 calls, 16 in flight, through an HTTP upstream that expires its session every 7
 // requests and cuts 2% of SSE streams (seeded). Every call succeeds, and the server sees exactly one
 // re-initialization per expired session — concurrent failures share one recovery.
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMcpServerConfig } from '../../src/config/index.js';
 import { createMcpClient, type SessionRecoveredEvent } from '../../src/mcp-client/index.js';
 import { createDefaultClientFactory, McpConnectionManager } from '../../src/mcp/index.js';
 import { createLogger } from '../../src/util/index.js';
-import { spawnUrlServer } from '../support/fixture-processes.js';
 import { fullRun, sliceTitle } from '../support/long-runs.js';
 import { killProcessesByMarker } from '../support/process-tree.js';
-import { CHAOS, NODE } from './fault-cases.js';
-
-export const STORM = { calls: 500, inFlight: 16, expireEvery: 7, dropRate: 0.02, seed: 20_260_501 } as const;
-
-interface ChaosStats {
-  initializes: number;
-  posts: number;
-  expired: number;
-  notFound: number;
-  dropped: number;
-}
+import { startStormServer, storm, STORM } from './storm-server.js';
 
 const markers: string[] = [];
 afterEach(async () => {
   await Promise.all(markers.splice(0).map((m) => killProcessesByMarker(m)));
   logLines = [];
 });
-
-async function startStormServer(): Promise<{ url: string; stats(): Promise<ChaosStats> }> {
-  const marker = `storm-${randomUUID()}`;
-  markers.push(marker);
-  const { url } = await spawnUrlServer(NODE, [
-    CHAOS, '--marker', marker, '--http',
-    '--mode', 'http-expire-session,http-drop-sse',
-    '--expire-every', String(STORM.expireEvery),
-    '--rate-drop', String(STORM.dropRate),
-    '--seed', String(STORM.seed),
-  ]);
-  return { url, stats: async () => (await (await fetch(new URL('/chaos/stats', url))).json()) as ChaosStats };
-}
-
-/** Runs `total` calls with at most `inFlight` at a time; returns each call's text or error. */
-async function storm(call: (i: number) => Promise<string>): Promise<{ results: string[]; ms: number }> {
-  const results: string[] = new Array<string>(STORM.calls);
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < STORM.calls) {
-      const i = next++;
-      results[i] = await call(i).catch((err: unknown) => `error: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-  await Promise.all(Array.from({ length: STORM.inFlight }, worker));
-  return { results, ms: performance.now() - started };
-}
 
 const expected = Array.from({ length: STORM.calls }, (_, i) => `storm ${i}`);
 const textOf = (r: { content: unknown }) => ((r.content as { text?: string }[])[0]?.text ?? '');
@@ -63,7 +23,7 @@ const logger = createLogger((line) => logLines.push(line), { level: 'info' });
 
 describe(sliceTitle('session storm', fullRun ? 2 : 1, 2), { timeout: 180_000 }, () => {
   it(`McpClient: ${STORM.calls} calls, ${STORM.inFlight} in flight, session expiry every ${STORM.expireEvery} requests, ${STORM.dropRate * 100}% dropped SSE streams`, async () => {
-    const server = await startStormServer();
+    const server = await startStormServer(markers);
     const recovered: SessionRecoveredEvent[] = [];
     const config = parseMcpServerConfig('storm', { url: server.url, tool_timeout_sec: 60 }).config;
     const client = createMcpClient(config, { logger, handlers: { onSessionRecovered: (e) => recovered.push(e) } });
@@ -91,7 +51,7 @@ describe(sliceTitle('session storm', fullRun ? 2 : 1, 2), { timeout: 180_000 }, 
   // `npm test` takes the storm through McpClient; the whole run adds it through the manager.
   if (fullRun) {
     it(`manager: ${STORM.calls} calls by model-visible name through the same kind of upstream`, async () => {
-      const server = await startStormServer();
+      const server = await startStormServer(markers);
       const config = parseMcpServerConfig('storm', { url: server.url, tool_timeout_sec: 60 }).config;
       const manager = new McpConnectionManager({ servers: { storm: config } }, { createClient: createDefaultClientFactory({ logger, environments: {} }), logger });
       try {

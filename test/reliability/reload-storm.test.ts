@@ -1,0 +1,93 @@
+// Reloads during a session storm lose nothing: 500 calls, 16 in flight, through the storm's HTTP
+// upstream (session expiry every 7 requests, 2% dropped SSE streams), and calls to a stdio server
+// alongside until it ends, while the configuration is reloaded twelve times: a server added and
+// removed, the storm server's tool filter changed in place, the stdio server restarted with another
+// environment. Every call succeeds (a restarted server's running calls finish before it goes), the
+// storm upstream sees only its own session recoveries (no reload reconnected it), and no process is
+// left behind.
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
+import { createDefaultClientFactory, McpConnectionManager, type ServersReloaded } from '../../src/mcp/index.js';
+import { createLogger } from '../../src/util/index.js';
+import { findProcessesByMarker, killProcessesByMarker } from '../support/process-tree.js';
+import { waitFor } from '../support/wait.js';
+import { CHAOS, NODE } from './fault-cases.js';
+import { startStormServer, storm, STORM } from './storm-server.js';
+
+const RELOADS = 12;
+const textOf = (r: { content: unknown }) => ((r.content as { text?: string }[])[0]?.text ?? '');
+const markers: string[] = [];
+afterEach(async () => {
+  await Promise.all(markers.splice(0).map((m) => killProcessesByMarker(m)));
+});
+
+describe('reload during a session storm', { timeout: 180_000 }, () => {
+  it(`${STORM.calls} storm calls and a stdio server's calls through ${RELOADS} reloads: nothing lost`, async () => {
+    const server = await startStormServer(markers);
+    const marker = `reload-storm-${process.pid}-${Date.now()}`;
+    markers.push(marker);
+    const stdio = (generation: number) => ({ command: NODE, args: [CHAOS, '--marker', marker], env: { GENERATION: String(generation) }, tool_timeout_sec: 60 });
+    const configFor = (k: number): Record<string, McpServerConfig> => {
+      const raw: Record<string, Record<string, unknown>> = {
+        storm: { url: server.url, tool_timeout_sec: 60, ...(k % 2 === 1 ? { disabled_tools: ['slow'] } : {}) },
+        // Restarted every third reload (a new environment is a new process).
+        side: stdio(Math.floor(k / 3)),
+        ...(k % 4 === 1 ? { extra: stdio(0) } : {}),
+      };
+      return Object.fromEntries(Object.entries(raw).map(([name, table]) => [name, parseMcpServerConfig(name, table).config]));
+    };
+    const logger = createLogger(() => {}, { level: 'info' });
+    const manager = new McpConnectionManager({ servers: configFor(0) }, { createClient: createDefaultClientFactory({ logger, environments: {} }), logger });
+    const done: ServersReloaded[] = [];
+    try {
+      await manager.waitForStartup();
+      // Reload k waits for the k-th share of the storm, so every reload lands in the middle of it.
+      let completed = 0;
+      const reloads = (async () => {
+        for (let k = 1; k <= RELOADS; k++) {
+          await waitFor(() => completed >= (k * STORM.calls) / (RELOADS + 1), `storm call ${Math.ceil((k * STORM.calls) / (RELOADS + 1))} before reload ${k}`, 60_000);
+          done.push(manager.reload(configFor(k)));
+        }
+      })();
+      // Calls to the side server (every third reload restarts it) go on until the storm is over.
+      const side: { want: string; got: string }[] = [];
+      const sideWorker = async () => {
+        while (completed < STORM.calls) {
+          const i = side.length;
+          const entry = { want: i % 2 === 0 ? `side ${i}` : 'slow done', got: '' };
+          side.push(entry);
+          entry.got = await manager
+            .callTool(i % 2 === 0 ? 'mcp__side__echo' : 'mcp__side__slow', i % 2 === 0 ? { text: `side ${i}` } : { ms: 100, steps: 2 })
+            .then(textOf, (err: unknown) => `error: ${String(err)}`);
+        }
+      };
+      const [stormRun] = await Promise.all([
+        storm(async (i) => {
+          const text = textOf(await manager.callTool('mcp__storm__echo', { text: `storm ${i}` }));
+          completed++;
+          return text;
+        }),
+        ...Array.from({ length: 4 }, sideWorker),
+      ]);
+      await reloads;
+      const stats = await server.stats();
+      console.log(`reload storm: ${STORM.calls} storm calls in ${Math.round(stormRun.ms)} ms, ${done.length} reloads; server: ${JSON.stringify(stats)}`);
+      expect(done).toHaveLength(RELOADS);
+      expect(stormRun.results).toEqual(Array.from({ length: STORM.calls }, (_, i) => `storm ${i}`));
+      expect(side.length).toBeGreaterThan(STORM.calls / 10);
+      expect(side.map((c) => c.got)).toEqual(side.map((c) => c.want));
+      // The reloads did what they say: the side server restarted, extra came and went, storm was only updated.
+      expect(done.flatMap((d) => d.restarted)).toContain('side');
+      expect(done.flatMap((d) => d.added)).toContain('extra');
+      expect(done.flatMap((d) => d.removed)).toContain('extra');
+      expect(done.flatMap((d) => [...d.restarted, ...d.removed])).not.toContain('storm');
+      // Only the storm's own session expiries re-initialized it.
+      expect(stats.expired).toBeGreaterThan(0);
+      expect(stats.initializes).toBe(stats.expired + 1);
+    } finally {
+      await manager.close();
+    }
+    // The replaced and removed processes are gone (each 'side' generation and 'extra').
+    await waitFor(async () => (await findProcessesByMarker(marker)).length === 0, 'every stdio upstream to exit', 20_000);
+  });
+});
