@@ -4,7 +4,7 @@
 // server keeps its process, the clients keep their sessions, a call running on the changed server
 // completes, and every client's catalog becomes the new file's. A broken save keeps the old
 // configuration serving and is reported in the log, on /readyz, /metrics and the status page; the
-// fixed file applies.
+// fixed file applies. `switchboard mcp add` and `mcp remove` reach the running gateways the same way.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliProcess } from '../support/cli.js';
 import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { isAlive, killProcessesByMarker } from '../support/process-tree.js';
 import { removeTree, tempDir } from '../support/temp.js';
@@ -164,6 +165,16 @@ describe('switchboard serve: config.toml changes while clients are attached', ()
     expect(after).toContain('switchboard_config_reload_failed 0');
     expect(await (await ops('/readyz')).text()).toBe(`ready\nconfig revision ${sha(fixed)}\n`);
     for (const c of attached) await waitFor(async () => !(await names(c)).some((n) => n.startsWith('mcp__added__')), `${c.name} to lose the added server`, 30_000);
+  }, 120_000);
+
+  it('takes `switchboard mcp add` and `mcp remove` as they are run', async () => {
+    const added = await runCliProcess(['mcp', 'add', 'cli', '--', process.execPath, CHAOS, '--process-tools', '--marker', marker], { home, env: { HOME: home } });
+    expect(added).toMatchObject({ code: 0 });
+    for (const c of attached) await waitFor(async () => (await names(c)).includes('mcp__cli__echo'), `${c.name} to see the added server`, 30_000);
+    const [stdio] = attached as [Attached];
+    expect(textOf(await stdio.client.callTool({ name: 'mcp__cli__echo', arguments: { text: 'added by the CLI' } }, CALL))).toBe('added by the CLI');
+    expect(await runCliProcess(['mcp', 'remove', 'cli'], { home, env: { HOME: home } })).toMatchObject({ code: 0 });
+    for (const c of attached) await waitFor(async () => !(await names(c)).includes('mcp__cli__echo'), `${c.name} to lose the removed server`, 30_000);
   }, 120_000);
 
   /** The first frame of the status page's live feed (the sections it shows). */
