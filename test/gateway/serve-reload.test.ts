@@ -2,7 +2,8 @@
 // two gateways on one home, one over stdio and one over Streamable HTTP with a 2025 session and a
 // 2026-07-28 client. A server added, one removed and one changed by an editor's save: the unchanged
 // server keeps its process, the clients keep their sessions, a call running on the changed server
-// completes, and every client's catalog becomes the new file's. A broken save keeps the old
+// completes, every client's catalog becomes the new file's, and each is told (2025 sessions by
+// notification, the 2026-07-28 client on its subscriptions/listen stream). A broken save keeps the old
 // configuration serving and is reported in the log, on /readyz, /metrics and the status page; the
 // fixed file applies. `switchboard mcp add` and `mcp remove` reach the running gateways the same way.
 import { createHash } from 'node:crypto';
@@ -105,13 +106,19 @@ describe('switchboard serve: config.toml changes while clients are attached', ()
     );
     await waitFor(() => started.includes('stdio') && started.includes('http 2025'), 'both slow calls to report progress', 20_000);
     const heard = attached.map((c) => c.listChanged);
+    // The 2026-07-28 client listens for list changes.
+    let modernHeard = 0;
+    modern.client.setNotificationHandler('notifications/tools/list_changed', () => void modernHeard++);
+    const listening = await modern.client.listen({ toolsListChanged: true });
 
     await save(`mcp_reload_drain_timeout_ms = 60000\n${server('keep')}${server('change', 'env = { CHAOS_COUNT_FROM = "2" }\n')}${server('added')}`);
 
     for (const c of attached) await waitFor(async () => (await names(c)).join() === catalog('added', 'change', 'keep').join(), `${c.name}'s catalog to be the new file's`, 30_000);
-    // The 2025 clients were told; the 2026-07-28 client got the fresh list on its next request.
+    // The 2025 clients were told, the 2026-07-28 client on its subscriptions/listen stream (and it got the fresh list on its next request).
     expect(stdio.listChanged).toBeGreaterThan(heard[0]!);
     expect(legacy.listChanged).toBeGreaterThan(heard[1]!);
+    await waitFor(() => modernHeard > 0, 'the listen stream to carry tools/list_changed', 20_000);
+    await listening.close();
     expect(await Promise.all(running)).toEqual(['slow done', 'slow done']);
 
     expect(await pids(stdio).catch(() => undefined)).toBeUndefined(); // 'gone' is not in the catalog any more
