@@ -2,13 +2,13 @@
 // follows its config.toml: a server added by an editor's save is a tool of the agent's next turn, the
 // unchanged server keeps its process, the connected client keeps its session, and a broken save keeps
 // the old configuration serving and is reported on /readyz until the fix applies.
-import { createHash } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responsesTurn, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
+import { revisionOf, saveAsEditor } from '../support/config-save.js';
 import { makeServerHome, spawnHttpServer, type ServerHome } from '../support/mcp-server-harness.js';
 import { killProcessesByMarker } from '../support/process-tree.js';
 import { waitFor } from '../support/wait.js';
@@ -16,7 +16,6 @@ import { waitFor } from '../support/wait.js';
 const CHAOS = fileURLToPath(new URL('../fixtures/chaos-server.ts', import.meta.url));
 const TOKEN = 'reload-test-token-0123456789';
 const q = JSON.stringify;
-const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
 describe('switchboard mcp-server --http: config.toml changes while a client is connected', () => {
   const marker = `agent-reload-${process.pid}-${Date.now()}`;
@@ -30,10 +29,7 @@ describe('switchboard mcp-server --http: config.toml changes while a client is c
   const chaos = (name: string) => `[mcp_servers.${name}]\ncommand = ${q(process.execPath)}\nargs = [${q(CHAOS)}, "--process-tools", "--marker", ${q(marker)}]\n`;
   const readyz = async () => (await fetch(new URL('/readyz', server.url))).text();
 
-  async function save(text: string): Promise<void> {
-    await writeFile(`${file}.swp`, text);
-    await rename(`${file}.swp`, file);
-  }
+  const save = (text: string) => saveAsEditor(file, text);
 
   /** One codex turn in which the model calls `tool`; returns what the tool answered the model. */
   async function toolOutput(tool: string, args: Record<string, unknown>): Promise<string> {
@@ -78,11 +74,11 @@ describe('switchboard mcp-server --http: config.toml changes while a client is c
     expect(pid).toBeGreaterThan(0);
     const session = transport.sessionId;
     const inForce = await readFile(file, 'utf8');
-    expect(await readyz()).toContain(`config revision ${sha(inForce)}\n`);
+    expect(await readyz()).toContain(`config revision ${revisionOf(inForce)}\n`);
 
     const added = `${inForce}${chaos('added')}`;
     await save(added);
-    await waitFor(async () => (await readyz()).includes(`config revision ${sha(added)}\n`), 'the added server to be in force', 20_000);
+    await waitFor(async () => (await readyz()).includes(`config revision ${revisionOf(added)}\n`), 'the added server to be in force', 20_000);
     expect(await toolOutput('mcp__added__echo', { text: 'from the added server' })).toContain('from the added server');
     expect(await pidOfKeep()).toBe(pid);
     expect(transport.sessionId).toBe(session);
@@ -90,11 +86,11 @@ describe('switchboard mcp-server --http: config.toml changes while a client is c
     await save(`${added}\n[mcp_servers.broken\n`);
     await waitFor(async () => (await readyz()).includes('config reload failed'), '/readyz to report the broken save', 20_000);
     const body = await readyz();
-    expect(body).toMatch(new RegExp(`config revision ${sha(added)}\nconfig reload failed at line \\d+, column 1; revision ${sha(added)} still serves`));
+    expect(body).toMatch(new RegExp(`config revision ${revisionOf(added)}\nconfig reload failed at line \\d+, column 1; revision ${revisionOf(added)} still serves`));
     expect(await toolOutput('mcp__added__echo', { text: 'still served' })).toContain('still served');
 
     await save(inForce);
-    await waitFor(async () => (await readyz()) === `ready\nconfig revision ${sha(inForce)}\n`, 'the fixed file to be in force', 20_000);
+    await waitFor(async () => (await readyz()) === `ready\nconfig revision ${revisionOf(inForce)}\n`, 'the fixed file to be in force', 20_000);
     expect(await toolOutput('mcp__added__echo', { text: 'echo-after-removal' })).not.toContain('echo-after-removal');
     expect(await pidOfKeep()).toBe(pid);
   }, 120_000);

@@ -3,18 +3,17 @@
 // new server needs that the process lacks, and a change the command refuses each keep the config in
 // force and are reported with line and column; fixing the file applies it; the revision is the file's
 // SHA-256 as `sha256sum` prints it.
-import { createHash } from 'node:crypto';
-import { rename, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { SwitchboardError, createLogger } from '../../src/util/index.js';
 import { LiveConfig, type ApplyConfig } from '../../src/cli/config-reload.js';
+import { revisionOf, saveAsEditor } from '../support/config-save.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { Changes } from '../support/wait.js';
 
 const SERVER = '[mcp_servers.docs]\ncommand = "docs-server"\n';
-const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
 interface Setup {
   home: string;
@@ -67,8 +66,7 @@ async function setup(text: string, options: { env?: NodeJS.ProcessEnv; apply?: A
       await changes.until(() => seen > before, () => `no reload settled; log:\n${log.join('\n')}`, 10_000);
     },
     async write(t) {
-      await writeFile(`${file}.tmp`, t);
-      await rename(`${file}.tmp`, file);
+      await saveAsEditor(file, t);
     },
   };
 }
@@ -76,14 +74,14 @@ async function setup(text: string, options: { env?: NodeJS.ProcessEnv; apply?: A
 describe('LiveConfig', () => {
   it('applies an editor\'s atomic rename, and names the revision by the file\'s SHA-256', async () => {
     const s = await setup(SERVER);
-    expect(s.live.current()).toMatchObject({ revision: sha(SERVER), reloads: { applied: 0, failed: 0 }, restartNeeded: [] });
+    expect(s.live.current()).toMatchObject({ revision: revisionOf(SERVER), reloads: { applied: 0, failed: 0 }, restartNeeded: [] });
     const next = `${SERVER}[mcp_servers.git]\ncommand = "git-server"\n`;
     await s.settled(() => s.write(next));
     expect(s.applied.map((c) => Object.keys(c.mcp_servers))).toEqual([['docs', 'git']]);
     expect(s.live.config.mcp_servers.git?.name).toBe('git');
-    expect(s.live.current()).toMatchObject({ revision: sha(next), reloads: { applied: 1, failed: 0 } });
+    expect(s.live.current()).toMatchObject({ revision: revisionOf(next), reloads: { applied: 1, failed: 0 } });
     expect(s.live.current().error).toBeUndefined();
-    expect(s.log.some((l) => l.includes(`INFO config reloaded (revision ${sha(SERVER)} -> ${sha(next)}): servers docs, git`))).toBe(true);
+    expect(s.log.some((l) => l.includes(`INFO config reloaded (revision ${revisionOf(SERVER)} -> ${revisionOf(next)}): servers docs, git`))).toBe(true);
   });
 
   it('reloads on SIGHUP without a file watch', async () => {
@@ -91,7 +89,7 @@ describe('LiveConfig', () => {
     const next = `${SERVER}startup_timeout_sec = 5\n`;
     await s.write(next);
     await s.settled(async () => process.emit('SIGHUP', 'SIGHUP'));
-    expect(s.live.current().revision).toBe(sha(next));
+    expect(s.live.current().revision).toBe(revisionOf(next));
     expect(s.applied).toHaveLength(1);
   });
 
@@ -99,16 +97,16 @@ describe('LiveConfig', () => {
     const s = await setup(SERVER);
     await s.settled(() => s.write('[mcp_servers.docs\ncommand = "docs-server"\n'));
     const row = s.live.current();
-    expect(row.revision).toBe(sha(SERVER));
+    expect(row.revision).toBe(revisionOf(SERVER));
     expect(row.error).toMatchObject({ line: 1, column: 1, message: expect.stringMatching(/config\.toml:1:1: invalid TOML/) });
     expect(row.reloads).toEqual({ applied: 0, failed: 1 });
     expect(s.applied).toEqual([]);
     expect(s.live.config.mcp_servers.docs?.name).toBe('docs');
-    expect(s.log.some((l) => l.includes(`ERROR config not applied; revision ${sha(SERVER)} still serves: `) && l.includes('config.toml:1:1: invalid TOML'))).toBe(true);
+    expect(s.log.some((l) => l.includes(`ERROR config not applied; revision ${revisionOf(SERVER)} still serves: `) && l.includes('config.toml:1:1: invalid TOML'))).toBe(true);
 
     const fixed = `${SERVER}[mcp_servers.web]\nurl = "http://127.0.0.1:9/mcp"\n`;
     await s.settled(() => s.write(fixed));
-    expect(s.live.current()).toMatchObject({ revision: sha(fixed), reloads: { applied: 1, failed: 1 } });
+    expect(s.live.current()).toMatchObject({ revision: revisionOf(fixed), reloads: { applied: 1, failed: 1 } });
     expect(s.live.current().error).toBeUndefined();
   });
 

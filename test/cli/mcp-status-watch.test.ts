@@ -2,11 +2,11 @@
 // it follows startup, a crash and the restart (restarts, the last error), and exits 0 on SIGTERM; it
 // follows config.toml too (a server added, a save that cannot be applied and where, the fix).
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPSTREAM_FIXTURE } from '../gateway/gateway-harness.js';
+import { revisionOf, saveAsEditor } from '../support/config-save.js';
 import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
@@ -46,12 +46,8 @@ describe('mcp status --watch', () => {
 
   it('shows the config revision, a save that cannot be applied with its line and column, and applies the fix', async () => {
     const file = path.join(home, 'config.toml');
-    const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
     const server = (name: string) => `[mcp_servers.${name}]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}]\n`;
-    const save = async (text: string) => {
-      await writeFile(`${file}.swp`, text);
-      await rename(`${file}.swp`, file);
-    };
+    const save = (text: string) => saveAsEditor(file, text);
     const first = server('one');
     await writeFile(file, first);
     const child = spawn(process.execPath, [BIN, 'mcp', 'status', '--watch'], { cwd: home, env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -61,17 +57,17 @@ describe('mcp status --watch', () => {
     /** The last table printed. */
     const last = () => out.slice(out.lastIndexOf('Name '));
     try {
-      await waitFor(() => /^one\s+ready\s/m.test(last()) && last().includes(`config revision ${sha(first)}`), `a ready row and the revision; output:\n${out}`);
+      await waitFor(() => /^one\s+ready\s/m.test(last()) && last().includes(`config revision ${revisionOf(first)}`), `a ready row and the revision; output:\n${out}`);
       const second = `${first}${server('two')}`;
       await save(second);
-      await waitFor(() => /^two\s+ready\s/m.test(last()) && last().includes(`config revision ${sha(second)}`), `the added server; output:\n${out}`);
+      await waitFor(() => /^two\s+ready\s/m.test(last()) && last().includes(`config revision ${revisionOf(second)}`), `the added server; output:\n${out}`);
       await save(`${second}[mcp_servers.three\n`);
       await waitFor(() => last().includes('config not applied'), `the broken save; output:\n${out}`);
-      expect(last()).toMatch(new RegExp(`^config not applied \\(revision ${sha(second)} still in force\\): .*config\\.toml:7:1: invalid TOML`, 'm'));
+      expect(last()).toMatch(new RegExp(`^config not applied \\(revision ${revisionOf(second)} still in force\\): .*config\\.toml:7:1: invalid TOML`, 'm'));
       expect(last()).toMatch(/^one\s+ready\s/m);
       expect(last()).toMatch(/^two\s+ready\s/m);
       await save(first);
-      await waitFor(() => last().includes(`config revision ${sha(first)}`) && !/^two\s/m.test(last()), `the fix; output:\n${out}`);
+      await waitFor(() => last().includes(`config revision ${revisionOf(first)}`) && !/^two\s/m.test(last()), `the fix; output:\n${out}`);
       expect(last()).not.toContain('config not applied');
     } finally {
       child.kill('SIGTERM');

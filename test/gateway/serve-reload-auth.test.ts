@@ -2,13 +2,11 @@
 // changed config.toml: a rule added at run time decides the next request of a caller whose session
 // was already open, a tool filter added to a server hides and refuses its tool from the next request,
 // and a limit added applies to the next call. Sessions stay open through each change.
-import { createHash } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { homeWithConfig, revisionOf, saveAsEditor } from '../support/config-save.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { RawHttpSession } from '../support/raw-http-session.js';
-import { removeTree, tempDir } from '../support/temp.js';
+import { removeTree } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { freePort } from '../mcp-client/oauth/helpers.js';
@@ -16,7 +14,6 @@ import { UPSTREAM_FIXTURE } from './gateway-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
 
 const q = JSON.stringify;
-const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
 interface Rpc {
   result?: { content?: { text?: string }[]; tools?: { name: string }[] };
@@ -39,9 +36,8 @@ describe('switchboard serve --http: [server_auth] and filters reloaded while cal
 
   /** Saves the file as an editor does and waits until the gateway runs it (its revision on /readyz). */
   async function apply(text: string): Promise<void> {
-    await writeFile(`${file}.swp`, text);
-    await rename(`${file}.swp`, file);
-    await waitFor(async () => (await (await fetch(new URL('/readyz', base))).text()).includes(`config revision ${sha(text)}\n`), `revision ${sha(text)} to be in force`, 20_000);
+    await saveAsEditor(file, text);
+    await waitFor(async () => (await (await fetch(new URL('/readyz', base))).text()).includes(`config revision ${revisionOf(text)}\n`), `revision ${revisionOf(text)} to be in force`, 20_000);
   }
 
   async function caller(sub: string): Promise<RawHttpSession> {
@@ -63,11 +59,8 @@ describe('switchboard serve --http: [server_auth] and filters reloaded while cal
     mcpUrl = `http://127.0.0.1:${port}/mcp`;
     base = `http://127.0.0.1:${port}/`;
     fixture = await startOAuthFixture({ jwt: { audience: mcpUrl } });
-    home = await tempDir('sb-serve-reload-auth-');
-    file = path.join(home, 'config.toml');
-    const work = path.join(home, 'work');
-    await mkdir(work);
-    await writeFile(file, servers() + auth());
+    let work: string;
+    ({ home, file, work } = await homeWithConfig('sb-serve-reload-auth-', servers() + auth()));
     serve = await spawnServe(['--http', `127.0.0.1:${port}`], { env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home }, cwd: work });
   }, 60_000);
 

@@ -6,17 +6,17 @@
 // notification, the 2026-07-28 client on its subscriptions/listen stream). A broken save keeps the old
 // configuration serving and is reported in the log, on /readyz, /metrics and the status page; the
 // fixed file applies. `switchboard mcp add` and `mcp remove` reach the running gateways the same way.
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliProcess } from '../support/cli.js';
+import { homeWithConfig, revisionOf, saveAsEditor } from '../support/config-save.js';
 import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { isAlive, killProcessesByMarker } from '../support/process-tree.js';
-import { removeTree, tempDir } from '../support/temp.js';
+import { removeTree } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 import { textOf } from './gateway-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
@@ -24,7 +24,6 @@ import { spawnServe, type ServeProcess } from './serve-process.js';
 const CHAOS = fileURLToPath(new URL('../fixtures/chaos-server.ts', import.meta.url));
 const CALL = { timeout: 60_000 };
 const q = JSON.stringify;
-const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
 interface Attached {
   name: string;
@@ -42,10 +41,7 @@ describe('switchboard serve: config.toml changes while clients are attached', ()
   const attached: Attached[] = [];
   const server = (name: string, extra = '') => `[mcp_servers.${name}]\ncommand = ${q(process.execPath)}\nargs = [${q(CHAOS)}, "--process-tools", "--marker", ${q(marker)}]\n${extra}`;
   /** As an editor saves: a new file renamed over the old one. */
-  const save = async (text: string) => {
-    await writeFile(`${file}.swp`, text);
-    await rename(`${file}.swp`, file);
-  };
+  const save = (text: string) => saveAsEditor(file, text);
   const names = async (c: Attached) => (await c.client.listTools(undefined, CALL)).tools.map((t) => t.name).sort();
   const pidOf = async (c: Attached, s: string) => (JSON.parse(textOf(await c.client.callTool({ name: `mcp__${s}__whoami`, arguments: {} }, CALL))) as { pid: number }).pid;
   const ops = (p: string) => fetch(new URL(p, serve.url));
@@ -62,11 +58,8 @@ describe('switchboard serve: config.toml changes while clients are attached', ()
 
   beforeAll(async () => {
     requireBuild();
-    home = await tempDir('sb-serve-reload-');
-    file = path.join(home, 'config.toml');
-    const work = path.join(home, 'work');
-    await mkdir(work);
-    await writeFile(file, `mcp_reload_drain_timeout_ms = 60000\n${server('keep')}${server('change')}${server('gone')}`);
+    let work: string;
+    ({ home, file, work } = await homeWithConfig('sb-serve-reload-', `mcp_reload_drain_timeout_ms = 60000\n${server('keep')}${server('change')}${server('gone')}`));
     const env = { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home };
     serve = await spawnServe(['--http', '127.0.0.1:0', '--insecure-no-auth'], { env, cwd: work });
     const stdio = new Client({ name: 'reload-stdio', version: '1.0.0' });
@@ -148,29 +141,29 @@ describe('switchboard serve: config.toml changes while clients are attached', ()
     }, '/readyz to report the failed reload', 20_000);
     // Still ready: the configuration in force serves.
     expect(ready.status).toBe(200);
-    expect(ready.body).toContain(`config revision ${sha(inForce)}\nconfig reload failed at line ${errorLine}, column 1; revision ${sha(inForce)} still serves: `);
+    expect(ready.body).toContain(`config revision ${revisionOf(inForce)}\nconfig reload failed at line ${errorLine}, column 1; revision ${revisionOf(inForce)} still serves: `);
     expect(ready.body).toContain(`config.toml:${errorLine}:1: invalid TOML`);
     const status = (await (await ops('/ops/status')).json()) as { config: { revision: string; error?: { line: number; column: number; message: string } } };
-    expect(status.config).toMatchObject({ revision: sha(inForce), error: { line: errorLine, column: 1, message: expect.stringContaining('invalid TOML') } });
+    expect(status.config).toMatchObject({ revision: revisionOf(inForce), error: { line: errorLine, column: 1, message: expect.stringContaining('invalid TOML') } });
     const page = await firstStatusFrame();
     expect(page).toContain('<h2 id="h-config">Configuration</h2>');
     expect(page).toContain(`(line ${errorLine}, column 1)`);
     const metrics = await (await ops('/metrics')).text();
-    expect(metrics).toContain(`switchboard_config_info{revision="${sha(inForce)}"} 1`);
+    expect(metrics).toContain(`switchboard_config_info{revision="${revisionOf(inForce)}"} 1`);
     expect(metrics).toContain('switchboard_config_reload_failed 1');
     expect(metrics).toMatch(/switchboard_config_reloads_total\{outcome="failed"\} 1\b/);
     const log = await readFile(path.join(home, 'log', 'switchboard.log'), 'utf8');
-    expect(log).toContain(`config not applied; revision ${sha(inForce)} still serves: `);
+    expect(log).toContain(`config not applied; revision ${revisionOf(inForce)} still serves: `);
     // The old configuration serves on.
     expect(await names(legacy)).toEqual(catalogBefore);
     expect(textOf(await legacy.client.callTool({ name: 'mcp__added__echo', arguments: { text: 'served' } }, CALL))).toBe('served');
 
     const fixed = inForce.replace(server('added'), '');
     await save(fixed);
-    await waitFor(async () => (await (await ops('/metrics')).text()).includes(`switchboard_config_info{revision="${sha(fixed)}"} 1`), 'the fixed file to be in force', 20_000);
+    await waitFor(async () => (await (await ops('/metrics')).text()).includes(`switchboard_config_info{revision="${revisionOf(fixed)}"} 1`), 'the fixed file to be in force', 20_000);
     const after = await (await ops('/metrics')).text();
     expect(after).toContain('switchboard_config_reload_failed 0');
-    expect(await (await ops('/readyz')).text()).toBe(`ready\nconfig revision ${sha(fixed)}\n`);
+    expect(await (await ops('/readyz')).text()).toBe(`ready\nconfig revision ${revisionOf(fixed)}\n`);
     for (const c of attached) await waitFor(async () => !(await names(c)).some((n) => n.startsWith('mcp__added__')), `${c.name} to lose the added server`, 30_000);
   }, 120_000);
 

@@ -1,15 +1,14 @@
 // `switchboard serve --tool-search` (the built CLI over stdio, chaos-server upstreams) given a changed
 // config.toml: the servers pinned with always_loaded follow the file without a restart (same
 // processes), the client is told its tools/list changed, and a removed server's tools leave the search.
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { homeWithConfig, saveAsEditor } from '../support/config-save.js';
 import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { killProcessesByMarker } from '../support/process-tree.js';
-import { removeTree, tempDir } from '../support/temp.js';
+import { removeTree } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 import { textOf } from './gateway-harness.js';
 
@@ -25,10 +24,7 @@ describe('switchboard serve --tool-search: config.toml changes', () => {
   let listChanged = 0;
   const server = (name: string, pinned: boolean) =>
     `[mcp_servers.${name}]\ncommand = ${q(process.execPath)}\nargs = [${q(CHAOS)}, "--process-tools", "--marker", ${q(marker)}]\nalways_loaded = ${pinned}\n`;
-  const save = async (text: string) => {
-    await writeFile(`${file}.swp`, text);
-    await rename(`${file}.swp`, file);
-  };
+  const save = (text: string) => saveAsEditor(file, text);
   const listed = async () => (await client.listTools(undefined, CALL)).tools.map((t) => t.name);
   const pidOf = async (s: string) =>
     (JSON.parse(textOf(await client.callTool({ name: 'call_tool', arguments: { name: `mcp__${s}__whoami`, arguments: {} } }, CALL))) as { pid: number }).pid;
@@ -37,11 +33,8 @@ describe('switchboard serve --tool-search: config.toml changes', () => {
 
   beforeAll(async () => {
     requireBuild();
-    home = await tempDir('sb-ts-reload-');
-    file = path.join(home, 'config.toml');
-    const work = path.join(home, 'work');
-    await mkdir(work);
-    await writeFile(file, server('pinned', true) + server('searched', false));
+    let work: string;
+    ({ home, file, work } = await homeWithConfig('sb-ts-reload-', server('pinned', true) + server('searched', false)));
     client = new Client({ name: 'ts-reload', version: '1.0.0' });
     client.setNotificationHandler('notifications/tools/list_changed', () => void listChanged++);
     await client.connect(

@@ -6,8 +6,7 @@
 // storm upstream sees only its own session recoveries (no reload reconnected it), and no process is
 // left behind. Once through the connection manager, once through a running `switchboard serve --http`
 // with four clients whose config.toml is saved six times during the storm.
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/ind
 import { createDefaultClientFactory, McpConnectionManager, type ServersReloaded } from '../../src/mcp/index.js';
 import { createLogger } from '../../src/util/index.js';
 import { spawnServe } from '../gateway/serve-process.js';
+import { revisionOf, saveAsEditor } from '../support/config-save.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { findProcessesByMarker, killProcessesByMarker } from '../support/process-tree.js';
 import { removeTree, tempDir } from '../support/temp.js';
@@ -130,9 +130,8 @@ describe('reload during a session storm', { timeout: 180_000 }, () => {
         for (let k = 1; k <= GATEWAY_RELOADS; k++) {
           await waitFor(() => completed >= (k * STORM.calls) / (GATEWAY_RELOADS + 1), `storm call before save ${k}`, 60_000);
           const text = configText(k);
-          await writeFile(`${file}.swp`, text);
-          await rename(`${file}.swp`, file);
-          const revision = createHash('sha256').update(text).digest('hex').slice(0, 12);
+          await saveAsEditor(file, text);
+          const revision = revisionOf(text);
           await waitFor(async () => (await (await fetch(new URL('/readyz', serve.url))).text()).includes(`config revision ${revision}\n`), `save ${k} to be in force`, 30_000);
         }
       })();
