@@ -1,9 +1,9 @@
 // LiveConfig, the reloading of config.toml behind `serve`, `mcp-server` and `mcp status --watch`: an
-// editor's atomic rename and SIGHUP each reload the file; a TOML error, a schema error, a variable a
-// new server needs that the process lacks, and a change the command refuses each keep the config in
-// force and are reported with line and column; fixing the file applies it; the revision is the file's
-// SHA-256 as `sha256sum` prints it.
-import { writeFile } from 'node:fs/promises';
+// editor's atomic rename, a Kubernetes ConfigMap's symlink swap and SIGHUP each reload the file; a
+// TOML error, a schema error, a variable a new server needs that the process lacks, and a change the
+// command refuses each keep the config in force and are reported with line and column; fixing the
+// file applies it; the revision is the file's SHA-256 as `sha256sum` prints it.
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config/index.js';
@@ -82,6 +82,27 @@ describe('LiveConfig', () => {
     expect(s.live.current()).toMatchObject({ revision: revisionOf(next), reloads: { applied: 1, failed: 0 } });
     expect(s.live.current().error).toBeUndefined();
     expect(s.log.some((l) => l.includes(`INFO config reloaded (revision ${revisionOf(SERVER)} -> ${revisionOf(next)}): servers docs, git`))).toBe(true);
+  });
+
+  it('applies a Kubernetes ConfigMap update (the ..data symlink swapped to a new folder)', async () => {
+    const s = await setup('');
+    // The file is mounted as config.toml -> ..data/config.toml, ..data -> a timestamped folder.
+    const mount = async (folder: string, text: string) => {
+      await mkdir(path.join(s.home, folder));
+      await writeFile(path.join(s.home, folder, 'config.toml'), text);
+      await symlink(folder, path.join(s.home, '..data_tmp'));
+      await rename(path.join(s.home, '..data_tmp'), path.join(s.home, '..data'));
+    };
+    await s.settled(async () => {
+      await mount('..2026_12_05_1', SERVER);
+      await rm(path.join(s.home, 'config.toml'));
+      await symlink('..data/config.toml', path.join(s.home, 'config.toml'));
+    });
+    expect(s.live.current().revision).toBe(revisionOf(SERVER));
+    const next = `${SERVER}[mcp_servers.git]\ncommand = "git-server"\n`;
+    await s.settled(() => mount('..2026_12_05_2', next));
+    expect(s.live.current().revision).toBe(revisionOf(next));
+    expect(Object.keys(s.live.config.mcp_servers)).toEqual(['docs', 'git']);
   });
 
   it('reloads on SIGHUP without a file watch', async () => {
