@@ -1,5 +1,5 @@
 // The operations routes of the HTTP endpoints as processes: /healthz and /readyz answer without the
-// token and say nothing else; /metrics needs the token (or --metrics-listen, without it) and counts
+// token and say nothing else (/readyz: the verdict and the config revision in force); /metrics needs the token (or --metrics-listen, without it) and counts
 // calls, upstream states, sessions; the page shell reveals nothing; the exec-server serves them too.
 import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { UPSTREAM_FIXTURE } from '../gateway/gateway-harness.js';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
+import { revisionOf } from '../support/config-save.js';
 import { startExecServerProcess, type ExecServerProcess } from '../support/exec-processes.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { removeTree, tempDir } from '../support/temp.js';
@@ -18,13 +19,13 @@ const node = JSON.stringify(process.execPath);
 const UP = `[mcp_servers.up]\ncommand = ${node}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}]\n`;
 const BROKEN = `[mcp_servers.broken]\ncommand = ${node}\nargs = ["-e", "process.exit(3)"]\n`;
 
-async function gatewayWith(toml: string, extraArgs: string[] = []): Promise<{ serve: ServeProcess; home: string; origin: string }> {
+async function gatewayWith(toml: string, extraArgs: string[] = []): Promise<{ serve: ServeProcess; home: string; origin: string; revision: string }> {
   const home = await tempDir('sb-ops-');
   const work = path.join(home, 'work');
   await mkdir(work);
   await writeFile(path.join(home, 'config.toml'), toml);
   const serve = await spawnServe(['--http', '127.0.0.1:0', ...extraArgs], { env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, SWITCHBOARD_MCP_TOKEN: TOKEN }, cwd: work });
-  return { serve, home, origin: new URL(serve.url).origin };
+  return { serve, home, origin: new URL(serve.url).origin, revision: revisionOf(toml) };
 }
 
 async function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; type: string }> {
@@ -59,11 +60,11 @@ describe('serve --http: health, readiness and metrics', () => {
     if (gw) await removeTree(gw.home);
   });
 
-  it('answers /healthz and /readyz without a token, with nothing but the verdict', async () => {
+  it('answers /healthz and /readyz without a token, with nothing but the verdict (and the config revision)', async () => {
     expect(await get(`${gw.origin}/healthz`)).toMatchObject({ status: 200, body: 'ok\n' });
     // The required server is ready (the broken one is not required).
     await waitFor(async () => (await get(`${gw.origin}/readyz`)).status === 200, '/readyz 200');
-    expect(await get(`${gw.origin}/readyz`)).toMatchObject({ status: 200, body: 'ready\n' });
+    expect(await get(`${gw.origin}/readyz`)).toMatchObject({ status: 200, body: `ready\nconfig revision ${gw.revision}\n` });
   });
 
   it('serves /metrics with the token only, counting calls, states and sessions', async () => {
@@ -129,7 +130,7 @@ describe('serve --http: /readyz with a required server down', () => {
 
   it('is 503 "not ready" while alive', async () => {
     await waitFor(async () => JSON.parse((await get(`${gw.origin}/ops/status`, auth)).body).upstreams.some((u: { state: string }) => u.state === 'failed'), 'broken failed');
-    expect(await get(`${gw.origin}/readyz`)).toMatchObject({ status: 503, body: 'not ready\n' });
+    expect(await get(`${gw.origin}/readyz`)).toMatchObject({ status: 503, body: `not ready\nconfig revision ${gw.revision}\n` });
     expect(await get(`${gw.origin}/healthz`)).toMatchObject({ status: 200, body: 'ok\n' });
   });
 });
