@@ -4,10 +4,15 @@
 // a local stdio server's process is started before that load, and handed to its client after it.
 import type { OAuthClientProvider, Root } from '@modelcontextprotocol/client';
 import type { EnvironmentConfig, McpServerConfig } from '../config/index.js';
-import type { McpClientOptions, StdioLauncher } from '../mcp-client/index.js';
+import type { McpClient, McpClientHandlers, McpClientOptions, PriorDiscovery, StdioLauncher } from '../mcp-client/index.js';
 import type { Logger } from '../util/index.js';
 import type { Telemetry } from '../util/telemetry/index.js';
-import type { ClientFactory } from './managed-server.js';
+
+/**
+ * Makes the McpClient for one server, given the handlers the manager wants on it; `prior` is the era
+ * verdict recorded for this server, adopted by the client instead of probing.
+ */
+export type ClientFactory = (config: McpServerConfig, handlers: McpClientHandlers, options?: { prior?: PriorDiscovery }) => McpClient | Promise<McpClient>;
 
 /** What the default client factory builds clients with. */
 export interface DefaultClientFactoryOptions {

@@ -7,9 +7,9 @@ export { diffServers, IN_PLACE_SETTINGS, type ServersDiff } from './server-diff.
 export type { TaskCallParams, ToolTasks } from './manager-operations.js';
 export type { UpstreamAccess } from './upstream-access.js';
 export { canonicalUri } from './resource-uri.js';
-export { createDefaultClientFactory, type DefaultClientFactoryOptions } from './client-factory.js';
+export { createDefaultClientFactory, type ClientFactory, type DefaultClientFactoryOptions } from './client-factory.js';
 export { createConnectionManager, type ConnectionManagerOptions } from './create-manager.js';
-export type { ClientFactory, ServerPhase } from './managed-server.js';
+export type { ServerPhase } from './server-status.js';
 export type { CatalogEntry, ToolSource } from './catalog.js';
 export type { CallElicitation, CallElicitationHandler } from './elicitation-router.js';
 export { SnapshotStore, SNAPSHOT_SCHEMA_VERSION } from './snapshot-store.js';

@@ -1,33 +1,19 @@
 // One configured server inside the manager: its lazily started, shared startup; its live or snapshot
-// tool list; background retries with backoff; crash restarts; and list_changed refreshes.
+// tool list (server-tools.ts); background retries with backoff; crash restarts; and list_changed refreshes.
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
 import { startupTimeoutMs } from '../config/index.js';
-import type { ListCacheHint, McpClient, McpClientHandlers, McpClientState, PriorDiscovery, ReadyInfo } from '../mcp-client/index.js';
-import { errorMessage, formatDuration, McpClientError, SwitchboardError, type Logger } from '../util/index.js';
-import { RestartPolicy, type RestartPolicyOptions } from './restart-policy.js';
-import { eraAfterStartup, mayBeStaleVerdict, startWithRecordedEra, type ServerEra } from './server-era.js';
-import { ListFreshness } from './list-freshness.js';
+import type { McpClient, McpClientHandlers, McpClientState, PriorDiscovery } from '../mcp-client/index.js';
+import { errorMessage, McpClientError, type Logger } from '../util/index.js';
+import { RestartPolicy, RetryTimer, type RestartPolicyOptions } from './restart-policy.js';
+import { connectAndList, eraAfterStartup, mayBeStaleVerdict, startWithRecordedEra, type FirstList, type ServerEra } from './server-era.js';
+import { ServerTools } from './server-tools.js';
 import type { SnapshotCache } from './snapshot-store.js';
 import { toolFilterFor, type ToolFilter } from './tool-filter.js';
 import { startupErrorDisplay, startupFailureText } from './startup-error.js';
 import { CallDrain } from './call-drain.js';
-
-export type ServerPhase =
-  /** startup_mode = "lazy" and not used yet. */
-  | { kind: 'idle' }
-  | { kind: 'starting'; startedAt: number }
-  | { kind: 'ready'; startupMs: number }
-  /** `display` is the friendly text, `raw` Codex's `MCP startup failed: …`; `retryAt` null = given up. */
-  | { kind: 'failed'; display: string; raw: string; error: unknown; retryAt: number | null }
-  | { kind: 'cancelled' }
-  | { kind: 'closed' };
-
-/**
- * Makes the McpClient for one server, given the handlers the manager wants on it; `prior` is the era
- * verdict recorded for this server, adopted by the client instead of probing.
- */
-export type ClientFactory = (config: McpServerConfig, handlers: McpClientHandlers, options?: { prior?: PriorDiscovery }) => McpClient | Promise<McpClient>;
+import type { ServerPhase } from './server-status.js';
+import type { ClientFactory } from './client-factory.js';
 
 export interface ManagedServerDeps {
   createClient: ClientFactory;
@@ -51,14 +37,10 @@ export class ManagedServer {
   private retired = false;
   private phaseValue: ServerPhase;
   private client: McpClient | undefined;
-  private liveTools: Tool[] | undefined;
-  private snapshotTools: Tool[] | undefined;
-  private readonly freshness = new ListFreshness();
+  private readonly toolList: ServerTools;
   private eraValue: ServerEra | undefined;
   private startup: Promise<McpClient> | undefined;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private refreshing: Promise<void> | undefined;
-  private refreshAgain = false;
+  private readonly retry = new RetryTimer();
   private readonly policy: RestartPolicy;
   private readonly closed = new AbortController();
   /** Times it stopped after being ready (each one a restart, or the give-up). */
@@ -73,6 +55,7 @@ export class ManagedServer {
     this.filterValue = toolFilterFor(config);
     this.phaseValue = { kind: 'idle' };
     this.policy = new RestartPolicy(deps.restart);
+    this.toolList = new ServerTools(config.name, deps.logger, () => deps.onToolsChanged(this));
   }
 
   get config(): McpServerConfig {
@@ -93,7 +76,7 @@ export class ManagedServer {
   /** A reload replaced or removed it: no more background retries or crash restarts (close() follows its drain). */
   retire(): void {
     this.retired = true;
-    this.clearRetry();
+    this.retry.clear();
   }
 
   get phase(): ServerPhase {
@@ -102,20 +85,17 @@ export class ManagedServer {
 
   /** The tools this server contributes now: live when ready, its snapshot while not yet started. */
   get tools(): { tools: Tool[]; source: 'live' | 'snapshot' } | undefined {
-    const phase = this.phaseValue.kind;
-    if (phase === 'ready' && this.liveTools) return { tools: this.liveTools, source: 'live' };
-    if ((phase === 'idle' || phase === 'starting') && this.snapshotTools) return { tools: this.snapshotTools, source: 'snapshot' };
-    return undefined;
+    return this.toolList.current(this.phaseValue.kind);
   }
 
   /** A snapshot a warm start may answer with instead of waiting: one without a TTL, or within it. */
   hasFreshSnapshot(now = Date.now()): boolean {
-    return this.snapshotTools !== undefined && this.freshness.snapshotFresh(now);
+    return this.toolList.hasFreshSnapshot(now);
   }
 
   /** The live list's cache hint, in the form a snapshot records it. */
   get listCache(): SnapshotCache | undefined {
-    return this.freshness.forSnapshot();
+    return this.toolList.listCache;
   }
 
   /**
@@ -123,7 +103,7 @@ export class ManagedServer {
    * one read at a time); true when one was started.
    */
   refreshIfStale(now = Date.now()): boolean {
-    if (this.phaseValue.kind !== 'ready' || this.refreshing || !this.freshness.liveExpired(now)) return false;
+    if (this.phaseValue.kind !== 'ready' || !this.toolList.stale(now)) return false;
     void this.refreshTools();
     return true;
   }
@@ -138,8 +118,7 @@ export class ManagedServer {
   }
 
   setSnapshot(tools: Tool[], era?: ServerEra, cache?: SnapshotCache): void {
-    this.snapshotTools = tools;
-    this.freshness.snapshotLoaded(cache);
+    this.toolList.loadSnapshot(tools, cache);
     this.eraValue ??= era;
   }
 
@@ -148,7 +127,7 @@ export class ManagedServer {
     const phase = this.phaseValue;
     if (phase.kind === 'ready' && this.client) return Promise.resolve(this.client);
     if (phase.kind === 'closed') return Promise.reject(this.unavailable('the connection manager is shut down'));
-    this.clearRetry();
+    this.retry.clear();
     this.startup ??= this.runStartup().finally(() => {
       this.startup = undefined;
     });
@@ -197,7 +176,7 @@ export class ManagedServer {
 
   async close(): Promise<void> {
     this.closed.abort(new McpClientError('cancelled', 'MCP startup cancelled'));
-    this.clearRetry();
+    this.retry.clear();
     const wasStarting = this.phaseValue.kind === 'starting';
     const client = this.client;
     this.client = undefined;
@@ -227,8 +206,7 @@ export class ManagedServer {
         throw this.closed.signal.reason;
       }
       this.eraValue = eraAfterStartup(started.ready, prior, previous);
-      this.liveTools = started.tools;
-      this.freshness.listed(started.cache, started.listedAt);
+      this.toolList.listed(started.tools, started.cache, started.listedAt);
       this.policy.succeeded();
       this.setPhase({ kind: 'ready', startupMs: Date.now() - startedAt });
       return started.client;
@@ -242,28 +220,15 @@ export class ManagedServer {
     }
   }
 
-  /** One client: connect and the first tools/list, together within `budget`; closed again on failure. */
-  private async connectAndList(
-    prior: PriorDiscovery | undefined,
-    budget: number,
-  ): Promise<{ client: McpClient; ready: ReadyInfo; tools: Tool[]; cache: ListCacheHint | undefined; listedAt: number }> {
-    const startedAt = Date.now();
+  /** One client, connected and listed within `budget`; its handlers may fire while it connects. */
+  private connectAndList(prior: PriorDiscovery | undefined, budget: number): Promise<FirstList> {
     const holder: { client?: McpClient } = {};
-    let client: McpClient | undefined;
-    try {
-      client = await this.deps.createClient(this.config, this.clientHandlers(holder), prior ? { prior } : undefined);
+    const make = () => this.deps.createClient(this.config, this.clientHandlers(holder), prior ? { prior } : undefined);
+    const adopt = (client: McpClient | undefined) => {
       holder.client = client;
       this.client = client;
-      const ready = await client.connect({ signal: this.closed.signal, timeoutMs: budget });
-      const remaining = budget - (Date.now() - startedAt);
-      const listedAt = Date.now();
-      const { tools, cache } = await client.listToolsWithCache({ signal: this.closed.signal, timeoutMs: Math.max(remaining, 1) });
-      return { client, ready, tools, cache, listedAt };
-    } catch (err) {
-      this.client = undefined;
-      await client?.close().catch(() => {});
-      throw err;
-    }
+    };
+    return connectAndList(make, adopt, budget, this.closed.signal);
   }
 
   /** `display` defaults to the startup failure text; a crash after being ready says so instead. */
@@ -274,19 +239,11 @@ export class ManagedServer {
   }
 
   private scheduleRetry(delayMs: number): void {
-    this.clearRetry();
     if (this.retired) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
+    this.retry.schedule(delayMs, () => {
       this.deps.logger.info(`MCP server '${this.name}': retrying startup`);
       this.ensureStarted().catch(() => {});
-    }, delayMs);
-    this.retryTimer.unref();
-  }
-
-  private clearRetry(): void {
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
+    });
   }
 
   /** A ready server whose connection failed (process exited, stream died): restart or give up. */
@@ -295,17 +252,9 @@ export class ManagedServer {
     this.client = undefined;
     void client.close().catch(() => {});
     this.crashCount += 1;
-    const again = this.policy.recordCrash();
     this.deps.logger.warn(`MCP server '${this.name}' stopped after being ready: ${state.error.message}`);
-    // It did start: "failed to start" would send the user looking in the wrong place.
-    const stopped = (what: string, why: string) => `MCP server \`${this.name}\` stopped after being ready (${what}): ${why}`;
-    if (!again) {
-      const err = new SwitchboardError('crash_limit', `gave up after ${this.policy.crashLimitText}: ${state.error.message}`, { cause: state.error });
-      this.fail(err, null, stopped(`gave up after ${this.policy.crashLimitText}`, state.error.message));
-      return;
-    }
-    const delay = this.policy.nextDelayMs();
-    this.fail(state.error, delay, stopped(`restarting in ${formatDuration(delay)}`, state.error.message));
+    const verdict = this.policy.afterCrash(this.name, state.error);
+    this.fail(verdict.error, verdict.retryInMs, verdict.display);
   }
 
   /** Handlers for one client; `holder` names that client (it is created after its handlers). */
@@ -319,10 +268,7 @@ export class ManagedServer {
       },
       onSessionRecovered: (event) => {
         host.onSessionRecovered?.(event);
-        if (event.tools && event.toolsChanged && this.phaseValue.kind === 'ready') {
-          this.liveTools = event.tools;
-          this.deps.onToolsChanged(this);
-        }
+        if (event.tools && event.toolsChanged && this.phaseValue.kind === 'ready') this.toolList.recovered(event.tools);
       },
       onStateChange: (state) => {
         host.onStateChange?.(state);
@@ -334,30 +280,7 @@ export class ManagedServer {
 
   /** Re-fetch the tool list; bursts of list_changed coalesce into at most one extra fetch. */
   private refreshTools(): Promise<void> {
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return this.refreshing;
-    }
-    this.refreshing = (async () => {
-      do {
-        this.refreshAgain = false;
-        const client = this.client;
-        if (!client || this.phaseValue.kind !== 'ready') return;
-        try {
-          const listedAt = Date.now();
-          const { tools, cache } = await client.listToolsWithCache({ signal: this.closed.signal });
-          if (client !== this.client) return;
-          this.liveTools = tools;
-          this.freshness.listed(cache, listedAt);
-          this.deps.onToolsChanged(this);
-        } catch (err) {
-          this.deps.logger.warn(`failed to refresh tools after list-changed notification for MCP server '${this.name}': ${errorMessage(err)}`);
-        }
-      } while (this.refreshAgain);
-    })().finally(() => {
-      this.refreshing = undefined;
-    });
-    return this.refreshing;
+    return this.toolList.refresh(() => this.readyClient(), this.closed.signal);
   }
 
   private setPhase(phase: ServerPhase): void {

@@ -4,7 +4,7 @@ import type { InputHandlers, McpClientHandlers, RequestOptions } from '../mcp-cl
 import type { EventMsgOf } from '../protocol/index.js';
 import type { Logger } from '../util/index.js';
 import type { CallElicitationHandler } from './elicitation-router.js';
-import type { ClientFactory } from './managed-server.js';
+import type { ClientFactory } from './client-factory.js';
 import type { RestartPolicyOptions } from './restart-policy.js';
 import type { SnapshotStore } from './snapshot-store.js';
 import type { TrustedServers } from './tool-metadata.js';

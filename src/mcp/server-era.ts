@@ -1,7 +1,8 @@
 // Which protocol revision a server speaks, as the manager remembers it: the negotiated version and
-// the discovery verdict a warm start hands back to the client (`prior`) so the probe costs nothing.
-import type { PriorDiscovery } from '@modelcontextprotocol/client';
-import type { ReadyInfo } from '../mcp-client/index.js';
+// the discovery verdict a warm start hands back to the client (`prior`) so the probe costs nothing;
+// a start's connect and first tools/list under one budget.
+import type { PriorDiscovery, Tool } from '@modelcontextprotocol/client';
+import type { ListCacheHint, McpClient, ReadyInfo } from '../mcp-client/index.js';
 import { isSwitchboardError } from '../util/index.js';
 
 export interface ServerEra {
@@ -74,4 +75,36 @@ export function parseServerEra(value: unknown): ServerEra | undefined {
 /** The on-disk form (snake_case, like the rest of the snapshot). */
 export function serializeServerEra(era: ServerEra): Record<string, unknown> {
   return { protocol: era.protocol, discovery: era.discovery, probed_at: era.probedAt };
+}
+
+/** A started client with its first tools list, read at `listedAt`. */
+export interface FirstList {
+  client: McpClient;
+  ready: ReadyInfo;
+  tools: Tool[];
+  cache: ListCacheHint | undefined;
+  listedAt: number;
+}
+
+/**
+ * One client: connect and the first tools/list, together within `budget`; closed again on failure.
+ * `adopt` hears the client as soon as it exists (its handlers may fire during connect), and
+ * undefined when it failed.
+ */
+export async function connectAndList(make: () => McpClient | Promise<McpClient>, adopt: (client: McpClient | undefined) => void, budget: number, signal: AbortSignal): Promise<FirstList> {
+  const startedAt = Date.now();
+  let client: McpClient | undefined;
+  try {
+    client = await make();
+    adopt(client);
+    const ready = await client.connect({ signal, timeoutMs: budget });
+    const remaining = budget - (Date.now() - startedAt);
+    const listedAt = Date.now();
+    const { tools, cache } = await client.listToolsWithCache({ signal, timeoutMs: Math.max(remaining, 1) });
+    return { client, ready, tools, cache, listedAt };
+  } catch (err) {
+    adopt(undefined);
+    await client?.close().catch(() => {});
+    throw err;
+  }
 }

@@ -1,7 +1,18 @@
-// How a managed server's phase reads as a startup event and as a status row (`mcp status`).
+// A managed server's phase, and how it reads as a startup event and as a status row (`mcp status`).
 import type { McpStartupStatus } from '../protocol/index.js';
-import type { ManagedServer, ServerPhase } from './managed-server.js';
+import type { ManagedServer } from './managed-server.js';
 import type { StartupSummary } from './manager-types.js';
+
+/** Where one server is in its life (ManagedServer). */
+export type ServerPhase =
+  /** startup_mode = "lazy" and not used yet. */
+  | { kind: 'idle' }
+  | { kind: 'starting'; startedAt: number }
+  | { kind: 'ready'; startupMs: number }
+  /** `display` is the friendly text, `raw` Codex's `MCP startup failed: …`; `retryAt` null = given up. */
+  | { kind: 'failed'; display: string; raw: string; error: unknown; retryAt: number | null }
+  | { kind: 'cancelled' }
+  | { kind: 'closed' };
 
 /** One server's row of `switchboard mcp status`: its state, tool count, where the tools come from, and its error. */
 export interface ServerStatus {

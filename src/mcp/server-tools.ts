@@ -1,0 +1,89 @@
+// One server's tool list inside the manager: the snapshot before it is ready, the live list once it
+// is (with its cache hint), and reading it again after list_changed or past its TTL; a burst of
+// list_changed coalesces into at most one more read.
+import type { Tool } from '@modelcontextprotocol/client';
+import type { ListCacheHint, McpClient } from '../mcp-client/index.js';
+import { errorMessage, type Logger } from '../util/index.js';
+import { ListFreshness } from './list-freshness.js';
+import type { SnapshotCache } from './snapshot-store.js';
+
+export class ServerTools {
+  private live: Tool[] | undefined;
+  private snapshot: Tool[] | undefined;
+  private readonly freshness = new ListFreshness();
+  private refreshing: Promise<void> | undefined;
+  private readAgain = false;
+
+  constructor(
+    private readonly serverName: string,
+    private readonly logger: Logger,
+    /** A read replaced the live list. */
+    private readonly onChanged: () => void,
+  ) {}
+
+  /** What the server contributes in `phase`: live when ready, the snapshot while not yet started. */
+  current(phase: string): { tools: Tool[]; source: 'live' | 'snapshot' } | undefined {
+    if (phase === 'ready' && this.live) return { tools: this.live, source: 'live' };
+    if ((phase === 'idle' || phase === 'starting') && this.snapshot) return { tools: this.snapshot, source: 'snapshot' };
+    return undefined;
+  }
+
+  /** A snapshot a warm start may answer with instead of waiting: one without a TTL, or within it. */
+  hasFreshSnapshot(now: number): boolean {
+    return this.snapshot !== undefined && this.freshness.snapshotFresh(now);
+  }
+
+  /** The live list's cache hint, in the form a snapshot records it. */
+  get listCache(): SnapshotCache | undefined {
+    return this.freshness.forSnapshot();
+  }
+
+  /** Whether the live list is past its TTL and no read is running. */
+  stale(now: number): boolean {
+    return !this.refreshing && this.freshness.liveExpired(now);
+  }
+
+  loadSnapshot(tools: Tool[], cache: SnapshotCache | undefined): void {
+    this.snapshot = tools;
+    this.freshness.snapshotLoaded(cache);
+  }
+
+  /** The live list, as read at `listedAt` (startup's first read, or a refresh). */
+  listed(tools: Tool[], cache: ListCacheHint | undefined, listedAt: number): void {
+    this.live = tools;
+    this.freshness.listed(cache, listedAt);
+  }
+
+  /** A recovered session listed tools that differ (the recovery read them already). */
+  recovered(tools: Tool[]): void {
+    this.live = tools;
+    this.onChanged();
+  }
+
+  /** Read the list again from the ready client (`readyClient` says which, or none). */
+  refresh(readyClient: () => McpClient | undefined, signal: AbortSignal): Promise<void> {
+    if (this.refreshing) {
+      this.readAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.readAgain = false;
+        const client = readyClient();
+        if (!client) return;
+        try {
+          const listedAt = Date.now();
+          const { tools, cache } = await client.listToolsWithCache({ signal });
+          if (client !== readyClient()) return;
+          this.listed(tools, cache, listedAt);
+          this.onChanged();
+        } catch (err) {
+          this.logger.warn(`failed to refresh tools after list-changed notification for MCP server '${this.serverName}': ${errorMessage(err)}`);
+        }
+      } while (this.readAgain);
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+}
