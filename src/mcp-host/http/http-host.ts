@@ -13,8 +13,9 @@ import { internalOrigin } from './retry-forward.js';
 import { observedTransport } from '../rpc/observed-transport.js';
 import { checkAuthConfig } from './http-security.js';
 import { readJsonBody, sendJson } from './http-io.js';
-import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore, STANDALONE_STREAM_ID, streamStartId } from './memory-event-store.js';
+import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore } from './memory-event-store.js';
 import { RunningRequests } from './running-requests.js';
+import { releaseOnClose, serveOnSession, type HostedSession as Session } from './session-request.js';
 import { SessionTable } from './session-table.js';
 import { sseTransport, type NodeStreamableHTTPServerTransport } from './sse-at-once.js';
 import { replayInitialize, SHARED_TOUCH_EVERY_MS, withLocalFallback } from './shared-sessions.js';
@@ -23,23 +24,6 @@ export { closingAlso, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type H
 
 /** How long a client may take to send one whole request (headers and body). */
 const REQUEST_TIMEOUT_MS = 30_000;
-
-interface Session {
-  transport: NodeStreamableHTTPServerTransport;
-  running: RunningRequests;
-  handle: HttpSessionHandle;
-  /** `holds`: the in-memory store only (a shared one cannot replay from a stream's start). */
-  events: { clear(): void; holds?(streamId: string): boolean };
-  /** When this replica last told the shared store the session is in use. */
-  sharedTouch: number;
-  inFlight: number;
-  listening: number;
-  listenedBefore?: boolean;
-  lastActive: number;
-  /** The caller that opened the session (resource auth); another caller's token is refused on it. */
-  owner: string | undefined;
-  busy(): boolean;
-}
 
 export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
   checkAuthConfig(options.listen, options.token, options.insecureNoAuth === true, options.auth?.acceptsOAuth === true);
@@ -239,26 +223,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       session.sharedTouch = Date.now();
       void shared.touch(sessionId).catch((err: unknown) => log.warn('could not mark a shared session as used', { session: sessionId, error: errorMessage(err) }));
     }
-    // A JSON-RPC error in a JSON response: clients treat it as the request's answer.
-    for (const m of messages) {
-      const refusal = session.handle.refusal?.(m);
-      if (refusal) return sendJson(res, 200, refusal, { 'mcp-session-id': sessionId });
-    }
-    const reused = session.running.claim(messages, res);
-    if (reused) return sendJson(res, 200, reused, { 'mcp-session-id': sessionId });
-    releaseOnClose(session.running, res);
-    const negotiated = session.handle.protocolVersion?.();
-    const claimed = req.headers['mcp-protocol-version'];
-    if (negotiated !== undefined && typeof claimed === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(claimed) && claimed < negotiated) req.headers['mcp-protocol-version'] = negotiated;
-    if (req.method === 'GET' && req.headers['last-event-id'] !== undefined) session.running.resumed();
-    else if (req.method === 'GET' && !session.listenedBefore) {
-      // What was sent to the session before its client first listened (the SDK stores it but gives a
-      // fresh GET nothing) is delivered on that first stream.
-      session.listenedBefore = true;
-      if (session.events.holds?.(STANDALONE_STREAM_ID)) req.headers['last-event-id'] = streamStartId(STANDALONE_STREAM_ID);
-    }
-    track(sessionId, session, req, res);
-    await session.transport.handleRequest(req, res, body);
+    await serveOnSession(session, sessionId, req, res, body, messages, () => track(sessionId, session, req, res));
   };
 
   // A request (headers and body) must arrive within this: a slow body cannot hold a connection for long.
@@ -302,9 +267,4 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       await closing;
     },
   };
-}
-
-/** Outside openNew's scope on purpose: a closure there would keep the initialize response alive with the session. */
-function releaseOnClose(running: RunningRequests, res: http.ServerResponse): void {
-  res.on('close', () => running.release(res));
 }
