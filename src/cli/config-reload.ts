@@ -19,7 +19,7 @@ import {
 } from '../config/index.js';
 import { diffServers } from '../mcp/index.js';
 import type { ConfigRow, ConfigSource } from '../mcp-host/ops/index.js';
-import { errorMessage } from '../util/index.js';
+import { Coalesced, errorMessage } from '../util/index.js';
 import type { CliContext } from './context.js';
 
 export type LoadedFile = LoadedConfig & { text: string | null };
@@ -46,8 +46,7 @@ export class LiveConfig implements ConfigSource {
   private restartNotes: string[] = [];
   private readonly reloads = { applied: 0, failed: 0 };
   private readonly listeners: (() => void)[] = [];
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly rereads = new Coalesced(() => this.reloadOnce().catch((err: unknown) => this.ctx.logger.error('config reload failed unexpectedly', { error: errorMessage(err) })));
   private watch: ConfigWatch | undefined;
   // SIGHUP asks for the file again even when it failed before as it is (an operator's explicit retry).
   private readonly onHangup = () => {
@@ -105,19 +104,7 @@ export class LiveConfig implements ConfigSource {
 
   /** Read the file again and apply it if it changed; resolves when done (reloads asked for meanwhile run after). */
   reload(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      do {
-        this.again = false;
-        await this.reloadOnce().catch((err: unknown) => this.ctx.logger.error('config reload failed unexpectedly', { error: errorMessage(err) }));
-      } while (this.again);
-    })().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    return this.rereads.run();
   }
 
   private async reloadOnce(): Promise<void> {

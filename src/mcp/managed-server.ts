@@ -55,7 +55,7 @@ export class ManagedServer {
     this.filterValue = toolFilterFor(config);
     this.phaseValue = { kind: 'idle' };
     this.policy = new RestartPolicy(deps.restart);
-    this.toolList = new ServerTools(config.name, deps.logger, () => deps.onToolsChanged(this));
+    this.toolList = new ServerTools(config.name, deps.logger, () => this.readyClient(), this.closed.signal, () => deps.onToolsChanged(this));
   }
 
   get config(): McpServerConfig {
@@ -280,7 +280,7 @@ export class ManagedServer {
 
   /** Re-fetch the tool list; bursts of list_changed coalesce into at most one extra fetch. */
   private refreshTools(): Promise<void> {
-    return this.toolList.refresh(() => this.readyClient(), this.closed.signal);
+    return this.toolList.refresh();
   }
 
   private setPhase(phase: ServerPhase): void {

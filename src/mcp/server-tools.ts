@@ -3,7 +3,7 @@
 // list_changed coalesces into at most one more read.
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ListCacheHint, McpClient } from '../mcp-client/index.js';
-import { errorMessage, type Logger } from '../util/index.js';
+import { Coalesced, errorMessage, type Logger } from '../util/index.js';
 import { ListFreshness } from './list-freshness.js';
 import type { SnapshotCache } from './snapshot-store.js';
 
@@ -11,12 +11,15 @@ export class ServerTools {
   private live: Tool[] | undefined;
   private snapshot: Tool[] | undefined;
   private readonly freshness = new ListFreshness();
-  private refreshing: Promise<void> | undefined;
-  private readAgain = false;
+  private readonly reads = new Coalesced(() => this.readOnce());
 
   constructor(
     private readonly serverName: string,
     private readonly logger: Logger,
+    /** The client to read the list from: the server's while it is ready, else none. */
+    private readonly readyClient: () => McpClient | undefined,
+    /** Ends reads when the server closes. */
+    private readonly signal: AbortSignal,
     /** A read replaced the live list. */
     private readonly onChanged: () => void,
   ) {}
@@ -40,7 +43,7 @@ export class ServerTools {
 
   /** Whether the live list is past its TTL and no read is running. */
   stale(now: number): boolean {
-    return !this.refreshing && this.freshness.liveExpired(now);
+    return !this.reads.busy && this.freshness.liveExpired(now);
   }
 
   loadSnapshot(tools: Tool[], cache: SnapshotCache | undefined): void {
@@ -60,30 +63,22 @@ export class ServerTools {
     this.onChanged();
   }
 
-  /** Read the list again from the ready client (`readyClient` says which, or none). */
-  refresh(readyClient: () => McpClient | undefined, signal: AbortSignal): Promise<void> {
-    if (this.refreshing) {
-      this.readAgain = true;
-      return this.refreshing;
+  /** Read the list again from the ready client. */
+  refresh(): Promise<void> {
+    return this.reads.run();
+  }
+
+  private async readOnce(): Promise<void> {
+    const client = this.readyClient();
+    if (!client) return;
+    try {
+      const listedAt = Date.now();
+      const { tools, cache } = await client.listToolsWithCache({ signal: this.signal });
+      if (client !== this.readyClient()) return;
+      this.listed(tools, cache, listedAt);
+      this.onChanged();
+    } catch (err) {
+      this.logger.warn(`failed to refresh tools after list-changed notification for MCP server '${this.serverName}': ${errorMessage(err)}`);
     }
-    this.refreshing = (async () => {
-      do {
-        this.readAgain = false;
-        const client = readyClient();
-        if (!client) return;
-        try {
-          const listedAt = Date.now();
-          const { tools, cache } = await client.listToolsWithCache({ signal });
-          if (client !== readyClient()) return;
-          this.listed(tools, cache, listedAt);
-          this.onChanged();
-        } catch (err) {
-          this.logger.warn(`failed to refresh tools after list-changed notification for MCP server '${this.serverName}': ${errorMessage(err)}`);
-        }
-      } while (this.readAgain);
-    })().finally(() => {
-      this.refreshing = undefined;
-    });
-    return this.refreshing;
   }
 }

@@ -18,3 +18,4 @@ export { editDistance, closestName } from './edit-distance.js';
 export { stableJson } from './stable-json.js';
 export * from './line-framer.js';
 export * from './process-group.js';
+export { Coalesced } from './coalesced.js';
