@@ -21,7 +21,8 @@ The audit trail:
   With [server_auth] in config.toml (audit = true, the default), \`switchboard serve --http\` and
   \`switchboard mcp-server --http\` write one JSON line per request they served to
   $SWITCHBOARD_HOME/log/audit.jsonl (rotated at 10 MiB, five old files kept): time, subject,
-  client_id, method, tool (or prompt, resource URI), upstream, outcome (ok, tool_error, error with
+  client_id, method, tool (or prompt, resource URI), upstream, identity (operator, or the caller's own:
+  token_exchange, identity_assertion, caller_login), outcome (ok, tool_error, error with
   error_code, cancelled, abandoned, rate_limited, too_many_calls), duration_ms and session.
   Arguments and results are never written.
   With a PostgreSQL store ([store] postgres_url_env_var), every replica writes them to the store
@@ -35,7 +36,7 @@ Examples:
 
 function line(r: AuditRecord): string {
   const who = r.subject ?? (r.client_id ? `client ${r.client_id}` : 'static token');
-  const what = [r.method, r.tool, r.upstream ? `@${r.upstream}` : undefined].filter(Boolean).join(' ');
+  const what = [r.method, r.tool, r.upstream ? `@${r.upstream}` : undefined, r.identity && r.identity !== 'operator' ? `as caller (${r.identity})` : undefined].filter(Boolean).join(' ');
   const outcome = r.error_code !== undefined ? `${r.outcome} ${r.error_code}` : r.outcome;
   return `${r.time}  ${who}  ${what}  ${outcome}  ${r.duration_ms} ms`;
 }

@@ -32,7 +32,7 @@ describe('buildConfig input', () => {
       supports_parallel_tool_calls: false, default_tools_approval_mode: null, tools: null, name: null,
     };
     const http: Required<Omit<HttpServerInput, keyof StdioServerInput>> = {
-      url: 'http://x', transport: 'sse', bearer_token_env_var: 'T', http_headers: {}, env_http_headers: {}, oauth: {}, oauth_resource: 'r',
+      url: 'http://x', transport: 'sse', bearer_token_env_var: 'T', http_headers: {}, env_http_headers: {}, oauth: {}, oauth_resource: 'r', identity: 'operator', token_exchange: {},
     };
     expect(new Set([...Object.keys(stdio), ...Object.keys(http)])).toEqual(KNOWN_SERVER_KEYS);
   });

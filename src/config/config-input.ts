@@ -53,6 +53,10 @@ export interface HttpServerInput extends ServerInputSettings {
   env_http_headers?: Record<string, string>;
   oauth?: { client_id?: string; client_secret_env_var?: string; grant_type?: 'authorization_code' | 'client_credentials' };
   oauth_resource?: string;
+  /** Whose credential reaches the server when switchboard serves callers (docs/server-auth.md). */
+  identity?: 'operator' | 'caller';
+  /** RFC 8693: each caller's token exchanged for one aimed at the server (with identity = "caller"). */
+  token_exchange?: { token_endpoint?: string; issuer?: string; audience?: string; resource?: string; scopes?: string[]; client_id?: string; client_secret_env_var?: string };
 }
 
 /** One `[mcp_servers.<name>]` table. */

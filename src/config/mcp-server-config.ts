@@ -12,6 +12,7 @@ import {
 } from './mcp-server-schema.js';
 import { closestName } from '../util/index.js';
 import { isTable, parseTable } from './schema-fields.js';
+import { checkUpstreamIdentity } from './upstream-identity-config.js';
 
 export type {
   EnvVarSource,
@@ -22,7 +23,10 @@ export type {
   OAuthIdpConfig,
   StartupMode,
   StdioTransportConfig,
+  TokenExchangeConfig,
+  UpstreamIdentityMode,
 } from './mcp-server-schema.js';
+export { callerIdentityKind, type CallerIdentityKind } from './upstream-identity-config.js';
 export { PRIVATE_KEY_ALGS } from './mcp-server-schema.js';
 
 export const SERVER_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
@@ -97,10 +101,13 @@ export function parseMcpServerConfig(name: string, raw: unknown): ParsedServer {
     environment: settings.environment,
     oauth: settings.oauth,
     oauth_resource: settings.oauth_resource,
+    identity: settings.identity,
+    token_exchange: settings.token_exchange,
     scopes: settings.scopes,
     supports_parallel_tool_calls: settings.supports_parallel_tool_calls,
     always_loaded: settings.always_loaded,
   };
+  checkUpstreamIdentity(config);
   return { config: deepFreeze(config), warnings };
 }
 

@@ -103,10 +103,38 @@ const oauth = table(
   () => 'oauth must be a table such as { client_id = "..." }',
 );
 
+const exchangeSecret = (key: string, instead: string) => z.undefined(says(() => `token_exchange.${key} is not supported; ${instead}`));
+
+/** `token_exchange` (RFC 8693): each caller's inbound token traded for one aimed at the upstream (identity = "caller"). */
+const tokenExchange = table(
+  {
+    /** The token endpoint, or the issuer whose metadata names it. */
+    token_endpoint: string.optional(),
+    issuer: string.optional(),
+    /** The target: RFC 8693 `audience` and/or RFC 8707 `resource` (at least one). */
+    audience: string.optional(),
+    resource: string.optional(),
+    scopes: stringArray.optional(),
+    client_id: string.optional(),
+    client_secret: exchangeSecret('client_secret', 'put the secret in an environment variable (token_exchange.client_secret_env_var) or a 0600 file (token_exchange.client_secret_file)'),
+    client_secret_env_var: string.optional(),
+    client_secret_file: string.optional(),
+    private_key_file: string.optional(),
+    private_key_alg: z.enum(PRIVATE_KEY_ALGS, says(() => `token_exchange.private_key_alg must be one of ${PRIVATE_KEY_ALGS.join(', ')}`)).optional(),
+    /** The caller's token as RFC 8693 names its type (default an access token). */
+    subject_token_type: string.optional(),
+    requested_token_type: string.optional(),
+  },
+  () => 'token_exchange must be a table such as { token_endpoint = "...", audience = "..." }',
+);
+
 /** Server settings that only an HTTP server may have. */
 const httpOnlySettingsShape = {
   oauth: oauth.optional(),
   oauth_resource: string.optional(),
+  /** Whose credential reaches the server when switchboard serves callers: the operator's (default) or each caller's. */
+  identity: oneOf(['operator', 'caller'], 'identity must be "operator" (one credential for every caller) or "caller" (each caller\'s own)').optional(),
+  token_exchange: tokenExchange.optional(),
 };
 
 /** Settings with more than one name: the first name present is read; the names after it are neither read nor checked. */
@@ -181,6 +209,8 @@ export const serverSettingsSchema = z.preprocess(
     environment: s.environment ?? s.environment_id ?? s.experimental_environment ?? null,
     oauth: s.oauth ?? null,
     oauth_resource: s.oauth_resource ?? null,
+    identity: s.identity ?? ('operator' as const),
+    token_exchange: s.token_exchange ?? null,
     scopes: s.scopes ?? null,
     supports_parallel_tool_calls: s.supports_parallel_tool_calls,
     always_loaded: s.always_loaded,
@@ -206,3 +236,5 @@ export type McpServerSettings = z.output<typeof serverSettingsSchema>;
 export type OAuthConfig = NonNullable<McpServerSettings['oauth']>;
 export type OAuthIdpConfig = NonNullable<OAuthConfig['idp']>;
 export type StartupMode = McpServerSettings['startup_mode'];
+export type TokenExchangeConfig = NonNullable<McpServerSettings['token_exchange']>;
+export type UpstreamIdentityMode = McpServerSettings['identity'];

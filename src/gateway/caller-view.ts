@@ -6,6 +6,8 @@ import type { Prompt, Tool } from '@modelcontextprotocol/server';
 import type { AuditDescriber, CallerView } from '../mcp-host/index.js';
 import { canonicalUri } from '../mcp/index.js';
 import type { GatewayMode, Route } from './catalog-view.js';
+import type { UpstreamCaller } from '../mcp-client/index.js';
+import { upstreamCaller } from './upstream-identity.js';
 import { SERVER_META_KEY } from './resource-routes.js';
 import type { GatewayPool } from './gateway-pool.js';
 import type { Upstreams } from './upstreams.js';
@@ -14,9 +16,9 @@ export function mayUse(view: CallerView, route: Route | undefined): route is Rou
   return route !== undefined && (view.unrestricted || view.allows(route.server, route.name));
 }
 
-export function visibleTools(view: CallerView, up: Upstreams, mode: GatewayMode, tools: Tool[]): Tool[] {
+export function visibleTools(view: CallerView, up: Upstreams, mode: GatewayMode, tools: Tool[], caller?: UpstreamCaller): Tool[] {
   if (view.unrestricted) return tools;
-  return tools.filter((t) => mayUse(view, toolRoute(up, mode, t.name)));
+  return tools.filter((t) => mayUse(view, toolRoute(up, mode, t.name, caller)));
 }
 
 export function visiblePrompts(view: CallerView, up: Upstreams, prompts: Prompt[]): Prompt[] {
@@ -35,9 +37,9 @@ export function visibleResources<T extends { uri?: string; uriTemplate?: string;
 }
 
 /** Where a listed tool name goes, without waiting: the catalog entry, or the one upstream's raw name. */
-export function toolRoute(up: Upstreams, mode: GatewayMode, name: string): Route | undefined {
+export function toolRoute(up: Upstreams, mode: GatewayMode, name: string, caller?: UpstreamCaller): Route | undefined {
   if (mode.kind === 'transparent') return { server: mode.server, name };
-  const entry = up.manager.lookup(name);
+  const entry = up.manager.lookup(name, caller);
   return entry ? { server: entry.server, name: entry.tool } : undefined;
 }
 
@@ -49,18 +51,19 @@ const RESOURCE_METHODS = new Set(['resources/read', 'resources/subscribe', 'reso
  * to, as the catalog knows now; for `call_tool` (--tool-search) the tool it calls.
  */
 export function auditDescriber(pool: GatewayPool, callTool: string | undefined): AuditDescriber {
-  return (request) => {
+  return (request, caller) => {
     const params = request.params as { name?: unknown; uri?: unknown; arguments?: { name?: unknown } } | undefined;
     const inner = request.method === 'tools/call' && callTool !== undefined && params?.name === callTool ? params.arguments?.name : undefined;
     const name = typeof inner === 'string' ? inner : params?.name;
     const tool = typeof inner === 'string' ? { tool: inner } : {};
     const up = pool.peekUpstreams();
+    const on = (server: string) => ({ ...tool, upstream: server, ...(up ? { identity: up.manager.identityOf(server, upstreamCaller(caller)) } : {}) });
     if (up && RESOURCE_METHODS.has(request.method) && typeof params?.uri === 'string') {
       const server = up.routes.known(params.uri);
-      return server !== undefined ? { upstream: server } : {};
+      return server !== undefined ? on(server) : {};
     }
-    if (!up || typeof name !== 'string') return pool.mode.kind === 'transparent' ? { ...tool, upstream: pool.mode.server } : tool;
-    const route = request.method === 'tools/call' ? toolRoute(up, pool.mode, name) : request.method === 'prompts/get' ? up.catalog.promptRoute(name) : undefined;
-    return route ? { ...tool, upstream: route.server } : tool;
+    if (!up || typeof name !== 'string') return pool.mode.kind === 'transparent' ? on(pool.mode.server) : tool;
+    const route = request.method === 'tools/call' ? toolRoute(up, pool.mode, name, upstreamCaller(caller)) : request.method === 'prompts/get' ? up.catalog.promptRoute(name) : undefined;
+    return route ? on(route.server) : tool;
   };
 }

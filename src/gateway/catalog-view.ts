@@ -3,6 +3,7 @@
 // raw names both ways, so the gateway is a pure proxy.
 import type { Prompt, Tool } from '@modelcontextprotocol/server';
 import { sanitizeNamePart, type McpConnectionManager } from '../mcp/index.js';
+import type { UpstreamCaller } from '../mcp-client/index.js';
 
 export type GatewayMode = { kind: 'aggregate' } | { kind: 'transparent'; server: string };
 
@@ -26,17 +27,17 @@ export class CatalogView {
    * startup it waits only for servers that have no snapshot yet, so a first list is not empty by
    * accident; after that it never waits (a server retrying after a failure is simply absent).
    */
-  async listTools(signal: AbortSignal): Promise<Tool[]> {
-    const entries = await this.manager.listAllTools({ wait: this.initialStartupDone ? 'none' : 'unsnapshotted', signal });
+  async listTools(signal: AbortSignal, caller?: UpstreamCaller): Promise<Tool[]> {
+    const entries = await this.manager.listAllTools({ wait: this.initialStartupDone ? 'none' : 'unsnapshotted', signal, ...(caller ? { caller } : {}) });
     const transparent = this.mode.kind === 'transparent';
     return entries.map((e) => (transparent ? (e.definition as Tool) : ({ ...e.definition, name: e.name } as Tool)));
   }
 
-  /** Where a tools/call goes; undefined for a name no server offers. */
-  async resolveTool(name: string, signal: AbortSignal): Promise<Route | undefined> {
+  /** Where a tools/call goes (in `caller`'s own catalog, for servers that act as each caller); undefined for a name no server offers. */
+  async resolveTool(name: string, signal: AbortSignal, caller?: UpstreamCaller): Promise<Route | undefined> {
     // A pure proxy lets the upstream judge the name (and waits for it if it is still starting).
     if (this.mode.kind === 'transparent') return { server: this.mode.server, name };
-    const entry = this.manager.lookup(name) ?? (await this.manager.listAllTools({ wait: 'unsnapshotted', signal }), this.manager.lookup(name));
+    const entry = this.manager.lookup(name, caller) ?? (await this.manager.listAllTools({ wait: 'unsnapshotted', signal, ...(caller ? { caller } : {}) }), this.manager.lookup(name, caller));
     return entry ? { server: entry.server, name: entry.tool } : undefined;
   }
 
@@ -55,19 +56,20 @@ export class CatalogView {
     return down ? { server: down.name, error: down.error ?? 'failed' } : undefined;
   }
 
-  async listPrompts(signal: AbortSignal): Promise<Prompt[]> {
-    if (this.mode.kind === 'transparent') return (await this.manager.listPrompts(this.mode.server, { signal })) as Prompt[];
-    const all = await this.manager.listAllPrompts({ signal });
+  async listPrompts(signal: AbortSignal, caller?: UpstreamCaller): Promise<Prompt[]> {
+    const reach = { signal, ...(caller ? { caller } : {}) };
+    if (this.mode.kind === 'transparent') return (await this.manager.listPrompts(this.mode.server, reach)) as Prompt[];
+    const all = await this.manager.listAllPrompts(reach);
     this.prompts = new Map(all.map((q) => [q.name, { server: q.server, name: q.prompt.name }]));
     return all.map((q) => ({ ...q.prompt, name: q.name }) as Prompt);
   }
 
 
-  async resolvePrompt(name: string, signal: AbortSignal): Promise<Route | undefined> {
+  async resolvePrompt(name: string, signal: AbortSignal, caller?: UpstreamCaller): Promise<Route | undefined> {
     if (this.mode.kind === 'transparent') return { server: this.mode.server, name };
     const known = this.prompts?.get(name);
     if (known) return known;
-    await this.listPrompts(signal);
+    await this.listPrompts(signal, caller);
     return this.prompts?.get(name);
   }
 

@@ -12,6 +12,7 @@ import type { Downstream } from './downstream.js';
 import { invalidParams, resourceNotFound, toolCallFailure, toProtocolError } from './gateway-errors.js';
 import type { GatewayPool } from './gateway-pool.js';
 import type { RelayClient } from './relay.js';
+import { upstreamCaller, withUpstreamSignIn } from './upstream-identity.js';
 
 
 /**
@@ -54,7 +55,7 @@ function sortedTools(tools: Tool[], aggregate: boolean): Tool[] {
  */
 export async function resolveCall(pool: GatewayPool, req: Req, name: string): Promise<Route> {
   const up = pool.upstreams();
-  const route = await up.catalog.resolveTool(name, req.signal);
+  const route = await up.catalog.resolveTool(name, req.signal, upstreamCaller(req.caller));
   if (!req.view.unrestricted && !mayUse(req.view, route)) throw invalidParams(`Unknown tool: ${name}`);
   if (route) return route;
   // A server that is down: say so, rather than point the model at another server's tool.
@@ -64,20 +65,28 @@ export async function resolveCall(pool: GatewayPool, req: Req, name: string): Pr
   throw invalidParams(`Unknown tool: ${name}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`);
 }
 
+/** Who a request reaches upstreams as and what it may reach there: its caller (for servers that act as each caller) and its view. */
+export function reach(req: Req): { access: Req['view']; caller?: ReturnType<typeof upstreamCaller> } {
+  const caller = upstreamCaller(req.caller);
+  return { access: req.view, ...(caller ? { caller } : {}) };
+}
+
 /** A tools/call by the name the client sees (also `call_tool`'s route under --tool-search), run as an ordinary call. */
 export async function callGatewayTool(pool: GatewayPool, client: RelayClient, req: Req, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
   const route = await resolveCall(pool, req, name);
   const { manager, relay } = pool.upstreams();
   return relay.within(route.server, client, req, async (call) => {
     try {
-      return await manager.callServerTool(route.server, route.name, args, {
-        signal: req.signal,
-        access: req.view,
-        onProgress: (p) => call.progress(p),
-        meta: forwardedMeta(pool, req, route.server),
-        inputs: relay.inputsFor(call),
-        ...(req.traceContext ? { traceParent: req.traceContext } : {}),
-      });
+      return await withUpstreamSignIn(manager, req, route.server, () =>
+        manager.callServerTool(route.server, route.name, args, {
+          signal: req.signal,
+          ...reach(req),
+          onProgress: (p) => call.progress(p),
+          meta: forwardedMeta(pool, req, route.server),
+          inputs: relay.inputsFor(call),
+          ...(req.traceContext ? { traceParent: req.traceContext } : {}),
+        }),
+      );
     } catch (err) {
       return toolCallFailure(err);
     }
@@ -91,7 +100,8 @@ export function gatewayHandlers(pool: GatewayPool, downstream: Downstream): Reco
   return {
     'tools/list': {
       handle: async (_params, req) => {
-        const tools = visibleTools(req.view, up(), pool.mode, await up().catalog.listTools(req.signal));
+        const caller = upstreamCaller(req.caller);
+        const tools = visibleTools(req.view, up(), pool.mode, await up().catalog.listTools(req.signal, caller), caller);
         return { tools: req.era === 'modern' ? sortedTools(tools, pool.mode.kind === 'aggregate') : tools };
       },
     },
@@ -102,17 +112,17 @@ export function gatewayHandlers(pool: GatewayPool, downstream: Downstream): Reco
         return callGatewayTool(pool, downstream.of(req), req, name, args);
       },
     },
-    'resources/list': { handle: async (_params, req) => ({ resources: visibleResources(req.view, pool.mode, await up().routes.listResources(req.signal)) }) },
-    'resources/templates/list': { handle: async (_params, req) => ({ resourceTemplates: visibleResources(req.view, pool.mode, await up().routes.listTemplates(req.signal)) }) },
+    'resources/list': { handle: async (_params, req) => ({ resources: visibleResources(req.view, pool.mode, await up().routes.listResources(req.signal, upstreamCaller(req.caller))) }) },
+    'resources/templates/list': { handle: async (_params, req) => ({ resourceTemplates: visibleResources(req.view, pool.mode, await up().routes.listTemplates(req.signal, upstreamCaller(req.caller))) }) },
     'resources/read': {
       asks: true,
       handle: async (params, req) => {
         const uri = String(params.uri);
-        const target = await relayed(() => up().routes.route(uri, req.signal));
+        const target = await relayed(() => up().routes.route(uri, req.signal, upstreamCaller(req.caller)));
         if (target === undefined) throw resourceNotFound(uri);
         const { manager, relay } = up();
         return relay.within(target, downstream.of(req), req, (call) =>
-          relayed(() => manager.readResource(target, uri, { signal: req.signal, access: req.view, inputs: relay.inputsFor(call), ...trace(req) }), uri),
+          relayed(() => withUpstreamSignIn(manager, req, target, () => manager.readResource(target, uri, { signal: req.signal, ...reach(req), inputs: relay.inputsFor(call), ...trace(req) })), uri),
         );
       },
     },
@@ -121,9 +131,9 @@ export function gatewayHandlers(pool: GatewayPool, downstream: Downstream): Reco
       era: 'legacy',
       handle: async (params, req) => {
         const uri = String(params.uri);
-        const target = await relayed(() => up().routes.route(uri, req.signal));
+        const target = await relayed(() => up().routes.route(uri, req.signal, upstreamCaller(req.caller)));
         if (target === undefined) throw resourceNotFound(uri);
-        await relayed(() => pool.subscribe(downstream.session(req.session!), uri, target, req.signal, req.view), uri);
+        await relayed(() => pool.subscribe(downstream.session(req.session!), uri, target, req.signal, req.view, upstreamCaller(req.caller)), uri);
         return {};
       },
     },
@@ -135,18 +145,18 @@ export function gatewayHandlers(pool: GatewayPool, downstream: Downstream): Reco
         return {};
       },
     },
-    'prompts/list': { handle: async (_params, req) => ({ prompts: visiblePrompts(req.view, up(), await up().catalog.listPrompts(req.signal)) }) },
+    'prompts/list': { handle: async (_params, req) => ({ prompts: visiblePrompts(req.view, up(), await up().catalog.listPrompts(req.signal, upstreamCaller(req.caller))) }) },
     'prompts/get': {
       asks: true,
       handle: async (params, req) => {
         const name = String(params.name);
-        const route = await relayed(() => up().catalog.resolvePrompt(name, req.signal));
+        const route = await relayed(() => up().catalog.resolvePrompt(name, req.signal, upstreamCaller(req.caller)));
         const unknown = () => invalidParams(`Unknown prompt: ${name}`);
         if (!mayUse(req.view, route)) throw unknown();
         const { manager, relay } = up();
         const args = params.arguments as Record<string, string> | undefined;
         return relay.within(route.server, downstream.of(req), req, (call) =>
-          relayed(() => manager.getPrompt(route.server, route.name, args, { signal: req.signal, access: req.view, inputs: relay.inputsFor(call), ...trace(req) }), undefined, unknown),
+          relayed(() => withUpstreamSignIn(manager, req, route.server, () => manager.getPrompt(route.server, route.name, args, { signal: req.signal, ...reach(req), inputs: relay.inputsFor(call), ...trace(req) })), undefined, unknown),
         );
       },
     },
@@ -157,18 +167,18 @@ export function gatewayHandlers(pool: GatewayPool, downstream: Downstream): Reco
         let target: string | undefined;
         let forwarded = request;
         if (ref.type === 'ref/prompt') {
-          const route = await relayed(() => up().catalog.resolvePrompt(ref.name, req.signal));
+          const route = await relayed(() => up().catalog.resolvePrompt(ref.name, req.signal, upstreamCaller(req.caller)));
           if (!mayUse(req.view, route)) throw invalidParams(`Unknown prompt: ${ref.name}`);
           target = route.server;
           forwarded = { ...request, ref: { ...ref, name: route.name } };
         } else {
-          target = await relayed(() => up().routes.route(ref.uri, req.signal));
+          target = await relayed(() => up().routes.route(ref.uri, req.signal, upstreamCaller(req.caller)));
         }
         const notFound = () => invalidParams(ref.type === 'ref/prompt' ? `Unknown prompt: ${ref.name}` : `Resource template ${ref.uri} not found: no MCP server behind this gateway offers it`);
         if (target === undefined) throw notFound();
         const owner = target;
         // The gateway offers completion for every prompt and template; servers without it have none.
-        return up().relay.within(owner, downstream.of(req), req, () => relayed(() => up().manager.complete(owner, forwarded, { signal: req.signal, access: req.view, ...trace(req) }), undefined, notFound));
+        return up().relay.within(owner, downstream.of(req), req, () => relayed(() => up().manager.complete(owner, forwarded, { signal: req.signal, ...reach(req), ...trace(req) }), undefined, notFound));
       },
     },
     // logging/setLevel is not a 2026-07-28 method: a request's level comes in its `_meta`.

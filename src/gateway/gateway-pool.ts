@@ -72,8 +72,8 @@ export class GatewayPool {
           clients: () => this.members,
           onEvent: (event) => this.onManagerEvent(event),
           listChanged: (kind, server) => this.listChanged(kind, server),
-          taskStatus: (server, params) => this.taskEvents?.status(server, params),
-          taskAsker: (server, taskId) => this.taskEvents?.asker(server, taskId),
+          taskStatus: (server, params, caller) => this.taskEvents?.status(server, params, caller),
+          taskAsker: (server, taskId, caller) => this.taskEvents?.asker(server, taskId, caller),
           resourceUpdated: (uri, server) => {
             for (const c of this.subscriptions.subscribers(uri)) c.notify({ method: 'notifications/resources/updated', params: { uri } });
             for (const w of this.watchers) w.resourceUpdated(uri, server);
@@ -152,10 +152,11 @@ export class GatewayPool {
   }
 
   /** `client` subscribes to `uri` on `server` within `access` (checked for every subscriber); the upstream once per URI. */
-  async subscribe(client: PoolClient, uri: string, server: string, signal: AbortSignal, access?: UpstreamAccess): Promise<void> {
+  async subscribe(client: PoolClient, uri: string, server: string, signal: AbortSignal, access?: UpstreamAccess, caller?: UpstreamCaller): Promise<void> {
     const { manager } = this.upstreams();
-    const key = canonicalUri(await manager.resourceUri(server, uri, { signal, ...(access ? { access } : {}) }));
-    await this.subscriptions.add(client, key, server, () => manager.subscribe(server, key, { signal }));
+    const reach = { signal, ...(access ? { access } : {}), ...(caller ? { caller } : {}) };
+    const key = canonicalUri(await manager.resourceUri(server, uri, reach));
+    await this.subscriptions.add(client, key, server, () => manager.subscribe(server, key, reach));
   }
 
   /** The upstream is unsubscribed only when `client` was the last subscriber. */

@@ -64,7 +64,8 @@ export function gatewayProduct(pool: GatewayPool, storeReachable: () => Promise<
     ops: {
       // An operator looking, a probe or a scrape starts the upstreams, as a first client does.
       upstreams: () => upstreamStatus(pool),
-      ready: async () => upstreamStatus(pool).every((s) => !s.required || s.state === 'ready') && (await storeReachable()),
+      // A server that acts as each caller has no connection of its own to be ready: its callers connect.
+      ready: async () => upstreamStatus(pool).every((s) => !s.required || s.state === 'ready' || s.identity === 'caller') && (await storeReachable()),
       onChange: (listener) => pool.onUpstreamEvent(listener),
     },
     close: () => pool.close(),

@@ -7,8 +7,9 @@ import type { TaskStatusParams } from '../mcp-client/index.js';
 import type { ProductTasks, Req, TaskContext, TaskState, TaskWork } from '../mcp-host/index.js';
 import type { Downstream } from './downstream.js';
 import type { GatewayPool } from './gateway-pool.js';
-import { resolveCall } from './gateway-handlers.js';
+import { reach, resolveCall } from './gateway-handlers.js';
 import type { TaskCall, ToolSearch } from './tool-search-handlers.js';
+import { upstreamCaller } from './upstream-identity.js';
 import type { RelayClient, TaskAsker } from './relay.js';
 import { UpstreamTaskWork } from './upstream-task-work.js';
 import { relayTaskCall, upstreamTaskParams, withoutRelatedTask } from './upstream-tasks.js';
@@ -38,7 +39,7 @@ export class GatewayTasks implements ProductTasks {
     if (!call || !('params' in call)) return false;
     const route = await resolveCall(this.pool, req, call.params.name).catch(() => undefined);
     if (!route) return false;
-    const tasks = await this.pool.upstreams().manager.toolTasks(route.server, route.name, { signal: req.signal });
+    const tasks = await this.pool.upstreams().manager.toolTasks(route.server, route.name, { signal: req.signal, ...reach(req) });
     return tasks.offered && tasks.support === 'required';
   }
 
@@ -50,7 +51,7 @@ export class GatewayTasks implements ProductTasks {
     const route = await resolveCall(this.pool, req, params.name);
     const { manager } = this.pool.upstreams();
     // Connected first: its live tool list (not a startup snapshot) then says what the tool supports.
-    const tasks = await manager.toolTasks(route.server, route.name, { signal: req.signal });
+    const tasks = await manager.toolTasks(route.server, route.name, { signal: req.signal, ...reach(req) });
     if (!tasks.offered) return undefined;
     if (req.era === 'modern' && tasks.support !== 'optional' && tasks.support !== 'required') return undefined;
     const client = this.downstream.of(req);
@@ -59,24 +60,25 @@ export class GatewayTasks implements ProductTasks {
     const upstream = answer.task as Record<string, unknown> | undefined;
     // The upstream ran it at once (or the call failed): that is the answer.
     if (typeof upstream !== 'object' || upstream === null || typeof upstream.taskId !== 'string') return answer as CallToolResult;
-    const key = keyOf(route.server, upstream.taskId);
+    const caller = upstreamCaller(req.caller);
+    const key = keyOf(route.server, upstream.taskId, caller?.key);
     this.held.set(key, { context, client: req.era === 'legacy' ? client : undefined });
     const initial = withoutRelatedTask(upstream) as TaskState;
-    return new UpstreamTaskWork(manager, route.server, upstream.taskId, initial, keepMsOf(upstream.ttl), context, () => this.held.delete(key), this.pool.logger);
+    return new UpstreamTaskWork(manager, { server: route.server, caller }, upstream.taskId, initial, keepMsOf(upstream.ttl), context, () => this.held.delete(key), this.pool.logger);
   }
 
   private taskCall(params: CallToolRequestParams, req: Req): Promise<TaskCall> {
     return this.search ? this.search.taskCall(params, req) : Promise.resolve({ params });
   }
 
-  /** notifications/tasks/status from `server`, for the task's own client. */
-  status(server: string, params: TaskStatusParams): void {
-    this.held.get(keyOf(server, params.taskId))?.context.changed(withoutRelatedTask(params));
+  /** notifications/tasks/status from `server` (from `caller`'s own connection to it), for the task's own client. */
+  status(server: string, params: TaskStatusParams, caller?: string): void {
+    this.held.get(keyOf(server, params.taskId, caller))?.context.changed(withoutRelatedTask(params));
   }
 
-  /** Who answers (and hears) what `server` says about its task `upstreamId`, when the gateway holds it. */
-  asker(server: string, upstreamId: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined {
-    const held = this.held.get(keyOf(server, upstreamId));
+  /** Who answers (and hears) what `server` (`caller`'s connection to it) says about its task `upstreamId`, when the gateway holds it. */
+  asker(server: string, upstreamId: string, caller?: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined {
+    const held = this.held.get(keyOf(server, upstreamId, caller));
     if (!held) return undefined;
     return {
       client: held.client,
@@ -88,8 +90,9 @@ export class GatewayTasks implements ProductTasks {
   }
 }
 
-function keyOf(server: string, upstreamId: string): string {
-  return `${server}\u0000${upstreamId}`;
+/** A task of `server`, as its connection named it: on a caller's own connection, only that caller's (task ids are per connection). */
+function keyOf(server: string, upstreamId: string, caller: string | undefined): string {
+  return `${server}\u0000${upstreamId}\u0000${caller ?? ''}`;
 }
 
 /** The upstream's ttl bounds how long the gateway keeps its task (the gateway forgets every task, so never null). */

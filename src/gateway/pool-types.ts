@@ -38,8 +38,8 @@ export interface PoolClient extends RelayClient {
 
 /** What upstreams say about their tasks, for the tasks the gateway holds (gateway-tasks.ts). */
 export interface UpstreamTaskEvents {
-  status(server: string, params: TaskStatusParams): void;
-  asker(server: string, upstreamId: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined;
+  status(server: string, params: TaskStatusParams, caller?: string): void;
+  asker(server: string, upstreamId: string, caller?: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined;
 }
 
 /** Hears what concerns every client without being one (the 2026-07-28 `subscriptions/listen` streams, which filter by their callers' views). */

@@ -87,7 +87,7 @@ export interface RelayOptions {
    * Who answers what an upstream says about its task `taskId`, if the gateway holds it: its asker, and
    * the 2025 client that created it (which hears the task's log messages; a 2026-07-28 one has no stream).
    */
-  taskAsker?(upstream: string, taskId: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined;
+  taskAsker?(upstream: string, taskId: string, caller?: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined;
 }
 
 export class Relay {
@@ -143,26 +143,30 @@ export class Relay {
     };
   }
 
-  /** The upstream-facing handlers for one server: its requests tied to no call (a 2025 server's). */
-  handlersFor(upstream: string): Pick<McpClientHandlers, 'elicitation' | 'sampling' | 'listRoots' | 'onLog' | 'onElicitationComplete'> {
+  /**
+   * The upstream-facing handlers for one server: its requests tied to no call (a 2025 server's).
+   * `caller`: for that caller's own connection (a server that acts as each caller), whose traffic
+   * goes to that caller's requests only, never to another caller's.
+   */
+  handlersFor(upstream: string, caller?: string): Pick<McpClientHandlers, 'elicitation' | 'sampling' | 'listRoots' | 'onLog' | 'onElicitationComplete'> {
     return {
-      elicitation: (params, hctx) => this.request(upstream, 'elicitation/create', params, hctx) as Promise<ElicitResult>,
-      sampling: (params, hctx) => this.request(upstream, 'sampling/createMessage', params, hctx) as SamplingAnswer,
+      elicitation: (params, hctx) => this.request(upstream, 'elicitation/create', params, hctx, caller) as Promise<ElicitResult>,
+      sampling: (params, hctx) => this.request(upstream, 'sampling/createMessage', params, hctx, caller) as SamplingAnswer,
       listRoots: (hctx) => {
-        const target = this.target(upstream);
+        const target = this.target(upstream, caller);
         return !target || target === 'ambiguous' ? Promise.resolve(this.options.roots) : this.rootsOf(target, hctx);
       },
       onLog: (params) => {
         const logger = this.options.attributeLogs ? (params.logger ? `${upstream}/${params.logger}` : upstream) : params.logger;
         const notification: Notification = { method: 'notifications/message', params: { ...params, ...(logger !== undefined ? { logger } : {}) } };
         // About a task the gateway holds: its client hears it (a 2026-07-28 one has no stream to hear it on), and no other.
-        const related = this.relatedAsker(upstream, params);
+        const related = this.relatedAsker(upstream, params, caller);
         if (related) {
           if (related.client?.passes(params.level) && related.client.sees(upstream)) related.client.notify(notification);
           else if (!related.client) this.logger.debug('gateway: log message of a 2026-07-28 task dropped', { server: upstream });
           return;
         }
-        const target = this.target(upstream);
+        const target = this.target(upstream, caller);
         // A message during a request belongs to that request's client; outside one, to every client;
         // while several clients' calls run there, to none (it may concern any of them).
         if (target === 'ambiguous') return this.logger.debug('gateway: log message of a server busy with several clients dropped', { server: upstream });
@@ -170,6 +174,8 @@ export class Relay {
           if (target.client.passes(params.level) && target.client.sees(upstream)) target.notify(notification);
           return;
         }
+        // One caller's connection, outside its requests: no other client may hear it.
+        if (caller !== undefined) return this.logger.debug('gateway: log message of a caller connection outside its requests dropped', { server: upstream });
         for (const client of this.options.clients()) if (client.passes(params.level) && client.sees(upstream)) client.notify(notification);
       },
       onElicitationComplete: (params) => {
@@ -196,8 +202,8 @@ export class Relay {
    * of several clients run on that server it is `ambiguous`: better refused than shown to a client it
    * may not concern.
    */
-  private target(upstream: string): DownstreamRequest | 'ambiguous' | undefined {
-    const all = this.active.get(upstream);
+  private target(upstream: string, caller?: string): DownstreamRequest | 'ambiguous' | undefined {
+    const all = caller === undefined ? this.active.get(upstream) : this.active.get(upstream)?.filter((r) => r.req.caller?.key === caller);
     // A request whose questions went out and that waits for its client's retry is not asking now
     // (its client may never come back); the others are the candidates.
     const live = all?.filter((r) => !r.req.suspended);
@@ -208,9 +214,9 @@ export class Relay {
   }
 
   /** The asker of the task that `params` names in its related-task `_meta`, if the gateway holds it. */
-  private relatedAsker(upstream: string, params: unknown): { asker: TaskAsker; client: RelayClient | undefined } | undefined {
+  private relatedAsker(upstream: string, params: unknown, caller: string | undefined): { asker: TaskAsker; client: RelayClient | undefined } | undefined {
     const related = ((params as { _meta?: Record<string, unknown> } | undefined)?._meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined)?.taskId;
-    return typeof related === 'string' ? this.options.taskAsker?.(upstream, related) : undefined;
+    return typeof related === 'string' ? this.options.taskAsker?.(upstream, related, caller) : undefined;
   }
 
   /** To `client`: on its newest request running on `upstream`, else on its own stream. */
@@ -224,10 +230,10 @@ export class Relay {
    * A server-to-client request tied to no call, passed on to the client whose request runs on that
    * server; one about a 2026-07-28 client's task (its related-task `_meta`) goes to that task's questions.
    */
-  private async request(upstream: string, method: RelayedMethod, params: unknown, hctx: HandlerContext): Promise<unknown> {
-    const related = this.relatedAsker(upstream, params);
+  private async request(upstream: string, method: RelayedMethod, params: unknown, hctx: HandlerContext, caller: string | undefined): Promise<unknown> {
+    const related = this.relatedAsker(upstream, params, caller);
     if (related) return related.asker({ method, params } as InputRequest, { signal: hctx.signal });
-    const target = this.target(upstream);
+    const target = this.target(upstream, caller);
     if (!target) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `no client request is running on MCP server '${upstream}' to pass ${method} on to`);
     if (target === 'ambiguous') {
       throw new ProtocolError(

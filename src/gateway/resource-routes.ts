@@ -5,6 +5,7 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import { canonicalUri, type McpConnectionManager } from '../mcp/index.js';
+import type { UpstreamCaller } from '../mcp-client/index.js';
 import type { Logger } from '../util/index.js';
 import type { GatewayMode } from './catalog-view.js';
 
@@ -26,8 +27,8 @@ export class ResourceRoutes {
     private readonly logger: Logger,
   ) {}
 
-  async listResources(signal: AbortSignal): Promise<Resource[]> {
-    const byServer = await this.manager.listAllResources({ signal });
+  async listResources(signal: AbortSignal, caller?: UpstreamCaller): Promise<Resource[]> {
+    const byServer = await this.manager.listAllResources({ signal, ...(caller ? { caller } : {}) });
     const uris = new Map<string, string>();
     const out: Resource[] = [];
     for (const server of this.order(byServer.keys())) {
@@ -46,8 +47,8 @@ export class ResourceRoutes {
     return out;
   }
 
-  async listTemplates(signal: AbortSignal): Promise<ResourceTemplateType[]> {
-    const byServer = await this.manager.listAllResourceTemplates({ signal });
+  async listTemplates(signal: AbortSignal, caller?: UpstreamCaller): Promise<ResourceTemplateType[]> {
+    const byServer = await this.manager.listAllResourceTemplates({ signal, ...(caller ? { caller } : {}) });
     const templates: Tables['templates'] = [];
     const out: ResourceTemplateType[] = [];
     for (const server of this.order(byServer.keys())) {
@@ -66,10 +67,10 @@ export class ResourceRoutes {
   }
 
   /** The server for a URI (listed, or matching a template), or for a template itself (completion). */
-  async route(uri: string, signal: AbortSignal): Promise<string | undefined> {
+  async route(uri: string, signal: AbortSignal, caller?: UpstreamCaller): Promise<string | undefined> {
     const known = this.known(uri);
     if (known !== undefined) return known;
-    await Promise.all([this.listResources(signal), this.listTemplates(signal)]);
+    await Promise.all([this.listResources(signal, caller), this.listTemplates(signal, caller)]);
     return find(this.tables!, uri);
   }
 

@@ -3,7 +3,7 @@
 // a 2026-07-28 client (the upstream delivers the task's questions only while its tasks/result waits).
 // Forgotten while it runs, it is cancelled upstream: no one can read it any more.
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { PassThroughResult } from '../mcp-client/index.js';
+import type { PassThroughResult, UpstreamCaller } from '../mcp-client/index.js';
 import type { McpConnectionManager } from '../mcp/index.js';
 import { isTerminal, type TaskContext, type TaskState, type TaskWork } from '../mcp-host/index.js';
 import { errorMessage, type Logger } from '../util/index.js';
@@ -17,7 +17,8 @@ export class UpstreamTaskWork implements TaskWork {
 
   constructor(
     private readonly manager: McpConnectionManager,
-    private readonly server: string,
+    /** The upstream the task runs on, and the caller whose connection holds it (for servers that act as each caller). */
+    private readonly home: { server: string; caller: UpstreamCaller | undefined },
     private readonly upstreamId: string,
     readonly initial: TaskState,
     readonly keepMs: number,
@@ -36,11 +37,11 @@ export class UpstreamTaskWork implements TaskWork {
   async state(signal: AbortSignal): Promise<TaskState> {
     let now: PassThroughResult;
     try {
-      now = await this.manager.taskRequest(this.server, 'tasks/get', this.upstreamId, { signal });
+      now = await this.manager.taskRequest(this.home.server, 'tasks/get', this.upstreamId, { signal, ...this.reach() });
     } catch (err) {
       const e = toProtocolError(err);
       // The upstream no longer knows it (its ttl passed, it restarted): neither does the gateway now.
-      throw e.code === ProtocolErrorCode.InvalidParams ? new ProtocolError(e.code, `MCP server '${this.server}' no longer knows the task: ${e.message}`) : e;
+      throw e.code === ProtocolErrorCode.InvalidParams ? new ProtocolError(e.code, `MCP server '${this.home.server}' no longer knows the task: ${e.message}`) : e;
     }
     const state = withoutRelatedTask(now) as TaskState;
     this.lastStatus = state.status;
@@ -58,7 +59,7 @@ export class UpstreamTaskWork implements TaskWork {
 
   async cancel(signal: AbortSignal): Promise<void> {
     try {
-      await cancelUpstreamTask(this.manager, this.server, this.upstreamId, signal);
+      await cancelUpstreamTask(this.manager, this.home.server, this.upstreamId, this.home.caller, signal);
     } catch (err) {
       throw toProtocolError(err);
     }
@@ -68,15 +69,19 @@ export class UpstreamTaskWork implements TaskWork {
     this.unregister();
     // Still running upstream with no one left to read it: the upstream need not run it to its end.
     if (isTerminal(this.lastStatus)) return;
-    cancelUpstreamTask(this.manager, this.server, this.upstreamId).catch((err: unknown) =>
-      this.logger.debug('gateway: cancelling a forgotten task upstream failed', { server: this.server, error: errorMessage(err) }),
+    cancelUpstreamTask(this.manager, this.home.server, this.upstreamId, this.home.caller).catch((err: unknown) =>
+      this.logger.debug('gateway: cancelling a forgotten task upstream failed', { server: this.home.server, error: errorMessage(err) }),
     );
+  }
+
+  private reach(): { caller?: UpstreamCaller } {
+    return this.home.caller ? { caller: this.home.caller } : {};
   }
 
   /** The upstream's tasks/result: the call's result, or its JSON-RPC error. */
   private async fetch(signal: AbortSignal): Promise<PassThroughResult> {
     try {
-      return withoutRelatedTask(await this.manager.taskRequest(this.server, 'tasks/result', this.upstreamId, { signal, timeoutMs: TASK_RESULT_TIMEOUT_MS }));
+      return withoutRelatedTask(await this.manager.taskRequest(this.home.server, 'tasks/result', this.upstreamId, { signal, timeoutMs: TASK_RESULT_TIMEOUT_MS, ...this.reach() }));
     } catch (err) {
       throw toProtocolError(err);
     }

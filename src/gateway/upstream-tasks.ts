@@ -10,6 +10,9 @@ import type { Route } from './catalog-view.js';
 import { toolCallFailure } from './gateway-errors.js';
 import type { GatewayPool } from './gateway-pool.js';
 import type { RelayClient } from './relay.js';
+import { reach } from './gateway-handlers.js';
+import { withUpstreamSignIn } from './upstream-identity.js';
+import type { UpstreamCaller } from '../mcp-client/index.js';
 
 /** How long an upstream may take to answer tasks/cancel. */
 export const TASK_CANCEL_TIMEOUT_MS = 10_000;
@@ -34,7 +37,9 @@ export function relayTaskCall(pool: GatewayPool, route: Route, client: RelayClie
   const { manager, relay } = pool.upstreams();
   return relay.within(route.server, client, req, async (call) => {
     try {
-      return await manager.callServerToolAsTask(route.server, route.name, params, { signal: req.signal, access: req.view, onProgress: (p) => call.progress(p), ...(req.traceContext ? { traceParent: req.traceContext } : {}) });
+      return await withUpstreamSignIn(manager, req, route.server, () =>
+        manager.callServerToolAsTask(route.server, route.name, params, { signal: req.signal, ...reach(req), onProgress: (p) => call.progress(p), ...(req.traceContext ? { traceParent: req.traceContext } : {}) }),
+      );
     } catch (err) {
       return toolCallFailure(err);
     }
@@ -42,8 +47,8 @@ export function relayTaskCall(pool: GatewayPool, route: Route, client: RelayClie
 }
 
 /** tasks/cancel of `server`'s task `upstreamId`. */
-export function cancelUpstreamTask(manager: McpConnectionManager, server: string, upstreamId: string, signal?: AbortSignal): Promise<PassThroughResult> {
-  return manager.taskRequest(server, 'tasks/cancel', upstreamId, { ...(signal ? { signal } : {}), timeoutMs: TASK_CANCEL_TIMEOUT_MS });
+export function cancelUpstreamTask(manager: McpConnectionManager, server: string, upstreamId: string, caller: UpstreamCaller | undefined, signal?: AbortSignal): Promise<PassThroughResult> {
+  return manager.taskRequest(server, 'tasks/cancel', upstreamId, { ...(signal ? { signal } : {}), ...(caller ? { caller } : {}), timeoutMs: TASK_CANCEL_TIMEOUT_MS });
 }
 
 /** The upstream's words without the 2025 related-task marker (the task id is the gateway's own now). */

@@ -13,7 +13,7 @@ import { UPSTREAM_CLIENT_OPTIONS } from './upstream-capabilities.js';
 
 export interface GatewayUpstreamSetup {
   clientOptions: Pick<McpClientOptions, 'elicitationCapability' | 'samplingCapability'>;
-  handlersFor(server: string): McpClientHandlers;
+  handlersFor(server: string, caller?: string): McpClientHandlers;
   onEvent(event: McpManagerEvent): void;
 }
 
@@ -33,19 +33,20 @@ export interface UpstreamSink {
   onEvent(event: McpManagerEvent): void;
   listChanged(kind: Exclude<ListKind, 'tools'>, server: string): void;
   resourceUpdated(uri: string, server: string): void;
-  taskStatus(server: string, params: TaskStatusParams): void;
-  taskAsker(server: string, taskId: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined;
+  taskStatus(server: string, params: TaskStatusParams, caller?: string): void;
+  taskAsker(server: string, taskId: string, caller?: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined;
 }
 
 export function openUpstreams(sink: UpstreamSink, createManager: (setup: GatewayUpstreamSetup) => McpConnectionManager): Upstreams {
-  const relay = new Relay(sink.logger, { attributeLogs: sink.mode.kind === 'aggregate', roots: sink.roots, clients: () => sink.clients(), taskAsker: (server, taskId) => sink.taskAsker(server, taskId) });
+  const relay = new Relay(sink.logger, { attributeLogs: sink.mode.kind === 'aggregate', roots: sink.roots, clients: () => sink.clients(), taskAsker: (server, taskId, caller) => sink.taskAsker(server, taskId, caller) });
   const manager = createManager({
     clientOptions: UPSTREAM_CLIENT_OPTIONS,
     onEvent: (event) => sink.onEvent(event),
-    handlersFor: (server) => ({
-      ...relay.handlersFor(server),
+    // `caller`: that caller's own connection (a server that acts as each caller); its traffic stays that caller's.
+    handlersFor: (server, caller) => ({
+      ...relay.handlersFor(server, caller),
       onResourceUpdated: (uri) => sink.resourceUpdated(uri, server),
-      onTaskStatus: (params) => sink.taskStatus(server, params),
+      onTaskStatus: (params) => sink.taskStatus(server, params, caller),
       onPromptsListChanged: () => sink.listChanged('prompts', server),
       onResourcesListChanged: () => sink.listChanged('resources', server),
     }),

@@ -22,6 +22,7 @@ export { offersToolTasks, type PassThroughResult, type TaskMethod, type TaskStat
 export { recipeFromConfig } from './recipe.js';
 export type { TransportRecipe, StdioRecipe, HttpRecipe } from './recipe.js';
 export * from './defaults.js';
+export type { CallerAuth, UpstreamCaller, UpstreamIdentities, UpstreamIdentityKind } from './caller-identity.js';
 // The SDK's discovery result the manager records and hands back on a warm start.
 export type { PriorDiscovery } from '@modelcontextprotocol/client';
 

@@ -4,15 +4,16 @@
 // a local stdio server's process is started before that load, and handed to its client after it.
 import type { OAuthClientProvider, Root } from '@modelcontextprotocol/client';
 import type { EnvironmentConfig, McpServerConfig } from '../config/index.js';
-import type { McpClient, McpClientHandlers, McpClientOptions, PriorDiscovery, StdioLauncher } from '../mcp-client/index.js';
+import type { CallerAuth, McpClient, McpClientHandlers, McpClientOptions, PriorDiscovery, StdioLauncher } from '../mcp-client/index.js';
 import type { Logger } from '../util/index.js';
 import type { Telemetry } from '../util/telemetry/index.js';
 
 /**
  * Makes the McpClient for one server, given the handlers the manager wants on it; `prior` is the era
- * verdict recorded for this server, adopted by the client instead of probing.
+ * verdict recorded for this server, adopted by the client instead of probing; `auth`, the credential
+ * of the caller a connection acts for (identity = "caller") instead of the server's own.
  */
-export type ClientFactory = (config: McpServerConfig, handlers: McpClientHandlers, options?: { prior?: PriorDiscovery }) => McpClient | Promise<McpClient>;
+export type ClientFactory = (config: McpServerConfig, handlers: McpClientHandlers, options?: { prior?: PriorDiscovery; auth?: CallerAuth['provider'] }) => McpClient | Promise<McpClient>;
 
 /** What the default client factory builds clients with. */
 export interface DefaultClientFactoryOptions {
@@ -51,7 +52,8 @@ export function createDefaultClientFactory(options: DefaultClientFactoryOptions)
       sdk ??= layer();
       const { adoptingLauncher, createLocalLauncher, createMcpClient, selectLauncher } = await sdk;
       local ??= createLocalLauncher(localOptions);
-      const provider = config.transport.type === 'stdio' ? undefined : await options.authProviderFor?.(config);
+      // A caller's connection presents that caller's credential, never the server's own.
+      const provider = config.transport.type === 'stdio' ? undefined : (perClient?.auth ?? (await options.authProviderFor?.(config)));
       const launcher = prelaunch ? adoptingLauncher(localOptions, prelaunch) : config.transport.type === 'stdio' ? selectLauncher(config, { local, environments: options.environments, env: options.env }) : undefined;
       return createMcpClient(
         config,

@@ -2,7 +2,7 @@
 // startup events, routing by model-visible name, and per-server failure isolation.
 import type { CallToolResult, ElicitResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
-import type { McpClient, McpClientHandlers } from '../mcp-client/index.js';
+import type { McpClient, McpClientHandlers, UpstreamCaller } from '../mcp-client/index.js';
 import { McpClientError, type Logger } from '../util/index.js';
 import { raceSignal } from './manager-errors.js';
 import { listAllPrompts, listAllResources, listAllResourceTemplates, type AggregateDeps, type QualifiedPrompt } from './aggregate.js';
@@ -10,9 +10,10 @@ import type { CatalogEntry, ServerTools } from './catalog.js';
 import { CatalogState } from './catalog-state.js';
 import { ElicitationRouter } from './elicitation-router.js';
 import { ManagedServer } from './managed-server.js';
-import { ManagerOperations } from './manager-operations.js';
+import { ManagerOperations, routeKey, type Reach } from './manager-operations.js';
 import { DEFAULT_DRAIN_TIMEOUT_MS, reloadServers, type ServersReloaded } from './manager-reload.js';
 import { ManagerSnapshots } from './manager-snapshots.js';
+import { CallerServers } from './caller-servers.js';
 import type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, OperationOptions, ReadOptions, StartupSummary, WaitMode } from './manager-types.js';
 import { startupStatus, startupSummary, statusOf, type ServerStatus } from './server-status.js';
 import { TrustedServers } from './tool-metadata.js';
@@ -51,6 +52,8 @@ export class McpConnectionManager extends ManagerOperations {
   private readonly snapshots: ManagerSnapshots;
   private initialStartup: Promise<StartupSummary> | undefined;
   private closing = false;
+  /** The servers that act as each caller, while serving callers (deps.identities). */
+  protected readonly callerServers: CallerServers | undefined;
 
   constructor(
     private readonly options: McpConnectionManagerOptions,
@@ -61,11 +64,26 @@ export class McpConnectionManager extends ManagerOperations {
     this.maxNameBytes = options.maxToolNameBytes ?? DEFAULT_MAX_TOOL_NAME_BYTES;
     this.catalog = new CatalogState(options.trusted ?? new TrustedServers(), this.maxNameBytes);
     for (const config of Object.values(options.servers)) if (config.enabled) this.servers.set(config.name, this.createServer(config));
+    this.callerServers = CallerServers.open(
+      [...this.servers.values()],
+      {
+        createClient: deps.createClient,
+        identities: deps.identities,
+        logger: deps.logger,
+        handlersFor: (server, caller) => this.handlersFor(server, caller),
+        trusted: options.trusted ?? new TrustedServers(),
+        maxNameBytes: this.maxNameBytes,
+        managed: (name) => this.managed(name),
+        referenceChanged: (server) => this.onServerToolsChanged(server),
+      },
+      options.callers,
+    );
   }
 
   /** A changed configuration's servers (all, in its order) applied server by server, as manager-reload.ts says; events follow as at startup. */
   reload(servers: Readonly<Record<string, McpServerConfig>>, options: { drainTimeoutMs?: number } = {}): ServersReloaded {
     if (this.closing) throw new McpClientError('cancelled', 'the connection manager is shut down');
+    refuseCallerIdentityChange(this.servers, servers);
     const { servers: current, retiring, snapshots, deps } = this;
     const host = { servers: current, retiring, snapshots, logger: deps.logger, started: this.initialStartup !== undefined, create: (c: McpServerConfig) => this.createServer(c), rebuild: (s: string) => this.rebuild(s), forget: (s: string) => this.templates.delete(s) };
     return reloadServers(host, servers, options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
@@ -75,7 +93,8 @@ export class McpConnectionManager extends ManagerOperations {
   start(): void {
     if (this.initialStartup) return;
     this.initialStartup = this.snapshotsLoaded().then(async () => {
-      const eager = [...this.servers.values()].filter((s) => s.config.startup_mode === 'eager');
+      // A server that acts as each caller is never started as the operator.
+      const eager = [...this.servers.values()].filter((s) => s.config.startup_mode === 'eager' && !this.actsAsCaller(s.name));
       await Promise.allSettled(eager.map((s) => s.ensureStarted()));
       const summary = startupSummary(eager);
       if (!this.closing) this.emit({ type: 'mcp_startup_complete', ...summary });
@@ -99,7 +118,7 @@ export class McpConnectionManager extends ManagerOperations {
     await raceSignal(this.snapshotsLoaded(), options.signal);
     const failures: string[] = [];
     for (const server of this.servers.values()) {
-      if (!server.config.required) continue;
+      if (!server.config.required || this.actsAsCaller(server.name)) continue;
       await raceSignal(server.ensureStarted().catch(() => {}), options.signal);
       const phase = server.phase;
       if (phase.kind === 'failed') failures.push(`${server.name}: ${phase.raw}`);
@@ -113,7 +132,7 @@ export class McpConnectionManager extends ManagerOperations {
    * waits only for starting servers that have no snapshot; `all` waits for every eager startup.
    * With `start: false` no server is started: the answer comes from snapshots (and servers already up).
    */
-  async listAllTools(options: { wait?: WaitMode; signal?: AbortSignal; start?: boolean } = {}): Promise<CatalogEntry[]> {
+  async listAllTools(options: { wait?: WaitMode; signal?: AbortSignal; start?: boolean; caller?: UpstreamCaller } = {}): Promise<CatalogEntry[]> {
     if (options.start === false) {
       await raceSignal(this.snapshotsLoaded(), options.signal);
       return [...this.catalog.entries];
@@ -130,12 +149,13 @@ export class McpConnectionManager extends ManagerOperations {
       const pending = [...this.servers.values()].filter((s) => s.phase.kind === 'starting' && !s.hasFreshSnapshot(now));
       await raceSignal(Promise.all(pending.map((s) => s.settled())), options.signal);
     }
-    return [...this.catalog.entries];
+    const own = options.caller && this.callerServers ? await this.callerServers.catalogFor(options.caller, this.contributions(), options.signal) : undefined;
+    return [...(own ?? this.catalog).entries];
   }
 
-  /** The current catalog entry for a model-visible name (no waiting). */
-  lookup(name: string): CatalogEntry | undefined {
-    return this.catalog.get(name);
+  /** The current catalog entry for a model-visible name (no waiting); `caller`: in that caller's own catalog first. */
+  lookup(name: string, caller?: UpstreamCaller): CatalogEntry | undefined {
+    return (caller && this.callerServers?.catalogSeen(caller.key)?.get(name)) || this.catalog.get(name);
   }
 
   closestToolNames(name: string): string[] {
@@ -150,7 +170,7 @@ export class McpConnectionManager extends ManagerOperations {
     this.start();
     // Once the snapshots are in (every call but the first few), a call has nothing to wait for.
     if (!this.snapshots.loaded) await raceSignal(this.snapshotsLoaded(), options.signal);
-    const entry = this.catalog.forCall(name);
+    const entry = (options.caller && this.callerServers?.catalogSeen(options.caller.key)?.get(name)) || this.catalog.forCall(name);
     if (!entry) {
       const close = this.catalog.closest(name);
       throw new McpClientError('unknown_tool', `unknown MCP tool '${name}'${close.length ? ` (did you mean ${close.map((c) => `'${c}'`).join(', ')}?)` : ''}`);
@@ -164,7 +184,8 @@ export class McpConnectionManager extends ManagerOperations {
   }
 
   status(): ServerStatus[] {
-    return [...this.servers.values()].map((s) => statusOf(s));
+    const counts = this.callers?.counts();
+    return [...this.servers.values()].map((s) => (counts && this.actsAsCaller(s.name) ? { ...statusOf(s), identity: 'caller' as const, caller_connections: counts.get(s.name) ?? 0 } : statusOf(s)));
   }
 
   /**
@@ -173,37 +194,39 @@ export class McpConnectionManager extends ManagerOperations {
    */
   async refresh(serverName?: string, options: { signal?: AbortSignal } = {}): Promise<void> {
     this.start();
-    const targets = serverName ? [this.managed(serverName)] : [...this.servers.values()];
+    const targets = (serverName ? [this.managed(serverName)] : [...this.servers.values()]).filter((s) => !this.actsAsCaller(s.name));
     await raceSignal(Promise.allSettled(targets.map((s) => s.refresh())), options.signal);
   }
 
   /** Every ready server's resources (all pages), by server; failed servers are left out. */
-  listAllResources(options: { signal?: AbortSignal } = {}): Promise<Map<string, Resource[]>> {
-    return listAllResources(this.aggregateDeps(), options.signal);
+  listAllResources(options: Reach = {}): Promise<Map<string, Resource[]>> {
+    return listAllResources(this.aggregateDeps(options.caller), options.signal);
   }
 
-  listAllResourceTemplates(options: { signal?: AbortSignal } = {}): Promise<Map<string, ResourceTemplateType[]>> {
-    return listAllResourceTemplates(this.aggregateDeps(), options.signal);
+  listAllResourceTemplates(options: Reach = {}): Promise<Map<string, ResourceTemplateType[]>> {
+    return listAllResourceTemplates(this.aggregateDeps(options.caller), options.signal);
   }
 
-  /** Prompts of every ready server under qualified names (`<server>__<prompt>`). */
-  listAllPrompts(options: { signal?: AbortSignal } = {}): Promise<QualifiedPrompt[]> {
-    return listAllPrompts(this.aggregateDeps(), this.maxNameBytes, options.signal);
+  /** Prompts of every ready server under qualified names (`<server>__<prompt>`); `caller`: with that caller's own servers. */
+  listAllPrompts(options: Reach = {}): Promise<QualifiedPrompt[]> {
+    return listAllPrompts(this.aggregateDeps(options.caller), this.maxNameBytes, options.signal);
   }
 
   async close(): Promise<void> {
     this.closing = true;
     await Promise.allSettled([...this.servers.values(), ...this.retiring].map((s) => s.close()));
+    await this.callerServers?.close();
     await this.snapshots.settled();
   }
 
-  private aggregateDeps(): AggregateDeps {
+  /** The clients an aggregated list reads: every ready server's, and `caller`'s own connections to the servers that act as each caller. */
+  private aggregateDeps(caller: UpstreamCaller | undefined): AggregateDeps {
     return {
       logger: this.deps.logger,
       readyClients: async (signal) => {
         await this.waitForStartup({ signal });
-        const ready = [...this.servers.values()].filter((s) => s.phase.kind === 'ready');
-        const clients = await Promise.all(ready.map(async (s) => ({ server: s.name, client: await s.clientForCall().catch(() => undefined) })));
+        const reached = [...this.servers.values()].filter((s) => (this.actsAsCaller(s.name) ? caller !== undefined : s.phase.kind === 'ready'));
+        const clients = await Promise.all(reached.map(async (s) => ({ server: s.name, client: await this.client(s.name, { signal, caller }).catch(() => undefined) })));
         return clients.filter((c): c is { server: string; client: McpClient } => c.client !== undefined);
       },
     };
@@ -224,10 +247,12 @@ export class McpConnectionManager extends ManagerOperations {
     return this.snapshots.load(() => this.servers.values(), () => this.catalog.rebuild(this.contributions(), ''));
   }
 
-  protected templatesOf(server: string, signal?: AbortSignal): Promise<readonly string[]> {
+  protected templatesOf(server: string, options: Reach): Promise<readonly string[]> {
+    // A caller's own connection may list other templates than another caller's: never shared.
+    if (this.actsAsCaller(server)) return this.listResourceTemplates(server, options).then((list) => list.map((t) => t.uriTemplate));
     let known = this.templates.get(server);
     if (!known) {
-      known = this.listResourceTemplates(server, signal ? { signal } : {}).then((list) => list.map((t) => t.uriTemplate));
+      known = this.listResourceTemplates(server, options.signal ? { signal: options.signal } : {}).then((list) => list.map((t) => t.uriTemplate));
       // A failed list is not kept: the next read asks again.
       known.catch(() => this.templates.delete(server));
       this.templates.set(server, known);
@@ -235,15 +260,15 @@ export class McpConnectionManager extends ManagerOperations {
     return known;
   }
 
-  private handlersFor(name: string): McpClientHandlers {
-    const host = this.deps.handlersFor?.(name) ?? {};
+  private handlersFor(name: string, caller?: string): McpClientHandlers {
+    const host = this.deps.handlersFor?.(name, caller) ?? {};
     return {
       ...host,
       onResourcesListChanged: () => {
         this.templates.delete(name);
         host.onResourcesListChanged?.();
       },
-      elicitation: (request, ctx) => this.router.route(name, request, ctx, host.elicitation) as Promise<ElicitResult>,
+      elicitation: (request, ctx) => this.router.route(name, request, ctx, host.elicitation, caller === undefined ? name : routeKey(name, { caller: { key: caller } }, true)) as Promise<ElicitResult>,
     };
   }
 
@@ -294,5 +319,20 @@ export class McpConnectionManager extends ManagerOperations {
     } catch (err) {
       this.deps.logger.warn('MCP event listener failed', { error: String(err) });
     }
+  }
+}
+
+/**
+ * A reload that adds, removes or changes a server acting as each caller (or makes one so) is
+ * refused: its callers' connections and credentials are set up at start, and a server started in the
+ * background by a reload would act as the operator. Nothing has changed when this throws.
+ */
+function refuseCallerIdentityChange(current: ReadonlyMap<string, ManagedServer>, next: Readonly<Record<string, McpServerConfig>>): void {
+  for (const name of new Set([...current.keys(), ...Object.keys(next)])) {
+    const before = current.get(name)?.config;
+    const after = next[name]?.enabled === false ? undefined : next[name];
+    if (before?.identity !== 'caller' && after?.identity !== 'caller') continue;
+    if (JSON.stringify(before) === JSON.stringify(after)) continue;
+    throw new McpClientError('config', `MCP server '${name}' acts as each caller (identity = "caller"): adding, removing or changing it takes a restart`);
   }
 }

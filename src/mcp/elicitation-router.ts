@@ -34,8 +34,9 @@ export class ElicitationRouter {
     };
   }
 
-  async route(server: string, request: ElicitRequest['params'], ctx: HandlerContext, host: HostHandler | undefined): Promise<ElicitResult> {
-    const handler = this.active.get(server)?.at(-1);
+  /** `key`: the calls it may go to (a caller's own connection: that caller's, see routeKey); default the server's. */
+  async route(server: string, request: ElicitRequest['params'], ctx: HandlerContext, host: HostHandler | undefined, key = server): Promise<ElicitResult> {
+    const handler = this.active.get(key)?.at(-1);
     if (handler) {
       const answer = await handler({ server, id: ctx.requestId, request: request as unknown as Record<string, unknown> });
       return answer.action === 'accept' ? { action: 'accept', content: (answer.content ?? {}) as ElicitResult['content'] } : { action: answer.action };

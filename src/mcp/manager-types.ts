@@ -1,6 +1,7 @@
 // The connection manager's public shapes: options, dependencies, events, call options, summaries.
 import type { McpServerConfig } from '../config/index.js';
-import type { InputHandlers, McpClientHandlers, RequestOptions } from '../mcp-client/index.js';
+import type { InputHandlers, McpClientHandlers, RequestOptions, UpstreamCaller, UpstreamIdentities } from '../mcp-client/index.js';
+import type { CallerConnectionsOptions } from './caller-connections.js';
 import type { EventMsgOf } from '../protocol/index.js';
 import type { Logger } from '../util/index.js';
 import type { CallElicitationHandler } from './elicitation-router.js';
@@ -24,6 +25,8 @@ export interface McpConnectionManagerOptions {
   /** Servers whose connector metadata survives; granted in code only. */
   trusted?: TrustedServers;
   restart?: RestartPolicyOptions;
+  /** The per-caller connections of identity = "caller" servers: how many at once, how long idle. */
+  callers?: CallerConnectionsOptions;
 }
 
 /** What a manager uses: how to make clients, where to log, snapshots, and whom to tell about events. */
@@ -33,8 +36,16 @@ export interface McpConnectionManagerDeps {
   /** Startup snapshots; without a store nothing is cached. */
   snapshots?: SnapshotStore;
   onEvent?: (event: McpManagerEvent) => void;
-  /** Host handlers for one server (logging, sampling, resource updates, elicitation outside calls). */
-  handlersFor?: (server: string) => McpClientHandlers;
+  /**
+   * Host handlers for one server (logging, sampling, resource updates, elicitation outside calls);
+   * `caller`: for that caller's own connection (identity = "caller").
+   */
+  handlersFor?: (server: string, caller?: string) => McpClientHandlers;
+  /**
+   * Serving callers: the credential each caller presents to an identity = "caller" server. Without
+   * it (the CLI, where the local user is the operator) every server acts as the operator.
+   */
+  identities?: UpstreamIdentities;
 }
 
 /** How long `listAllTools` waits for starting servers (see there). */
@@ -48,6 +59,11 @@ export interface OperationOptions {
   access?: UpstreamAccess;
   /** The trace context the request continues (the gateway's: the request it relays); else the current span's. */
   traceParent?: RequestOptions['traceParent'];
+  /**
+   * Whom the request is made for: an identity = "caller" server is reached on this caller's own
+   * connection with its own credential (absent: the operator, whom such a server refuses).
+   */
+  caller?: UpstreamCaller;
 }
 
 /** Per-call options of `McpConnectionManager.callTool`. */

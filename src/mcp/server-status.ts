@@ -28,6 +28,10 @@ export interface ServerStatus {
   protocol: string | null;
   /** Times it stopped after being ready (crashes, each followed by a restart unless given up). */
   restarts: number;
+  /** `caller`: it acts as each caller (identity = "caller", while serving callers); it has no connection of its own. */
+  identity?: 'caller';
+  /** With identity `caller`: the callers' own connections to it held now. */
+  caller_connections?: number;
 }
 
 export function startupStatus(phase: ServerPhase): McpStartupStatus | undefined {

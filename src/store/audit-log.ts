@@ -8,6 +8,8 @@ export interface StoredAuditRecord {
   method: string;
   tool?: string;
   upstream?: string;
+  /** Whose identity reached the upstream: `operator`, or the caller's by kind (token_exchange, identity_assertion, caller_login). */
+  identity?: string;
   outcome: string;
   error_code?: number;
   duration_ms: number;

@@ -4,6 +4,7 @@
 export type { StoredThread, ThreadLog, ThreadStore, ThreadSummary } from './thread-store.js';
 export { THREAD_ID } from './thread-store.js';
 export { credentialsKey, type CredentialStore } from './credentials.js';
+export type { CallerCredentialFilter, CallerCredentialStore, CallerCredentialSummary } from './caller-credentials.js';
 export type { SessionStore, StoredEventLog, StoredSessionRecord } from './http-sessions.js';
 export { LocalThreadLeases, leaseLost, type ThreadLease, type ThreadLeases } from './thread-leases.js';
 export { FileThreadStore, findRolloutFile, fileTimestamp, rolloutPath, sessionsRoot } from './file-thread-store.js';

@@ -10,6 +10,8 @@ import type { ThreadStore } from './thread-store.js';
 import { FileThreadOwnerStore, threadOwnersFile, type ThreadOwnerStore } from './thread-owners.js';
 import type { SharedLimitCounters } from './caller-limits.js';
 import type { AuditLog } from './audit-log.js';
+import type { CallerCredentialStore } from './caller-credentials.js';
+import { FileCallerCredentialStore } from './file-caller-credentials.js';
 
 /** `[store]` in config.toml. */
 export interface StoreSettings {
@@ -33,6 +35,11 @@ export interface Store {
   sharedSecret(name: string, bytes?: number): Promise<Buffer> | null;
   /** Upstream OAuth credentials shared by the replicas, sealed; null: each machine's keyring or file, as without a store. */
   readonly credentials: CredentialStore | null;
+  /**
+   * Each caller's own upstream credentials (identity = "caller" logins), sealed with the key in
+   * `[store] credentials_key_env_var`: in files under $SWITCHBOARD_HOME or in PostgreSQL. Null without that key.
+   */
+  readonly callerCredentials: CallerCredentialStore | null;
   /** Who started each agent thread ([server_auth]): a file under $SWITCHBOARD_HOME, or a table every replica reads. */
   readonly threadOwners: ThreadOwnerStore;
   /** [server_auth.limits] counted across replicas; null: each process counts its own callers. */
@@ -56,7 +63,8 @@ export interface OpenStoreOptions {
   callSlotTtlMs?: number;
 }
 
-export function fileStore(home: string): Store {
+/** The file store; `credentialKey` (from `[store] credentials_key_env_var`) lets it keep callers' credentials. */
+export function fileStore(home: string, credentialKey: Buffer | null = null): Store {
   return {
     kind: 'files',
     threads: new FileThreadStore(home),
@@ -64,6 +72,7 @@ export function fileStore(home: string): Store {
     httpSessions: () => null,
     sharedSecret: () => null,
     credentials: null,
+    callerCredentials: credentialKey ? new FileCallerCredentialStore(home, credentialKey) : null,
     threadOwners: new FileThreadOwnerStore(threadOwnersFile(home)),
     callerLimits: null,
     audit: null,
@@ -75,12 +84,12 @@ export function fileStore(home: string): Store {
 /** Open the configured store; with PostgreSQL, connect and migrate now or fail naming the variable. */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const envVar = options.settings.postgres_url_env_var;
-  if (envVar === null) return fileStore(options.home);
-  const url = (options.env ?? process.env)[envVar];
-  if (url === undefined || url.trim() === '') throw urlNotSet({ envVar });
   const keyVar = options.settings.credentials_key_env_var ?? null;
   // Checked before connecting: a replica without the key must not start and write unsealed state.
   const credentialKey = keyVar === null ? null : credentialsKey(keyVar, options.env ?? process.env);
+  if (envVar === null) return fileStore(options.home, credentialKey);
+  const url = (options.env ?? process.env)[envVar];
+  if (url === undefined || url.trim() === '') throw urlNotSet({ envVar });
   // Loaded only here: the file store never pays for the pg driver at start-up.
   const { openPostgresStore } = await importOptional(`The PostgreSQL store ([store] postgres_url_env_var = "${envVar}")`, ['pg'], () => import('./postgres/pg-store.js'));
   return openPostgresStore({ source: { envVar }, url, logger: options.logger ?? nullLogger, leaseTtlMs: options.leaseTtlMs, callSlotTtlMs: options.callSlotTtlMs, credentialKey });

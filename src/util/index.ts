@@ -19,3 +19,4 @@ export { stableJson } from './stable-json.js';
 export * from './line-framer.js';
 export * from './process-group.js';
 export { Coalesced } from './coalesced.js';
+export { Secret } from './secret.js';

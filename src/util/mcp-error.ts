@@ -53,7 +53,11 @@ export type McpErrorCode =
   /** The server failed to start, stopped after being ready, or its manager was closed; `cause` is why. */
   | 'server_unavailable'
   /** `requireServers()`: a `required = true` server did not start. */
-  | 'required_failed';
+  | 'required_failed'
+  /** An `identity = "caller"` server this caller has not signed in to yet (the manager's `upstreamLogin` makes the link). */
+  | 'upstream_login_required'
+  /** An `identity = "caller"` server reached by a request with no caller to act as (stdio, the static token). */
+  | 'caller_required';
 
 /** Facts about a failure that callers may act on. */
 export interface McpErrorDetails {

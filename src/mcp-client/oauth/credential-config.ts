@@ -10,8 +10,11 @@ import { TOKEN_TYPES, type ClientCredentials } from './token-grants.js';
 
 export type { ClientCredentials } from './token-grants.js';
 
-/** Where an identity token comes from: a file re-read at every use, or a value read at startup. */
-export type TokenSource = { file: string } | { value: string };
+/**
+ * Where an identity token comes from: a file re-read at every use, a value read at startup, or (acting
+ * for a caller upstream) the caller's newest inbound token, read at every use.
+ */
+export type TokenSource = { file: string } | { value: string } | { read: () => string };
 
 /** The enterprise IdP of an identity assertion grant (token exchange for an ID-JAG). */
 export interface IdentityProvider {
@@ -62,18 +65,18 @@ function defaultAlgorithm(key: ReturnType<typeof createPrivateKey>): string | un
   }
 }
 
-/** The private key file as PKCS#8 PEM (what the SDK's signer imports), and its algorithm. */
-function privateKeyOf(server: string, oauth: OAuthConfig): ClientCredentials['privateKey'] {
-  if (oauth.private_key_file === undefined) return undefined;
-  const pem = secretFromFile(server, 'oauth.private_key_file', oauth.private_key_file);
+/** A private key file (`<prefix>.private_key_file`) as PKCS#8 PEM (what the SDK's signer imports), and its algorithm. */
+export function privateKeyOf(server: string, keys: { private_key_file?: string; private_key_alg?: string }, prefix = 'oauth'): ClientCredentials['privateKey'] {
+  if (keys.private_key_file === undefined) return undefined;
+  const pem = secretFromFile(server, `${prefix}.private_key_file`, keys.private_key_file);
   let key: ReturnType<typeof createPrivateKey>;
   try {
     key = createPrivateKey(pem);
   } catch (err) {
-    throw oauthConfigError(server, `oauth.private_key_file does not hold a PEM private key (${errorMessage(err)})`, err);
+    throw oauthConfigError(server, `${prefix}.private_key_file does not hold a PEM private key (${errorMessage(err)})`, err);
   }
-  const algorithm = oauth.private_key_alg ?? defaultAlgorithm(key);
-  if (!algorithm) throw oauthConfigError(server, `oauth.private_key_file holds a ${key.asymmetricKeyType ?? 'unknown'} key; set oauth.private_key_alg`);
+  const algorithm = keys.private_key_alg ?? defaultAlgorithm(key);
+  if (!algorithm) throw oauthConfigError(server, `${prefix}.private_key_file holds a ${key.asymmetricKeyType ?? 'unknown'} key; set ${prefix}.private_key_alg`);
   return { pem: key.export({ type: 'pkcs8', format: 'pem' }).toString(), algorithm };
 }
 
@@ -90,16 +93,17 @@ function clientOf(server: string, oauth: OAuthConfig, env: NodeJS.ProcessEnv): C
   return { clientId: oauth.client_id ?? null, ...(secret !== undefined ? { clientSecret: secret } : {}), ...(privateKey ? { privateKey } : {}) };
 }
 
-function identityProviderOf(server: string, idp: OAuthIdpConfig | undefined, env: NodeJS.ProcessEnv): IdentityProvider {
+function identityProviderOf(server: string, idp: OAuthIdpConfig | undefined, env: NodeJS.ProcessEnv, callerSubject: (() => string) | undefined): IdentityProvider {
   const needs = (what: string) => oauthConfigError(server, `oauth.grant_type = "identity_assertion" needs ${what}`);
   if (!idp) throw needs('an oauth.idp table (token_endpoint or issuer, client_id, subject_token_file or subject_token_env_var)');
   if (!idp.token_endpoint && !idp.issuer) throw needs('oauth.idp.token_endpoint or oauth.idp.issuer');
   if (!idp.client_id) throw needs('oauth.idp.client_id');
-  if (idp.subject_token_file !== undefined && idp.subject_token_env_var !== undefined) {
+  if (callerSubject === undefined && idp.subject_token_file !== undefined && idp.subject_token_env_var !== undefined) {
     throw oauthConfigError(server, 'set oauth.idp.subject_token_file or oauth.idp.subject_token_env_var, not both');
   }
   let subjectToken: TokenSource;
-  if (idp.subject_token_file !== undefined) subjectToken = { file: configPath(server, 'oauth.idp.subject_token_file', idp.subject_token_file) };
+  if (callerSubject !== undefined) subjectToken = { read: callerSubject };
+  else if (idp.subject_token_file !== undefined) subjectToken = { file: configPath(server, 'oauth.idp.subject_token_file', idp.subject_token_file) };
   else if (idp.subject_token_env_var !== undefined) subjectToken = { value: secretFromEnv(server, idp.subject_token_env_var, env) };
   else throw needs('oauth.idp.subject_token_file or oauth.idp.subject_token_env_var');
   const secret = optionalSecret(
@@ -119,9 +123,10 @@ function identityProviderOf(server: string, idp: OAuthIdpConfig | undefined, env
 
 /**
  * The credential `server` is configured for, with its secrets read. Throws a config error naming
- * the key when the kind is incomplete or a secret cannot be read.
+ * the key when the kind is incomplete or a secret cannot be read. `callerSubject`: an identity
+ * assertion made for a caller (identity = "caller") from that caller's token instead of a configured one.
  */
-export function resolveOAuthCredential(server: McpServerConfig, env: NodeJS.ProcessEnv): OAuthCredential {
+export function resolveOAuthCredential(server: McpServerConfig, env: NodeJS.ProcessEnv, callerSubject?: () => string): OAuthCredential {
   const oauth: OAuthConfig = server.oauth ?? {};
   const name = server.name;
   const kind = oauth.grant_type ?? 'authorization_code';
@@ -143,7 +148,7 @@ export function resolveOAuthCredential(server: McpServerConfig, env: NodeJS.Proc
       return { grant: { kind, assertionFile: configPath(name, 'oauth.assertion_file', oauth.assertion_file) }, client, dpop };
     case 'identity_assertion':
       if (!oauth.client_id) throw needs('oauth.client_id');
-      return { grant: { kind, idp: identityProviderOf(name, oauth.idp, env) }, client, dpop };
+      return { grant: { kind, idp: identityProviderOf(name, oauth.idp, env, callerSubject) }, client, dpop };
     default:
       return assertNever(kind, 'oauth.grant_type');
   }

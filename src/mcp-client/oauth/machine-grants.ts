@@ -42,7 +42,8 @@ async function workloadToken(serverName: string, file: string, now: number): Pro
 }
 
 async function subjectToken(serverName: string, source: TokenSource): Promise<string> {
-  return 'file' in source ? readTokenFile(serverName, 'oauth.idp.subject_token_file', source.file) : source.value;
+  if ('file' in source) return readTokenFile(serverName, 'oauth.idp.subject_token_file', source.file);
+  return 'read' in source ? source.read() : source.value;
 }
 
 /** The IdP's token endpoint: configured, or discovered from its issuer (once per provider). */

@@ -29,6 +29,11 @@ export interface AuditRecord {
   /** The upstream server that served it (the gateway). */
   upstream?: string;
   /**
+   * Whose identity reached that upstream: `operator`, or the caller's own (`token_exchange`,
+   * `identity_assertion`, `caller_login`); the caller is the record's subject. Never a token.
+   */
+  identity?: string;
+  /**
    * `ok`, `tool_error` (an isError result), `error` (JSON-RPC error, with `error_code`), `cancelled`,
    * `abandoned`, `refused_state` (request state not the caller's, altered or expired), or a refusal
    * at the door: `unauthorized` (401), `forbidden` (403), `refused_session` (another caller's
@@ -55,14 +60,14 @@ export function fileAuditSink(file: string, rotation: LogRotation = DEFAULT_LOG_
 }
 
 /** What only the product knows about a request: the upstream a name routes to, and the real tool behind a tool that calls others. */
-export type AuditDescriber = (request: JSONRPCRequest, caller: Caller | undefined) => { tool?: string; upstream?: string } | undefined;
+export type AuditDescriber = (request: JSONRPCRequest, caller: Caller | undefined) => { tool?: string; upstream?: string; identity?: string } | undefined;
 
 
 interface Pending {
   started: number;
   request: JSONRPCRequest;
   caller: Caller | undefined;
-  record: Omit<AuditRecord, 'outcome' | 'duration_ms' | 'tool' | 'upstream'>;
+  record: Omit<AuditRecord, 'outcome' | 'duration_ms' | 'tool' | 'upstream' | 'identity'>;
 }
 
 /**
@@ -133,17 +138,19 @@ export class AuditedTransport extends TransportDecorator {
   }
 
   /** The tool and upstream, asked of the product when the request ends (by then it has routed the name). */
-  private described(p: Pending): { tool?: string; upstream?: string } {
+  private described(p: Pending): { tool?: string; upstream?: string; identity?: string } {
     let tool = requestSubject(p.request.params);
     let upstream: string | undefined;
+    let identity: string | undefined;
     try {
       const described = this.describe?.(p.request, p.caller);
       upstream = described?.upstream;
+      identity = described?.identity;
       if (described?.tool !== undefined) tool = described.tool.slice(0, 512);
     } catch {
       // the record goes out without it
     }
-    return { ...(tool !== undefined ? { tool } : {}), ...(upstream !== undefined ? { upstream } : {}) };
+    return { ...(tool !== undefined ? { tool } : {}), ...(upstream !== undefined ? { upstream } : {}), ...(identity !== undefined ? { identity } : {}) };
   }
 
   private finish(key: string, outcome: string, errorCode?: number): void {

@@ -1,6 +1,7 @@
 // Who sent a request to an HTTP MCP server: the caller a validated access token (or the static
 // token) stands for, as the host hands it to the product on each request (`ctx.http.authInfo`).
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { Secret } from '../../util/index.js';
 
 export interface Caller {
   /**
@@ -15,6 +16,12 @@ export interface Caller {
   scopes: readonly string[];
   /** The token's claims (empty for the static token). */
   claims: Readonly<Record<string, unknown>>;
+  /**
+   * The validated access token itself, for one purpose only: an upstream that acts as this caller
+   * exchanges it (RFC 8693) for a token of its own. Not enumerable and never printable (a Secret),
+   * so no copy, log line, audit record or span of the caller carries it.
+   */
+  readonly inboundToken?: Secret;
 }
 
 /** The holder of `--token-file` / $SWITCHBOARD_MCP_TOKEN: the operator, whom no rule restricts. */
@@ -33,12 +40,14 @@ export function callerOf(authInfo: AuthInfo | undefined): Caller | undefined {
   return typeof caller === 'object' && caller !== null ? (caller as Caller) : undefined;
 }
 
-/** The caller a validated JWT stands for: subject, client id and scopes from the usual claims. */
-export function callerFromClaims(issuer: string, claims: Record<string, unknown>): Caller {
+/** The caller a validated JWT stands for: subject, client id and scopes from the usual claims; `token`, the JWT itself. */
+export function callerFromClaims(issuer: string, claims: Record<string, unknown>, token?: string): Caller {
   const subject = typeof claims.sub === 'string' ? claims.sub : null;
   // client_id (RFC 9068), azp (OIDC, Keycloak, Auth0), appid (Entra ID v1), cid (Okta).
   const clientId = [claims.client_id, claims.azp, claims.appid, claims.cid].find((v): v is string => typeof v === 'string') ?? null;
-  return Object.freeze({ key: `${issuer}#${keyPart(subject, clientId)}`, kind: 'token' as const, subject, clientId, scopes: scopesOf(claims), claims: Object.freeze({ ...claims }) });
+  const caller: Caller = { key: `${issuer}#${keyPart(subject, clientId)}`, kind: 'token' as const, subject, clientId, scopes: scopesOf(claims), claims: Object.freeze({ ...claims }) };
+  if (token !== undefined) Object.defineProperty(caller, 'inboundToken', { value: new Secret(token), enumerable: false });
+  return Object.freeze(caller);
 }
 
 /** The part after the issuer: a subject that could read as a client (or as an escaped subject) is escaped. */

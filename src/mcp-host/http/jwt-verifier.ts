@@ -85,7 +85,7 @@ export class JwtVerifier {
     }
     const skew = this.options.clockSkewSec;
     return {
-      caller: callerFromClaims(this.options.issuer, payload as Record<string, unknown>),
+      caller: callerFromClaims(this.options.issuer, payload as Record<string, unknown>, token),
       kid,
       notAfter: payload.exp! + skew,
       notBefore: (payload.nbf ?? 0) - skew,

@@ -99,6 +99,16 @@ export async function createMetrics(readings: MetricsReadings): Promise<Metrics>
     },
   });
   new prom.Gauge({
+    name: 'switchboard_upstream_caller_connections',
+    help: 'Connections held to the upstream MCP server for its callers (a server that acts as each caller)',
+    labelNames: ['server'],
+    registers,
+    collect() {
+      this.reset();
+      for (const u of upstreams()) if (u.identity === 'caller') this.set({ server: u.name }, u.caller_connections ?? 0);
+    },
+  });
+  new prom.Gauge({
     name: 'switchboard_upstream_tools',
     help: 'Tools the upstream MCP server contributes to the catalog',
     labelNames: ['server'],

@@ -14,6 +14,10 @@ export interface UpstreamRow {
   error?: string;
   restarts: number;
   required: boolean;
+  /** `caller`: it acts as each caller upstream, over one connection per caller (and none of its own). */
+  identity?: 'caller';
+  /** With identity `caller`: the callers' connections to it held now. */
+  caller_connections?: number;
 }
 
 export interface ClientRow {

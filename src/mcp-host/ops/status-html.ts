@@ -39,7 +39,7 @@ function lastError(u: UpstreamRow): string {
 function upstreamRows(rows: UpstreamRow[]): string[][] {
   return rows.map((u) => [
     `${escapeHtml(u.name)}${u.required ? ' <span class="req" title="required">required</span>' : ''}`,
-    badge(u.state),
+    u.identity === 'caller' ? `${badge('per-caller')} ${u.caller_connections ?? 0} caller connection${u.caller_connections === 1 ? '' : 's'}` : badge(u.state),
     escapeHtml(u.protocol ?? '—'),
     String(u.tools),
     ms(u.startup_ms),

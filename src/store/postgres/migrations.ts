@@ -119,6 +119,26 @@ export const MIGRATIONS: readonly Migration[] = [
       create index sb_audit_subject on sb_audit (subject, time);
       create index sb_audit_client_id on sb_audit (client_id, time);`,
   },
+  {
+    version: 7,
+    name: 'callers\' own upstream credentials, logins in progress, the identity each call used',
+    sql: `
+      create table sb_caller_credentials (
+        caller text not null,
+        name text not null,
+        server text not null,
+        sealed bytea not null,
+        updated_at timestamptz not null default clock_timestamp(),
+        primary key (caller, name)
+      );
+      create index sb_caller_credentials_server on sb_caller_credentials (server);
+      create table sb_upstream_logins (
+        id text primary key,
+        sealed bytea not null,
+        expires_at timestamptz not null
+      );
+      alter table sb_audit add column identity text;`,
+  },
 ];
 
 // Any constant works; it only has to be the same in every replica (`hashtext('switchboard migrations')`).

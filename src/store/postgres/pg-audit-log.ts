@@ -18,6 +18,7 @@ interface AuditRow {
   method: string;
   tool: string | null;
   upstream: string | null;
+  identity: string | null;
   outcome: string;
   error_code: number | null;
   duration_ms: number;
@@ -58,7 +59,7 @@ export class PgAuditLog implements AuditLog {
   }
 
   async tail(options: { caller?: string; limit: number }): Promise<StoredAuditRecord[]> {
-    const columns = 'time, subject, client_id, method, tool, upstream, outcome, error_code, duration_ms, session';
+    const columns = 'time, subject, client_id, method, tool, upstream, identity, outcome, error_code, duration_ms, session';
     // Newest by the request's time (replicas write in batches, so insertion order interleaves them).
     // Two shapes, so each uses its index; rows past the retention are never shown, pruned yet or not.
     const kept = `time >= now() - $1 * interval '1 day'`;
@@ -82,8 +83,8 @@ export class PgAuditLog implements AuditLog {
       try {
         await this.db.query(
           'write audit records',
-          `insert into sb_audit (time, subject, client_id, method, tool, upstream, outcome, error_code, duration_ms, session)
-           select * from unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::integer[], $9::double precision[], $10::text[])`,
+          `insert into sb_audit (time, subject, client_id, method, tool, upstream, outcome, error_code, duration_ms, session, identity)
+           select * from unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::integer[], $9::double precision[], $10::text[], $11::text[])`,
           [
             batch.map((r) => r.time),
             batch.map((r) => r.subject),
@@ -95,6 +96,7 @@ export class PgAuditLog implements AuditLog {
             batch.map((r) => r.error_code ?? null),
             batch.map((r) => r.duration_ms),
             batch.map((r) => r.session ?? null),
+            batch.map((r) => r.identity ?? null),
           ],
         );
       } catch (err) {
@@ -126,6 +128,7 @@ function toRecord(row: AuditRow): StoredAuditRecord {
     method: row.method,
     ...(row.tool !== null ? { tool: row.tool } : {}),
     ...(row.upstream !== null ? { upstream: row.upstream } : {}),
+    ...(row.identity !== null ? { identity: row.identity } : {}),
     outcome: row.outcome,
     ...(row.error_code !== null ? { error_code: row.error_code } : {}),
     duration_ms: row.duration_ms,

@@ -1,12 +1,9 @@
 // OAuth credentials in PostgreSQL, sealed with AES-256-GCM before they leave the process; the
 // refresh lock is a session advisory lock, so a replica that dies mid-refresh frees it with its connection.
-import { errorMessage, type Logger } from '../../util/index.js';
+import type { Logger } from '../../util/index.js';
 import { open, seal, type CredentialStore } from '../credentials.js';
-import { storeUnavailable } from '../store-errors.js';
+import { advisoryLock } from './pg-advisory-lock.js';
 import type { Database } from './database.js';
-
-/** How long a replica waits for another's refresh before giving up (it then fails that request). */
-const LOCK_WAIT_MS = 10_000;
 
 export class PgCredentialStore implements CredentialStore {
   constructor(
@@ -34,32 +31,7 @@ export class PgCredentialStore implements CredentialStore {
     return (rowCount ?? 0) > 0;
   }
 
-  async lock(name: string): Promise<() => Promise<void>> {
-    let client;
-    try {
-      client = await this.db.pool.connect();
-    } catch (err) {
-      throw storeUnavailable(this.db.source, 'take the OAuth refresh lock', err);
-    }
-    try {
-      await client.query(`set lock_timeout = ${LOCK_WAIT_MS}`);
-      await client.query('select pg_advisory_lock(hashtextextended($1, 0))', [`oauth:${name}`]);
-    } catch (err) {
-      client.release(true);
-      throw storeUnavailable(this.db.source, 'take the OAuth refresh lock', err);
-    }
-    let released = false;
-    return async () => {
-      if (released) return;
-      released = true;
-      try {
-        await client.query('select pg_advisory_unlock(hashtextextended($1, 0))', [`oauth:${name}`]);
-        client.release();
-      } catch (err) {
-        // Dropping the connection frees the lock as well.
-        this.logger.warn('could not release the OAuth refresh lock; dropping its connection', { error: errorMessage(err) });
-        client.release(true);
-      }
-    };
+  lock(name: string): Promise<() => Promise<void>> {
+    return advisoryLock(this.db, `oauth:${name}`, 'OAuth refresh lock', this.logger);
   }
 }

@@ -3,6 +3,7 @@ import type { Store } from '../open-store.js';
 import { Database, type DatabaseOptions } from './database.js';
 import { PgSessionStore } from './pg-http-sessions.js';
 import { PgCredentialStore } from './pg-credentials.js';
+import { PgCallerCredentialStore } from './pg-caller-credentials.js';
 import { PgSecrets } from './pg-secrets.js';
 import { PgThreadLeases } from './pg-thread-leases.js';
 import { PgThreadStore } from './pg-thread-store.js';
@@ -29,6 +30,7 @@ export async function openPostgresStore(options: DatabaseOptions & { leaseTtlMs?
     httpSessions: (scope) => new PgSessionStore(db, scope),
     sharedSecret: (name, bytes) => secrets.get(name, bytes),
     credentials: options.credentialKey ? new PgCredentialStore(db, options.credentialKey, options.logger) : null,
+    callerCredentials: options.credentialKey ? new PgCallerCredentialStore(db, options.credentialKey, options.logger) : null,
     threadOwners: new PgThreadOwnerStore(db),
     callerLimits: limits,
     audit,
