@@ -16,6 +16,7 @@ import { composeServerAuth, type ServedAuth } from './server-auth-compose.js';
 import { LiveConfig, serversSummary } from './config-reload.js';
 import { restartNeeded } from './restart-keys.js';
 import type { Observability } from './observability.js';
+import { composeCallerIdentities, type ComposedIdentities } from './caller-identity-compose.js';
 
 interface ServeFlags extends HttpServeFlags {
   transparent?: boolean;
@@ -92,8 +93,11 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
   const store = await openConfiguredStore(ctx, config);
   let served: ServedAuth | undefined;
   let observed: Observability;
+  let callers: ComposedIdentities | undefined;
   try {
     served = plainHttp ? await composeServerAuth(config, plainHttp, logger, store) : undefined;
+    // Over stdio the one client is the local user, the operator: servers act as the operator.
+    callers = plainHttp ? await composeCallerIdentities(config, store, ctx.env, logger) : undefined;
     const { startObservability } = await import('./observability.js');
     observed = await startObservability(ctx, { title: 'switchboard gateway', withOps: plainHttp !== null, metricsListen: flags.metricsListen });
   } catch (err) {
@@ -125,6 +129,7 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
           handlersFor: setup.handlersFor,
           clientOptions: setup.clientOptions,
           oauthCredentials: store.credentials,
+          ...(callers ? { identities: callers.identities } : {}),
         }),
     });
   } catch (err) {
@@ -141,7 +146,12 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
     if (!http) return (await host.serveStdio(product, { stdin: process.stdin, stdout: process.stdout, stop: stop.promise, ...(observed.ops ? { ops: observed.ops } : {}) }, serving)).exitCode;
     // Sessions only over HTTP: a replica behind a load balancer serves sessions other replicas opened.
     const shared = sharedSessions(store, 'serve');
-    const listener = await host.serveHttp(product, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...sharedRequestStateKey(store), ...(observed.ops ? { ops: observed.ops } : {}) }, serving);
+    const listener = await host.serveHttp(
+      product,
+      { ...http, ...(shared ? { sharedSessions: shared } : {}), ...sharedRequestStateKey(store), ...(observed.ops ? { ops: observed.ops } : {}), ...(callers ? { routes: callers.routes } : {}) },
+      serving,
+    );
+    callers?.listening(listener.url);
     return await serveUntilStopped(ctx, listener, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can use your MCP servers through this gateway' : null);
   } finally {
     live.close();

@@ -9,7 +9,7 @@ import type { Config } from '../config/index.js';
 import type { McpClientOptions } from '../mcp-client/index.js';
 import type { CredentialStore, OAuthRuntime } from '../mcp-client/oauth/index.js';
 import { createDefaultClientFactory } from './client-factory.js';
-import { McpConnectionManager, type McpConnectionManagerDeps } from './connection-manager.js';
+import { McpConnectionManager, type McpConnectionManagerDeps, type McpConnectionManagerOptions } from './connection-manager.js';
 import { SnapshotStore } from './snapshot-store.js';
 import { nullLogger, type Logger } from '../util/index.js';
 import type { Telemetry } from '../util/telemetry/index.js';
@@ -42,6 +42,14 @@ export interface ConnectionManagerOptions {
   oauthCredentials?: CredentialStore | null;
   /** Spans for every request to a server (OpenTelemetry, metrics), and trace context passed on. Default: none. */
   telemetry?: Telemetry;
+  /**
+   * Serving callers: the credential each caller presents to an `identity = "caller"` server
+   * (`createCallerIdentities` in `switchboard/oauth`). Default: none, and every server acts as the
+   * operator (the local user of a CLI run).
+   */
+  identities?: McpConnectionManagerDeps['identities'];
+  /** How many caller connections are held at once, and how long an idle one lives. */
+  callers?: McpConnectionManagerOptions['callers'];
 }
 
 /**
@@ -83,6 +91,7 @@ export function createConnectionManager(config: Config, options: ConnectionManag
       servers: config.mcp_servers,
       maxToolNameBytes: config.mcp_tool_name_max_length,
       restart: { initialDelayMs: config.mcp_restart_initial_delay_ms, maxDelayMs: config.mcp_restart_max_delay_ms },
+      ...(options.callers ? { callers: options.callers } : {}),
     },
     {
       createClient,
@@ -90,6 +99,7 @@ export function createConnectionManager(config: Config, options: ConnectionManag
       snapshots: options.snapshots === false ? undefined : SnapshotStore.inHome(config.home, logger),
       onEvent: options.onEvent,
       handlersFor: options.handlersFor,
+      ...(options.identities ? { identities: options.identities } : {}),
     },
   );
 }

@@ -41,4 +41,7 @@ export {
   type CredentialKind,
   type CredentialSummary,
 } from './auth-status.js';
+export { CallerIdentities, type CallerIdentitiesOptions } from './caller-identities.js';
+export { CallerLogins, LOGIN_TTL_MS } from './caller-login.js';
+export { ExchangedToken, exchangeSettings, EXCHANGE_SKEW_MS } from './caller-exchange.js';
 export { performOAuthLogin, performOAuthLogout, LOGIN_TEXTS, DEFAULT_OAUTH_LOGIN_TIMEOUT_MS, type OAuthLoginOptions, type OAuthLoginOutcome } from './login.js';

@@ -1,6 +1,7 @@
 // The HTTP host's public shapes: what a product hands it (options, a session handle), what it
 // returns, and closingAlso() for products that must close their own resources after it.
 import type { AuditDescriber } from '../access/audit-trail.js';
+import type http from 'node:http';
 import type { JSONRPCErrorResponse, JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import type { ListenAddress, Logger } from '../../util/index.js';
 import type { Ops } from '../ops/index.js';
@@ -73,6 +74,12 @@ export interface HttpHostOptions {
   currentSpan?: boolean;
   /** What the product knows of a request (its real tool, its upstream), for the audit records of refusals at the door. */
   describe?: AuditDescriber;
+  /**
+   * Pages a product serves beside the endpoint, for browsers (the gateway's upstream sign-in pages,
+   * beneath the endpoint path): true when it answered. Reached without the endpoint's token (a
+   * browser has none), after the Host/Origin check.
+   */
+  routes?(req: http.IncomingMessage, res: http.ServerResponse, url: URL, endpointPath: string): Promise<boolean>;
   /** Connect an MCP server to a new session's transport (a decorator over the SDK's). */
   openSession(transport: Transport): Promise<HttpSessionHandle>;
 }

@@ -172,6 +172,11 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     const authorized = () => (options.token === null ? !options.auth : bearerMatches(req.headers.authorization, options.token));
     const guard = () => ({ refused: browserCheck(req.headers.host, req.headers.origin), authorized: authorized() });
     if (url.pathname !== path && options.ops && (await options.ops.serve(req, res, url.pathname, guard()))) return;
+    if (url.pathname.startsWith(`${path}/`) && options.routes) {
+      const refusedPage = browserCheck(req.headers.host, req.headers.origin);
+      if (refusedPage !== null) return sendJson(res, 403, jsonRpcError(null, -32000, `Forbidden: ${refusedPage}`));
+      if (await options.routes(req, res, url, path)) return;
+    }
     if (url.pathname !== path) return sendJson(res, 404, jsonRpcError(null, -32000, `Not found: the MCP endpoint is ${path}`));
     const refused = browserCheck(req.headers.host, req.headers.origin);
     if (refused !== null) return sendJson(res, 403, jsonRpcError(null, -32000, `Forbidden: ${refused}`));
