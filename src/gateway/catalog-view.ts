@@ -38,7 +38,10 @@ export class CatalogView {
     // A pure proxy lets the upstream judge the name (and waits for it if it is still starting).
     if (this.mode.kind === 'transparent') return { server: this.mode.server, name };
     const entry = this.manager.lookup(name, caller) ?? (await this.manager.listAllTools({ wait: 'unsnapshotted', signal, ...(caller ? { caller } : {}) }), this.manager.lookup(name, caller));
-    return entry ? { server: entry.server, name: entry.tool } : undefined;
+    if (entry) return { server: entry.server, name: entry.tool };
+    // A server this caller could not reach yet (a login to make): the call says why, or asks for the login.
+    const unreached = caller ? this.manager.unreachedCallerTool(name, caller) : undefined;
+    return unreached ? { server: unreached.server, name: unreached.tool } : undefined;
   }
 
   /** Every server's first startup has settled (ready, failed or cancelled). */

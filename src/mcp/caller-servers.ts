@@ -14,6 +14,7 @@ import type { ClientFactory } from './client-factory.js';
 import type { ManagedServer } from './managed-server.js';
 import { raceSignal } from './manager-errors.js';
 import type { TrustedServers } from './tool-metadata.js';
+import { sanitizeNamePart } from './tool-naming.js';
 
 /** Callers whose own catalogs are kept built (the least recently used are rebuilt on their next list). */
 const MAX_CALLER_CATALOGS = 1_000;
@@ -36,6 +37,8 @@ export class CallerServers {
   /** Servers whose last list said it is the same for every user (2026-07-28 cacheScope "public"). */
   private readonly publicLists = new Set<string>();
   private readonly catalogs = new Map<string, { from: readonly (readonly Tool[])[]; catalog: Catalog }>();
+  /** (caller, server) pairs whose last connection attempt failed (a login to make, a refused exchange). */
+  private readonly unreached = new Set<string>();
 
   constructor(
     private readonly deps: CallerServersDeps,
@@ -89,6 +92,19 @@ export class CallerServers {
     return this.cachedCatalog(caller.key, contributions);
   }
 
+  /**
+   * A name no catalog of `caller` holds, under the `mcp__<server>__` prefix of a caller server it
+   * could not connect to: that server and the raw name, so that calling it asks the caller to log in
+   * (or says why the connection failed) rather than answering "unknown tool".
+   */
+  unreachedTool(name: string, caller: string): { server: string; tool: string } | undefined {
+    for (const server of this.names) {
+      const prefix = `mcp__${sanitizeNamePart(server)}__`;
+      if (this.unreached.has(`${caller}\u0000${server}`) && name.startsWith(prefix) && name.length > prefix.length) return { server, tool: name.slice(prefix.length) };
+    }
+    return undefined;
+  }
+
   /** The catalog last built for `caller` (undefined: it sees the shared one). */
   catalogSeen(caller: string): Catalog | undefined {
     return this.catalogs.get(caller)?.catalog;
@@ -102,9 +118,15 @@ export class CallerServers {
   private names: string[] = [];
 
   private async tryConnect(server: string, caller: UpstreamCaller): Promise<McpClient | undefined> {
+    const key = `${caller.key}\u0000${server}`;
     try {
-      return await this.connections.client(this.deps.managed(server).config, caller);
+      const client = await this.connections.client(this.deps.managed(server).config, caller);
+      this.unreached.delete(key);
+      return client;
     } catch (err) {
+      this.unreached.delete(key);
+      this.unreached.add(key);
+      if (this.unreached.size > MAX_CALLER_CATALOGS) this.unreached.delete(this.unreached.values().next().value!);
       // A caller who must log in first sees the reference list; calling a tool asks for the login.
       if (!isMcpClientError(err, 'upstream_login_required')) this.deps.logger.warn(`could not connect a caller to MCP server '${server}': ${errorMessage(err)}`);
       return undefined;

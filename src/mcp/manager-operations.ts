@@ -57,6 +57,11 @@ export abstract class ManagerOperations {
     return callerIdentityKind(this.managed(serverName).config) ?? 'operator';
   }
 
+  /** A tool name under the prefix of a caller server `caller` could not connect to: that server and the raw name (see CallerServers.unreachedTool). */
+  unreachedCallerTool(name: string, caller: UpstreamCaller): { server: string; tool: string } | undefined {
+    return this.callerServers?.unreachedTool(name, caller.key);
+  }
+
   /** A sign-in link for `caller` to a server that acts as each caller (bound to that caller, single use, short-lived). */
   upstreamLogin(serverName: string, caller: UpstreamCaller): Promise<{ url: string; id: string }> {
     return this.callerSide(serverName).identities.beginLogin(this.managed(serverName).config, caller);
