@@ -6,7 +6,7 @@
 // login in another browser.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { auth, type FetchLike } from '@modelcontextprotocol/client';
+import { auth, type FetchLike, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../../config/index.js';
 import type { CallerCredentialStore } from '../../store/index.js';
 import { errorMessage, McpClientError, type Logger } from '../../util/index.js';
@@ -35,6 +35,8 @@ interface StartedLogin {
   server: string;
   verifier: string;
   binding: string;
+  /** What discovery found on the first leg (the callback's code exchange must go to that authorization server). */
+  discovery: OAuthDiscoveryState | undefined;
 }
 
 export interface CallerLoginDeps {
@@ -145,7 +147,7 @@ export class CallerLogins {
     const state = provider.authorizationState;
     if (outcome !== 'REDIRECT' || !target || !state) throw new McpClientError('protocol', `MCP server '${server.name}' did not start an authorization`);
     const binding = id();
-    const started: StartedLogin = { stage: 'started', caller: record.caller, server: server.name, verifier: provider.codeVerifier(), binding: sha256(binding).toString('base64url') };
+    const started: StartedLogin = { stage: 'started', caller: record.caller, server: server.name, verifier: provider.codeVerifier(), binding: sha256(binding).toString('base64url'), discovery: provider.session.discoveryState };
     await this.deps.store.putLogin(`state:${state}`, started, LOGIN_TTL_MS);
     const secure = this.base().startsWith('https:') ? '; Secure' : '';
     this.deps.logger.info('upstream login started', { server: server.name, caller: record.caller });
@@ -183,6 +185,7 @@ export class CallerLogins {
     }
     const provider = this.deps.provider(server, record.caller, this.redirectUrl(), async () => {});
     provider.saveCodeVerifier(record.verifier);
+    if (record.discovery) provider.saveDiscoveryState(record.discovery);
     const done = await auth(provider, { serverUrl: server.transport.url, authorizationCode: code, iss: q.get('iss') ?? undefined, ...(this.deps.fetch ? { fetchFn: this.deps.fetch } : {}) });
     if (done !== 'AUTHORIZED') throw new McpClientError('protocol', 'the authorization code exchange did not complete');
     this.deps.logger.info('upstream login completed', { server: server.name, caller: record.caller });
