@@ -125,6 +125,7 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   const cwd = await agentCwd(flags, ctx.cwd);
   const loaded = await ctx.loadConfig();
   const plainHttp = await httpServeOptions(ctx, flags, loaded.config.server_auth?.issuer !== undefined);
+  if (plainHttp) (await import('./caller-identity-compose.js')).refuseCallerServersForAgent(loaded.config);
   const mcp: typeof AgentServerModule = await import('../agent-server/index.js');
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   const { startObservability } = await import('./observability.js');
