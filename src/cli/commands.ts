@@ -27,6 +27,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { names: ['mcp-server'], load: async () => [(await import('./mcp-server-command.js')).registerMcpServerCommand] },
   { names: ['serve'], load: async () => [(await import('./serve-command.js')).registerServeCommand] },
   { names: ['audit'], load: async () => [(await import('./audit-command.js')).registerAuditCommand] },
+  { names: ['credentials'], load: async () => [(await import('./credentials-command.js')).registerCredentialsCommand] },
 ];
 
 /** Root options that take a value (`--config FILE`, `-c KEY=VALUE`, `-m MODEL`, ...): the word after them is not a command. */

@@ -39,8 +39,10 @@ async function open(kind: 'files' | 'postgres', shared?: { home: string; db?: st
   return { store, home, ...(db ? { db } : {}) };
 }
 
-describe.each(['files', 'postgres'] as const)('caller credentials in the %s store', (kind) => {
-  const tags = kind === 'postgres' ? ['postgresql'] : [];
+describe('caller credentials in the file store', () => contract('files'));
+describe('caller credentials in PostgreSQL', { tags: ['postgresql'] }, () => contract('postgres'));
+
+function contract(kind: 'files' | 'postgres'): void {
   let first: { store: Store; home: string; db?: string };
   let creds: CallerCredentialStore;
 
@@ -50,7 +52,7 @@ describe.each(['files', 'postgres'] as const)('caller credentials in the %s stor
     creds = first.store.callerCredentials!;
   });
 
-  it('keeps each caller its own, sealed, listed without contents', { tags }, async () => {
+  it('keeps each caller its own, sealed, listed without contents', async () => {
     await creds.save(ALICE, 'team', 'team|https://team', SECRET);
     expect(await creds.load(ALICE, 'team|https://team')).toEqual(SECRET);
     expect(await creds.load(BOB, 'team|https://team')).toBeUndefined();
@@ -60,7 +62,7 @@ describe.each(['files', 'postgres'] as const)('caller credentials in the %s stor
     expect(JSON.stringify(listed)).not.toContain('very-secret');
   });
 
-  it('is sealed at rest and bound to its caller', { tags }, async () => {
+  it('is sealed at rest and bound to its caller', async () => {
     if (kind === 'files') {
       const dir = path.join(first.home, 'caller-credentials');
       expect((await stat(dir)).mode & 0o777).toBe(0o700);
@@ -93,7 +95,7 @@ describe.each(['files', 'postgres'] as const)('caller credentials in the %s stor
     }
   });
 
-  it('revokes by caller or by server, seen at once by another replica', { tags }, async () => {
+  it('revokes by caller or by server, seen at once by another replica', async () => {
     const other = (await open(kind, { home: first.home, ...(first.db ? { db: first.db } : {}) })).store.callerCredentials!;
     await creds.save(BOB, 'team', 'team|https://team', SECRET);
     await creds.save(BOB, 'wiki', 'wiki|https://wiki', SECRET);
@@ -105,7 +107,7 @@ describe.each(['files', 'postgres'] as const)('caller credentials in the %s stor
     expect(await other.load(ALICE, 'team|https://team')).toBeUndefined();
   });
 
-  it('hands a login in progress out once, and not after it expires', { tags }, async () => {
+  it('hands a login in progress out once, and not after it expires', async () => {
     await creds.putLogin('new:abc', { caller: ALICE, server: 'team' }, 60_000);
     expect(await creds.takeLogin('new:abc')).toEqual({ caller: ALICE, server: 'team' });
     expect(await creds.takeLogin('new:abc')).toBeUndefined();
@@ -113,4 +115,4 @@ describe.each(['files', 'postgres'] as const)('caller credentials in the %s stor
     await new Promise((r) => setTimeout(r, 20));
     expect(await creds.takeLogin('new:old')).toBeUndefined();
   });
-});
+}

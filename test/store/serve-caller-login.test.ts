@@ -98,7 +98,7 @@ audience = "${urls[0]}"
     return client;
   }
   const call = (c: Client) =>
-    c.callTool({ name: 'mcp__team__whoami', arguments: {} }, undefined, { timeout: 60_000 }).then(
+    c.callTool({ name: 'mcp__team__whoami', arguments: {} }, { timeout: 60_000 }).then(
       (r) => ({ isError: r.isError === true, subject: (r.structuredContent as { subject?: string } | undefined)?.subject, text: JSON.stringify(r.content) }),
       (err: unknown) => ({ isError: true, subject: undefined, text: (err as Error).message }),
     );
