@@ -5,7 +5,7 @@
 // rather than lent a credential, though the gateway holds one for the same upstream (a second,
 // operator-identity server entry); each caller's exchange is cached; a refused exchange says where
 // to look; the audit trail names the kind.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -69,7 +69,7 @@ audience = "${mcpUrl}"
     );
     await writeFile(path.join(home, 'token'), `${STATIC_TOKEN}\n`);
     serve = await spawnServe(['--http', `127.0.0.1:${port}`, '--token-file', path.join(home, 'token')], {
-      env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, GATEWAY_CLIENT_SECRET: GATEWAY_SECRET, WRONG_SECRET: 'not-the-secret', OPERATOR_UPSTREAM_TOKEN: operatorUpstreamToken },
+      env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, SWITCHBOARD_LOG_LEVEL: 'debug', GATEWAY_CLIENT_SECRET: GATEWAY_SECRET, WRONG_SECRET: 'not-the-secret', OPERATOR_UPSTREAM_TOKEN: operatorUpstreamToken },
       cwd: work,
     });
   }, 60_000);
@@ -147,7 +147,7 @@ audience = "${mcpUrl}"
     expect(presented(from).filter((t) => fixture.subjectOf(t) !== 'erin')).toEqual([]);
   }, 60_000);
 
-  it('audits the kind of identity each call used, never a token', async () => {
+  it('audits the kind of identity each call used; no token reaches the audit trail or the log', async () => {
     await new Promise((r) => setTimeout(r, 300));
     const lines = (await readFile(path.join(home, 'log', 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const calls = lines.filter((l) => l.method === 'tools/call' && l.upstream === 'team');
@@ -156,6 +156,15 @@ audience = "${mcpUrl}"
     const text = lines.map((l) => JSON.stringify(l)).join('\n');
     const tokens = [...presented(), ...fixture.issuedTokens()];
     expect(tokens.length).toBeGreaterThan(0);
-    for (const t of tokens) expect(text).not.toContain(t);
+    const logDir = path.join(home, 'log');
+    const logFiles = (await readdir(logDir)).filter((f) => !f.startsWith('audit'));
+    expect(logFiles.length).toBeGreaterThan(0);
+    const logs = [serve.stdout(), serve.stderr(), ...(await Promise.all(logFiles.map((f) => readFile(path.join(logDir, f), 'utf8'))))].join('\n');
+    expect(logs).toContain('"level":"debug"'); // a real, detailed log, so a token in it would be found
+    for (const t of tokens) {
+      expect(text).not.toContain(t);
+      expect(logs).not.toContain(t);
+    }
+    expect(logs).not.toContain(GATEWAY_SECRET);
   });
 });
