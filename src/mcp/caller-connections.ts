@@ -42,6 +42,8 @@ interface Entry {
   tools: Tool[] | undefined;
   cache: ListCacheHint | undefined;
   lastUsed: number;
+  /** Connected and listed: only then may it be closed as idle (a waiting request holds one still connecting). */
+  settled: boolean;
 }
 
 const keyOf = (server: string, caller: string) => `${server}\u0000${caller}`;
@@ -129,7 +131,7 @@ export class CallerConnections {
 
   private open(config: McpServerConfig, caller: UpstreamCaller, key: string): Entry {
     this.makeRoom(config.name);
-    const entry = { server: config.name, caller: caller.key, auth: undefined, client: undefined, tools: undefined, cache: undefined, lastUsed: this.now() } as Omit<Entry, 'ready'> & { ready?: Promise<McpClient> };
+    const entry = { server: config.name, caller: caller.key, auth: undefined, client: undefined, tools: undefined, cache: undefined, lastUsed: this.now(), settled: false } as Omit<Entry, 'ready'> & { ready?: Promise<McpClient> };
     const ready = this.connect(config, caller, entry as Entry).catch(async (err: unknown) => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
       await entry.client?.close().catch(() => {});
@@ -163,6 +165,9 @@ export class CallerConnections {
     const budget = startupTimeoutMs(config);
     await client.connect({ timeoutMs: budget });
     await this.relist(entry, budget);
+    // Idle from now, not from when connecting began.
+    entry.lastUsed = this.now();
+    entry.settled = true;
     return client;
   }
 
@@ -186,7 +191,7 @@ export class CallerConnections {
       let victim: [string, Entry] | undefined;
       for (const pair of this.entries) {
         const e = pair[1];
-        if (e.client && e.client.activeOperations === 0 && (!victim || e.lastUsed < victim[1].lastUsed)) victim = pair;
+        if (e.settled && e.client?.activeOperations === 0 && (!victim || e.lastUsed < victim[1].lastUsed)) victim = pair;
       }
       if (!victim) {
         throw new McpClientError('server_unavailable', `MCP server '${server}' is unavailable for this caller: all ${this.maxConnections} caller connections are busy; retry when one finishes`);
@@ -198,7 +203,8 @@ export class CallerConnections {
   private evictIdle(): void {
     const cutoff = this.now() - this.idleMs;
     for (const [key, e] of this.entries) {
-      if (e.lastUsed <= cutoff && e.client && e.client.activeOperations === 0) this.drop(key, e);
+      // Only a settled connection: one still connecting has requests waiting for it.
+      if (e.settled && e.lastUsed <= cutoff && e.client?.activeOperations === 0) this.drop(key, e);
     }
   }
 

@@ -1,0 +1,69 @@
+// The connection manager acting as each caller (identity = "caller", token exchange) against the real
+// OAuth fixture: one connection per (caller, server), never shared. Callers interleaved under
+// concurrency each reach the upstream as themselves; idle connections are closed, and the
+// reconnections stay with their caller (reusing that caller's exchanged token, not anyone else's);
+// a request with no caller is refused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
+import { CallerIdentities } from '../../src/mcp-client/oauth/index.js';
+import { createDefaultClientFactory, McpConnectionManager, TrustedServers } from '../../src/mcp/index.js';
+import { nullLogger, Secret } from '../../src/util/index.js';
+import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
+
+const SECRET = 'gateway-secret-for-the-manager-test';
+
+describe('McpConnectionManager with identity = "caller"', () => {
+  let fixture: OAuthFixture;
+  let manager: McpConnectionManager;
+  let identities: CallerIdentities;
+  let team: McpServerConfig;
+
+  beforeAll(async () => {
+    fixture = await startOAuthFixture({ jwt: { audience: 'https://gateway.example.test/mcp' }, preRegistered: { clientId: 'gw', clientSecret: SECRET } });
+    team = parseMcpServerConfig('team', {
+      url: fixture.mcpUrl,
+      identity: 'caller',
+      token_exchange: { token_endpoint: `${fixture.issuer}/token`, resource: fixture.mcpUrl, client_id: 'gw', client_secret_env_var: 'GW_SECRET' },
+    }).config;
+    identities = new CallerIdentities({ servers: { team }, logger: nullLogger, env: { GW_SECRET: SECRET }, store: null, endpointUrl: () => 'http://127.0.0.1:1/mcp' });
+    manager = new McpConnectionManager(
+      { servers: { team }, trusted: new TrustedServers([]), callers: { idleMs: 300 } },
+      { createClient: createDefaultClientFactory({ logger: nullLogger, environments: {} }), logger: nullLogger, identities },
+    );
+  });
+  afterAll(async () => {
+    await manager?.close();
+    await fixture?.close();
+  });
+
+  const caller = async (sub: string) => ({ key: `${fixture.issuer}#${sub}`, subject: sub, token: new Secret(await fixture.mintAccessToken({ sub, client_id: `cli-${sub}` })) });
+  const whoami = async (c: Awaited<ReturnType<typeof caller>>) => ((await manager.callServerTool('team', 'whoami', {}, { caller: c })).structuredContent as { subject: string }).subject;
+  const connections = () => manager.status().find((s) => s.name === 'team')?.caller_connections;
+
+  it('keeps callers apart under concurrency and after idle eviction', async () => {
+    const people = await Promise.all(['ann', 'ben', 'cat', 'dan'].map(caller));
+    const round = () => Promise.all(Array.from({ length: 40 }, (_, i) => people[i % 4]!).map(async (c) => [c.subject, await whoami(c)]));
+    for (const [asked, got] of await round()) expect(got).toBe(asked);
+    // One per caller at most (one that finished early may already be closed as idle: the machine may be slow).
+    expect(connections()).toBeGreaterThan(0);
+    expect(connections()).toBeLessThanOrEqual(4);
+    // Nothing runs: the idle connections close.
+    await expect.poll(connections, { timeout: 10_000 }).toBe(0);
+    const exchanged = people.map((c) => identities.exchangesFor('team', c.key));
+    expect(exchanged).toEqual([1, 1, 1, 1]);
+    // Reconnected in the reverse order: each still itself, on its own kept token.
+    people.reverse();
+    for (const [asked, got] of await round()) expect(got).toBe(asked);
+    expect(people.map((c) => identities.exchangesFor('team', c.key))).toEqual([1, 1, 1, 1]);
+    expect(connections()).toBeGreaterThan(0);
+    const tokens = fixture
+      .requestsTo('/mcp')
+      .map((r) => r.authorization?.replace(/^Bearer /, ''))
+      .filter((t): t is string => t !== undefined);
+    expect(new Set(tokens.map((t) => fixture.subjectOf(t)))).toEqual(new Set(['ann', 'ben', 'cat', 'dan']));
+  }, 60_000);
+
+  it('refuses a request with no caller instead of acting as the operator', async () => {
+    await expect(manager.callServerTool('team', 'whoami', {})).rejects.toMatchObject({ code: 'caller_required' });
+  });
+});
