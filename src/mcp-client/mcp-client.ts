@@ -56,7 +56,8 @@ export class McpClient extends McpServerApi {
   /** Every operation's deadline: one timer for them all; close() ends those still running. */
   private readonly deadlines = new DeadlineWheel();
   private readonly background = new Set<Promise<void>>();
-  private running = 0;
+  /** Operations running now (a pool closes an idle connection only when none is). */
+  activeOperations = 0;
   private readonly setup: ConnectionSetup;
   private readonly telemetry: Telemetry;
 
@@ -134,20 +135,11 @@ export class McpClient extends McpServerApi {
     await Promise.allSettled([...this.background]);
   }
 
-  /** Operations running now (a pool closes an idle connection only when none is). */
-  get activeOperations(): number {
-    return this.running;
-  }
-
   protected async run<T>(label: string, options: RunOptions, fn: OperationFn<T>): Promise<T> {
-    this.running += 1;
-    try {
-      const outcome = await this.runOutcome(label, options, fn);
-      if (outcome.recovered && label !== 'tools/list') this.refreshToolsAfterRecovery();
-      return outcome.value;
-    } finally {
-      this.running -= 1;
-    }
+    this.activeOperations += 1;
+    const outcome = await this.runOutcome(label, options, fn).finally(() => (this.activeOperations -= 1));
+    if (outcome.recovered && label !== 'tools/list') this.refreshToolsAfterRecovery();
+    return outcome.value;
   }
 
   private runOutcome<T>(label: string, options: RunOptions, fn: OperationFn<T>) {
