@@ -6,12 +6,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { freePort } from '../mcp-client/oauth/helpers.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
+import { callerClient, presentedTokens, whoami as whoamiOf } from './caller-harness.js';
 
 const WIKI_SECRET = 'wiki-client-secret-8910';
 
@@ -60,13 +61,8 @@ audience = "switchboard"
     if (home) await removeTree(home);
   });
 
-  async function connect(token: string, modern = false): Promise<Client> {
-    const client = new Client({ name: 'caller', version: '1.0.0' }, modern ? { versionNegotiation: { mode: 'auto' } } : {});
-    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-    clients.push(client);
-    return client;
-  }
-  const whoami = async (c: Client) => ((await c.callTool({ name: 'mcp__wiki__whoami', arguments: {} })).structuredContent as { subject: string }).subject;
+  const connect = (token: string, modern = false) => callerClient(mcpUrl, token, clients, modern);
+  const whoami = (c: Client) => whoamiOf(c, 'wiki');
 
   it('gives each caller its own identity upstream, asserted from its own token', async () => {
     const aliceToken = await fixture.mintIdToken('alice@corp.test');
@@ -77,10 +73,6 @@ audience = "switchboard"
     expect(answers).toEqual(['alice@corp.test', 'bob@corp.test', 'alice@corp.test', 'bob@corp.test']);
     const subjects = fixture.requestsTo('/idp/token').map((r) => r.params.subject_token);
     expect(new Set(subjects)).toEqual(new Set([aliceToken, bobToken]));
-    const presented = fixture
-      .requestsTo('/mcp')
-      .map((r) => r.authorization?.replace(/^Bearer /, ''))
-      .filter((t): t is string => t !== undefined);
-    expect(new Set(presented.map((t) => fixture.subjectOf(t)))).toEqual(new Set(['alice@corp.test', 'bob@corp.test']));
+    expect(new Set(presentedTokens(fixture).map((t) => fixture.subjectOf(t)))).toEqual(new Set(['alice@corp.test', 'bob@corp.test']));
   }, 60_000);
 });

@@ -8,12 +8,13 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { freePort } from '../mcp-client/oauth/helpers.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
+import { callerClient, presentedTokens, whoami as whoamiOf } from './caller-harness.js';
 
 const STATIC_TOKEN = 'static-token-of-the-operator-0123';
 const GATEWAY_SECRET = 'gateway-client-secret-4567';
@@ -81,25 +82,14 @@ audience = "${mcpUrl}"
     if (home) await removeTree(home);
   });
 
-  async function connect(token: string, modern = false): Promise<Client> {
-    const client = new Client({ name: 'caller', version: '1.0.0' }, modern ? { versionNegotiation: { mode: 'auto' } } : {});
-    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-    clients.push(client);
-    return client;
-  }
-  const whoami = async (c: Client, server = 'team') => ((await c.callTool({ name: `mcp__${server}__whoami`, arguments: {} })).structuredContent as { subject: string }).subject;
+  const connect = (token: string, modern = false) => callerClient(mcpUrl, token, clients, modern);
+  const whoami = (c: Client, server = 'team') => whoamiOf(c, server);
   const failure = (c: Client, name: string) =>
     c.callTool({ name, arguments: {} }).then(
       (r) => ({ isError: r.isError === true, text: JSON.stringify(r.content) }),
       (err: unknown) => ({ isError: true, text: (err as Error).message }),
     );
-  /** The tokens the upstream was presented since request `from`. */
-  const presented = (from = 0) =>
-    fixture
-      .requestsTo('/mcp')
-      .slice(from)
-      .map((r) => r.authorization?.replace(/^Bearer /, ''))
-      .filter((t): t is string => t !== undefined);
+  const presented = (from = 0) => presentedTokens(fixture, from);
 
   it('gives two callers their own upstream identity, in both revisions and under concurrency', async () => {
     const from = fixture.requestsTo('/mcp').length;

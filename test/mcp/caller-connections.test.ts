@@ -9,6 +9,7 @@ import { CallerIdentities } from '../../src/mcp-client/oauth/index.js';
 import { createDefaultClientFactory, McpConnectionManager, TrustedServers } from '../../src/mcp/index.js';
 import { nullLogger, Secret } from '../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
+import { presentedTokens } from '../gateway/caller-harness.js';
 
 const SECRET = 'gateway-secret-for-the-manager-test';
 
@@ -56,11 +57,7 @@ describe('McpConnectionManager with identity = "caller"', () => {
     for (const [asked, got] of await round()) expect(got).toBe(asked);
     expect(people.map((c) => identities.exchangesFor('team', c.key))).toEqual([1, 1, 1, 1]);
     expect(connections()).toBeGreaterThan(0);
-    const tokens = fixture
-      .requestsTo('/mcp')
-      .map((r) => r.authorization?.replace(/^Bearer /, ''))
-      .filter((t): t is string => t !== undefined);
-    expect(new Set(tokens.map((t) => fixture.subjectOf(t)))).toEqual(new Set(['ann', 'ben', 'cat', 'dan']));
+    expect(new Set(presentedTokens(fixture).map((t) => fixture.subjectOf(t)))).toEqual(new Set(['ann', 'ben', 'cat', 'dan']));
   }, 60_000);
 
   it('refuses a request with no caller instead of acting as the operator', async () => {

@@ -1,0 +1,27 @@
+// What the tests of acting as each caller upstream share: a caller's client of the gateway (by its
+// bearer token, in either protocol revision), the `whoami` answer of an upstream through it, and the
+// tokens the OAuth fixture's upstream was presented (to tell whose identity reached it).
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { OAuthFixture } from '../fixtures/oauth-fixture.js';
+
+/** A client of the gateway at `url` presenting `token`; `modern`: it negotiates 2026-07-28. Kept in `clients` for closing. */
+export async function callerClient(url: string, token: string, clients: Client[], modern = false): Promise<Client> {
+  const client = new Client({ name: 'caller', version: '1.0.0' }, modern ? { versionNegotiation: { mode: 'auto' } } : {});
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  clients.push(client);
+  return client;
+}
+
+/** Whom the upstream `server` says the presented token stands for. */
+export async function whoami(client: Client, server: string): Promise<string> {
+  return ((await client.callTool({ name: `mcp__${server}__whoami`, arguments: {} })).structuredContent as { subject: string }).subject;
+}
+
+/** The bearer tokens the fixture's MCP endpoint was presented since its request number `from`. */
+export function presentedTokens(fixture: OAuthFixture, from = 0): string[] {
+  return fixture
+    .requestsTo('/mcp')
+    .slice(from)
+    .map((r) => r.authorization?.replace(/^Bearer /, ''))
+    .filter((t): t is string => t !== undefined);
+}
