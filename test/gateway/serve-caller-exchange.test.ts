@@ -137,6 +137,18 @@ audience = "${mcpUrl}"
     expect(presented(from).filter((t) => fixture.subjectOf(t) !== 'erin')).toEqual([]);
   }, 60_000);
 
+  it('shows the callers\' connections per server on the status snapshot and in the metrics, no token', async () => {
+    const origin = new URL(mcpUrl).origin;
+    const auth = { authorization: `Bearer ${STATIC_TOKEN}` };
+    const status = await (await fetch(`${origin}/ops/status`, { headers: auth })).text();
+    const team = (JSON.parse(status) as { upstreams: { name: string; identity?: string; caller_connections?: number }[] }).upstreams.find((u) => u.name === 'team');
+    // alice, bob, carol and erin connected to it (idle connections live 5 minutes).
+    expect(team).toMatchObject({ identity: 'caller', caller_connections: 4 });
+    const metrics = await (await fetch(`${origin}/metrics`, { headers: auth })).text();
+    expect(metrics).toContain('switchboard_upstream_caller_connections{server="team"} 4');
+    for (const t of [...presentedTokens(fixture), ...fixture.issuedTokens()]) expect(status + metrics).not.toContain(t);
+  });
+
   it('audits the kind of identity each call used; no token reaches the audit trail or the log', async () => {
     await new Promise((r) => setTimeout(r, 300));
     const lines = (await readFile(path.join(home, 'log', 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
