@@ -97,6 +97,7 @@ audience = "${mcpUrl}"
     const bob = await connect(await fixture.mintAccessToken({ sub: 'bob', client_id: 'cli-b' }), true);
     expect(await whoami(alice)).toBe('alice');
     expect(await whoami(bob)).toBe('bob');
+    expect([alice.getProtocolEra(), bob.getProtocolEra()]).toEqual(['legacy', 'modern']);
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? whoami(alice).then((s) => ['alice', s]) : whoami(bob).then((s) => ['bob', s]))));
     for (const [asked, got] of answers) expect(got).toBe(asked);
     // The operator's identity is there (through the operator-identity entry), and never used for them.

@@ -1,7 +1,7 @@
 // `switchboard serve --http` acting as each caller by the caller's own login to the upstream, with
 // two replicas on one PostgreSQL (the built CLI, the real OAuth fixture as the callers' issuer and as
 // the OAuth-protected upstream, a browser played by fetch). A caller without a credential gets a
-// URL-mode elicitation, signs in, and its call goes on as itself; a client that cannot open URLs
+// URL-mode elicitation (an input-required round in 2026-07-28), signs in, and its call goes on as itself; a client that cannot open URLs
 // gets the link in the error; the other replica uses the stored login without a new one; a
 // revocation in the store makes the next call on either replica ask again; the credential is sealed.
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -82,9 +82,9 @@ audience = "${urls[0]}"
   });
 
   /** A caller's client on `replica`; with `user`, it opens URL elicitations by signing in as that user. */
-  async function connect(replica: number, sub: string, user?: string): Promise<Client> {
+  async function connect(replica: number, sub: string, user?: string, modern = false): Promise<Client> {
     const token = await fixture.mintAccessToken({ sub, client_id: `cli-${sub}` });
-    const client = new Client({ name: 'caller', version: '1.0.0' }, user ? { capabilities: { elicitation: { url: {} } } } : {});
+    const client = new Client({ name: 'caller', version: '1.0.0' }, { ...(user ? { capabilities: { elicitation: { url: {} } } } : {}), ...(modern ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
     if (user) {
       client.setRequestHandler('elicitation/create', async (req) => {
         const params = req.params as { mode?: string; url?: string };
@@ -110,6 +110,15 @@ audience = "${urls[0]}"
     expect(answer).toMatchObject({ isError: false, subject: 'alice' });
     expect(await call(alice)).toMatchObject({ isError: false, subject: 'alice' });
     expect(browsers).toHaveLength(1);
+  }, 90_000);
+
+  it('asks a 2026-07-28 client in an input-required round; its retry goes on as that caller', async () => {
+    const before = browsers.length;
+    const carol = await connect(0, 'carol', 'carol', true);
+    expect(carol.getProtocolEra()).toBe('modern');
+    expect(await call(carol)).toMatchObject({ isError: false, subject: 'carol' });
+    expect(browsers).toHaveLength(before + 1);
+    expect(await browsers.at(-1)).toMatch(/^200 Signed in to team/);
   }, 90_000);
 
   it('gives a client that cannot open URLs the link in the error; after signing in, it is itself upstream', async () => {
@@ -146,7 +155,7 @@ audience = "${urls[0]}"
     } finally {
       await client.end();
     }
-    expect((await store.callerCredentials!.list()).map((c) => c.server)).toEqual(['team', 'team']);
+    expect((await store.callerCredentials!.list()).map((c) => c.server)).toEqual(['team', 'team', 'team']);
   });
 
   it('asks again on either replica once the credential is revoked', async () => {
