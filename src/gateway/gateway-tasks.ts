@@ -60,7 +60,8 @@ export class GatewayTasks implements ProductTasks {
     const upstream = answer.task as Record<string, unknown> | undefined;
     // The upstream ran it at once (or the call failed): that is the answer.
     if (typeof upstream !== 'object' || upstream === null || typeof upstream.taskId !== 'string') return answer as CallToolResult;
-    const caller = upstreamCaller(req.caller);
+    // Keyed by caller only where each caller has its own connection: a shared one's notifications name none.
+    const caller = manager.actsAsCaller(route.server) ? upstreamCaller(req.caller) : undefined;
     const key = keyOf(route.server, upstream.taskId, caller?.key);
     this.held.set(key, { context, client: req.era === 'legacy' ? client : undefined });
     const initial = withoutRelatedTask(upstream) as TaskState;
