@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { LoggingLevel, Root } from '@modelcontextprotocol/server';
 import type { McpServerConfig } from '../config/index.js';
 import { canonicalUri, type McpManagerEvent, type ServersReloaded, type UpstreamAccess } from '../mcp/index.js';
+import type { UpstreamCaller } from '../mcp-client/index.js';
 import type { CallerView } from '../mcp-host/index.js';
 import { assertNever, errorMessage, SwitchboardError, type Logger } from '../util/index.js';
 import type { GatewayMode } from './catalog-view.js';
