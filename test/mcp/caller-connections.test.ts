@@ -63,4 +63,12 @@ describe('McpConnectionManager with identity = "caller"', () => {
   it('refuses a request with no caller instead of acting as the operator', async () => {
     await expect(manager.callServerTool('team', 'whoami', {})).rejects.toMatchObject({ code: 'caller_required' });
   });
+
+  it('refuses a reload that changes a server acting as each caller, and changes nothing', async () => {
+    const changed = { ...team, token_exchange: { ...team.token_exchange!, scopes: ['more'] } };
+    expect(() => manager.reload({ team: changed })).toThrow(/acts as each caller \(identity = "caller"\): adding, removing or changing it takes a restart/);
+    expect(() => manager.reload({})).toThrow(/takes a restart/);
+    const ann = await caller('ann');
+    expect(await whoami(ann)).toBe('ann');
+  });
 });
