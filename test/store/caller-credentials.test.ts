@@ -107,6 +107,22 @@ function contract(kind: 'files' | 'postgres'): void {
     expect(await other.load(ALICE, 'team|https://team')).toBeUndefined();
   });
 
+  it('holds one refresh lock per caller credential, one holder at a time', async () => {
+    const release = await creds.lock(ALICE, 'team|https://team');
+    let second = false;
+    const waiting = creds.lock(ALICE, 'team|https://team').then((r) => {
+      second = true;
+      return r;
+    });
+    const other = await creds.lock(BOB, 'team|https://team'); // another caller's is free
+    await new Promise((r) => setTimeout(r, 100));
+    expect(second).toBe(false);
+    await release();
+    await (await waiting)();
+    await other();
+    expect(second).toBe(true);
+  });
+
   it('hands a login in progress out once, and not after it expires', async () => {
     await creds.putLogin('new:abc', { caller: ALICE, server: 'team' }, 60_000);
     expect(await creds.takeLogin('new:abc')).toEqual({ caller: ALICE, server: 'team' });

@@ -169,4 +169,20 @@ audience = "${urls[0]}"
       await store.callerCredentials!.revoke({ caller });
     }
   }, 120_000);
+
+  it('asks a caller again once the upstream revoked its login (the refresh is refused)', async () => {
+    const dan = await connect(0, 'dan', 'dan');
+    expect(await call(dan)).toMatchObject({ isError: false, subject: 'dan' });
+    const before = browsers.length;
+    fixture.rejectIssuedAccessTokens();
+    fixture.refreshMode = 'invalid_grant';
+    try {
+      const again = await call(dan);
+      expect(again, again.text).toMatchObject({ isError: false, subject: 'dan' });
+    } finally {
+      fixture.refreshMode = 'ok';
+    }
+    expect(browsers).toHaveLength(before + 1);
+    expect(await browsers.at(-1)).toMatch(/^200 Signed in to team/);
+  }, 120_000);
 });

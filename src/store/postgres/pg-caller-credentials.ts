@@ -75,7 +75,8 @@ export class PgCallerCredentialStore implements CallerCredentialStore {
   }
 
   lock(caller: string, name: string): Promise<() => Promise<void>> {
-    return advisoryLock(this.db, `caller:${caller}\u0000${name}`, 'caller credential refresh lock', this.logger);
+    // PostgreSQL text holds no NUL: the pair as JSON, which no other pair spells the same.
+    return advisoryLock(this.db, `caller:${JSON.stringify([caller, name])}`, 'caller credential refresh lock', this.logger);
   }
 
   async putLogin(id: string, record: unknown, ttlMs: number): Promise<void> {
