@@ -1,7 +1,9 @@
 // The manager's current catalog and the names that left it: rebuilt from every server's
 // contribution whenever one changes, with a diff per server for mcp_tools_changed.
 import type { McpToolsChangedEvent } from '../protocol/index.js';
+import { McpClientError } from '../util/index.js';
 import { Catalog, diffServerTools, PreparedContributions, type CatalogEntry, type ServerTools } from './catalog.js';
+import type { ManagedServer } from './managed-server.js';
 import type { TrustedServers } from './tool-metadata.js';
 
 export class CatalogState {
@@ -32,6 +34,12 @@ export class CatalogState {
     return this.current.get(name) ?? this.retired.get(name);
   }
 
+  /** The error for a name no live list or snapshot has shown, with the names it is closest to. */
+  unknownTool(name: string): McpClientError {
+    const close = this.closest(name);
+    return new McpClientError('unknown_tool', `unknown MCP tool '${name}'${close.length ? ` (did you mean ${close.map((c) => `'${c}'`).join(', ')}?)` : ''}`);
+  }
+
   closest(name: string): string[] {
     return this.current.closest(name);
   }
@@ -60,4 +68,14 @@ function sameContributions(a: readonly ServerTools[], b: readonly ServerTools[])
     if (x.server !== y.server || x.tools !== y.tools || x.source !== y.source || x.filter !== y.filter) return false;
   }
   return true;
+}
+
+/** What each server contributes to the catalog now (its live or snapshot tools, and its filter). */
+export function contributionsOf(servers: Iterable<ManagedServer>): ServerTools[] {
+  const out: ServerTools[] = [];
+  for (const s of servers) {
+    const t = s.tools;
+    if (t) out.push({ server: s.name, tools: t.tools, source: t.source, filter: s.filter });
+  }
+  return out;
 }

@@ -6,16 +6,17 @@ import type { McpClient, McpClientHandlers, UpstreamCaller } from '../mcp-client
 import { McpClientError, type Logger } from '../util/index.js';
 import { raceSignal } from './manager-errors.js';
 import { listAllPrompts, listAllResources, listAllResourceTemplates, type AggregateDeps, type QualifiedPrompt } from './aggregate.js';
-import type { CatalogEntry, ServerTools } from './catalog.js';
-import { CatalogState } from './catalog-state.js';
+import type { CatalogEntry } from './catalog.js';
+import { CatalogState, contributionsOf } from './catalog-state.js';
 import { ElicitationRouter } from './elicitation-router.js';
 import { ManagedServer } from './managed-server.js';
+import { TemplateCache } from './template-cache.js';
 import { ManagerOperations, routeKey, type Reach } from './manager-operations.js';
-import { DEFAULT_DRAIN_TIMEOUT_MS, reloadServers, type ServersReloaded } from './manager-reload.js';
+import { DEFAULT_DRAIN_TIMEOUT_MS, refuseCallerIdentityChange, reloadServers, type ServersReloaded } from './manager-reload.js';
 import { ManagerSnapshots } from './manager-snapshots.js';
 import { CallerServers } from './caller-servers.js';
 import type { CallOptions, McpConnectionManagerDeps, McpConnectionManagerOptions, McpManagerEvent, OperationOptions, ReadOptions, StartupSummary, WaitMode } from './manager-types.js';
-import { startupStatus, startupSummary, statusOf, type ServerStatus } from './server-status.js';
+import { requiredFailures, startupStatus, startupSummary, statusOf, type ServerStatus } from './server-status.js';
 import { TrustedServers } from './tool-metadata.js';
 import { DEFAULT_MAX_TOOL_NAME_BYTES } from './tool-naming.js';
 
@@ -47,8 +48,7 @@ export class McpConnectionManager extends ManagerOperations {
   private readonly catalog: CatalogState;
   private readonly maxNameBytes: number;
   protected readonly router = new ElicitationRouter();
-  /** Each server's resource templates, for checking a restricted caller's reads (until its resources change). */
-  private readonly templates = new Map<string, Promise<readonly string[]>>();
+  private readonly templates = new TemplateCache((server, options) => this.listResourceTemplates(server, options));
   private readonly snapshots: ManagerSnapshots;
   private initialStartup: Promise<StartupSummary> | undefined;
   private closing = false;
@@ -85,7 +85,7 @@ export class McpConnectionManager extends ManagerOperations {
     if (this.closing) throw new McpClientError('cancelled', 'the connection manager is shut down');
     refuseCallerIdentityChange(this.servers, servers);
     const { servers: current, retiring, snapshots, deps } = this;
-    const host = { servers: current, retiring, snapshots, logger: deps.logger, started: this.initialStartup !== undefined, create: (c: McpServerConfig) => this.createServer(c), rebuild: (s: string) => this.rebuild(s), forget: (s: string) => this.templates.delete(s) };
+    const host = { servers: current, retiring, snapshots, logger: deps.logger, started: this.initialStartup !== undefined, create: (c: McpServerConfig) => this.createServer(c), rebuild: (s: string) => this.rebuild(s), forget: (s: string) => this.templates.forget(s) };
     return reloadServers(host, servers, options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
   }
 
@@ -116,14 +116,8 @@ export class McpConnectionManager extends ManagerOperations {
   async requireServers(options: { signal?: AbortSignal } = {}): Promise<void> {
     this.start();
     await raceSignal(this.snapshotsLoaded(), options.signal);
-    const failures: string[] = [];
-    for (const server of this.servers.values()) {
-      if (!server.config.required || this.actsAsCaller(server.name)) continue;
-      await raceSignal(server.ensureStarted().catch(() => {}), options.signal);
-      const phase = server.phase;
-      if (phase.kind === 'failed') failures.push(`${server.name}: ${phase.raw}`);
-      else if (phase.kind !== 'ready') failures.push(`${server.name}: MCP startup cancelled`);
-    }
+    const required = [...this.servers.values()].filter((s) => s.config.required && !this.actsAsCaller(s.name));
+    const failures = await requiredFailures(required, options.signal);
     if (failures.length > 0) throw new McpClientError('required_failed', `required MCP servers failed to initialize: ${failures.join('; ')}`);
   }
 
@@ -149,7 +143,7 @@ export class McpConnectionManager extends ManagerOperations {
       const pending = [...this.servers.values()].filter((s) => s.phase.kind === 'starting' && !s.hasFreshSnapshot(now));
       await raceSignal(Promise.all(pending.map((s) => s.settled())), options.signal);
     }
-    const own = options.caller && this.callerServers ? await this.callerServers.catalogFor(options.caller, this.contributions(), options.signal) : undefined;
+    const own = options.caller && this.callerServers ? await this.callerServers.catalogFor(options.caller, contributionsOf(this.servers.values()), options.signal) : undefined;
     return [...(own ?? this.catalog).entries];
   }
 
@@ -171,10 +165,7 @@ export class McpConnectionManager extends ManagerOperations {
     // Once the snapshots are in (every call but the first few), a call has nothing to wait for.
     if (!this.snapshots.loaded) await raceSignal(this.snapshotsLoaded(), options.signal);
     const entry = (options.caller && this.callerServers?.catalogSeen(options.caller.key)?.get(name)) || this.catalog.forCall(name);
-    if (!entry) {
-      const close = this.catalog.closest(name);
-      throw new McpClientError('unknown_tool', `unknown MCP tool '${name}'${close.length ? ` (did you mean ${close.map((c) => `'${c}'`).join(', ')}?)` : ''}`);
-    }
+    if (!entry) throw this.catalog.unknownTool(name);
     return this.callServerTool(entry.server, entry.tool, args, options);
   }
 
@@ -244,20 +235,12 @@ export class McpConnectionManager extends ManagerOperations {
 
   /** Reads every server's snapshot once. */
   private snapshotsLoaded(): Promise<void> {
-    return this.snapshots.load(() => this.servers.values(), () => this.catalog.rebuild(this.contributions(), ''));
+    return this.snapshots.load(() => this.servers.values(), () => this.catalog.rebuild(contributionsOf(this.servers.values()), ''));
   }
 
   protected templatesOf(server: string, options: Reach): Promise<readonly string[]> {
     // A caller's own connection may list other templates than another caller's: never shared.
-    if (this.actsAsCaller(server)) return this.listResourceTemplates(server, options).then((list) => list.map((t) => t.uriTemplate));
-    let known = this.templates.get(server);
-    if (!known) {
-      known = this.listResourceTemplates(server, options.signal ? { signal: options.signal } : {}).then((list) => list.map((t) => t.uriTemplate));
-      // A failed list is not kept: the next read asks again.
-      known.catch(() => this.templates.delete(server));
-      this.templates.set(server, known);
-    }
-    return known;
+    return this.templates.of(server, options, !this.actsAsCaller(server));
   }
 
   private handlersFor(name: string, caller?: string): McpClientHandlers {
@@ -265,7 +248,7 @@ export class McpConnectionManager extends ManagerOperations {
     return {
       ...host,
       onResourcesListChanged: () => {
-        this.templates.delete(name);
+        this.templates.forget(name);
         host.onResourcesListChanged?.();
       },
       elicitation: (request, ctx) => this.router.route(name, request, ctx, host.elicitation, caller === undefined ? name : routeKey(name, { caller: { key: caller } }, true)) as Promise<ElicitResult>,
@@ -286,7 +269,7 @@ export class McpConnectionManager extends ManagerOperations {
   /** A server a reload took out says nothing more (its name is its successor's now); one that (re)started may list other templates. */
   private onPhase(server: ManagedServer): void {
     if (this.servers.get(server.name) !== server) return;
-    if (server.phase.kind !== 'ready') this.templates.delete(server.name);
+    if (server.phase.kind !== 'ready') this.templates.forget(server.name);
     const status = startupStatus(server.phase);
     if (status && !this.closing) this.emit({ type: 'mcp_startup_update', server: server.name, status });
     this.onServerToolsChanged(server);
@@ -300,17 +283,8 @@ export class McpConnectionManager extends ManagerOperations {
   }
 
   private rebuild(server: string): void {
-    const diff = this.catalog.rebuild(this.contributions(), server);
+    const diff = this.catalog.rebuild(contributionsOf(this.servers.values()), server);
     if (diff.added.length + diff.removed.length + diff.changed.length > 0 && !this.closing) this.emit({ type: 'mcp_tools_changed', ...diff });
-  }
-
-  private contributions(): ServerTools[] {
-    const out: ServerTools[] = [];
-    for (const s of this.servers.values()) {
-      const t = s.tools;
-      if (t) out.push({ server: s.name, tools: t.tools, source: t.source, filter: s.filter });
-    }
-    return out;
   }
 
   private emit(event: McpManagerEvent): void {
@@ -319,20 +293,5 @@ export class McpConnectionManager extends ManagerOperations {
     } catch (err) {
       this.deps.logger.warn('MCP event listener failed', { error: String(err) });
     }
-  }
-}
-
-/**
- * A reload that adds, removes or changes a server acting as each caller (or makes one so) is
- * refused: its callers' connections and credentials are set up at start, and a server started in the
- * background by a reload would act as the operator. Nothing has changed when this throws.
- */
-function refuseCallerIdentityChange(current: ReadonlyMap<string, ManagedServer>, next: Readonly<Record<string, McpServerConfig>>): void {
-  for (const name of new Set([...current.keys(), ...Object.keys(next)])) {
-    const before = current.get(name)?.config;
-    const after = next[name]?.enabled === false ? undefined : next[name];
-    if (before?.identity !== 'caller' && after?.identity !== 'caller') continue;
-    if (JSON.stringify(before) === JSON.stringify(after)) continue;
-    throw new McpClientError('config', `MCP server '${name}' acts as each caller (identity = "caller"): adding, removing or changing it takes a restart`);
   }
 }

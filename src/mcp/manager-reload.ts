@@ -4,7 +4,7 @@
 // timeout) and closes; a removed server does the same without a successor; an added one starts in
 // the background as at startup.
 import type { McpServerConfig } from '../config/index.js';
-import type { Logger } from '../util/index.js';
+import { McpClientError, type Logger } from '../util/index.js';
 import type { ManagedServer } from './managed-server.js';
 import { diffServers } from './server-diff.js';
 import type { ManagerSnapshots } from './manager-snapshots.js';
@@ -127,4 +127,19 @@ async function drainAndClose(host: ReloadHost, server: ManagedServer, replaced: 
   else if (running > 0) host.logger.info(`MCP server '${server.name}' ${what}: its ${running} running calls finished first`);
   await server.close();
   host.retiring.delete(server);
+}
+
+/**
+ * A reload that adds, removes or changes a server acting as each caller (or makes one so) is
+ * refused: its callers' connections and credentials are set up at start, and a server started in the
+ * background by a reload would act as the operator. Nothing has changed when this throws.
+ */
+export function refuseCallerIdentityChange(current: ReadonlyMap<string, ManagedServer>, next: Readonly<Record<string, McpServerConfig>>): void {
+  for (const name of new Set([...current.keys(), ...Object.keys(next)])) {
+    const before = current.get(name)?.config;
+    const after = next[name]?.enabled === false ? undefined : next[name];
+    if (before?.identity !== 'caller' && after?.identity !== 'caller') continue;
+    if (JSON.stringify(before) === JSON.stringify(after)) continue;
+    throw new McpClientError('config', `MCP server '${name}' acts as each caller (identity = "caller"): adding, removing or changing it takes a restart`);
+  }
 }

@@ -2,6 +2,7 @@
 import type { McpStartupStatus } from '../protocol/index.js';
 import type { ManagedServer } from './managed-server.js';
 import type { StartupSummary } from './manager-types.js';
+import { raceSignal } from './manager-errors.js';
 
 /** Where one server is in its life (ManagedServer). */
 export type ServerPhase =
@@ -80,4 +81,16 @@ export function startupSummary(servers: readonly ManagedServer[]): StartupSummar
     else out.cancelled.push(s.name);
   }
   return out;
+}
+
+/** Starts each required server (one at a time) and says which did not come up, in Codex's words. */
+export async function requiredFailures(required: readonly ManagedServer[], signal: AbortSignal | undefined): Promise<string[]> {
+  const failures: string[] = [];
+  for (const server of required) {
+    await raceSignal(server.ensureStarted().catch(() => {}), signal);
+    const phase = server.phase;
+    if (phase.kind === 'failed') failures.push(`${server.name}: ${phase.raw}`);
+    else if (phase.kind !== 'ready') failures.push(`${server.name}: MCP startup cancelled`);
+  }
+  return failures;
 }
