@@ -38,7 +38,7 @@ async function latency(ctx: BenchContext, wire: Wire): Promise<BenchRow[]> {
   if (wire === 'inproc') {
     return [
       row('added p50 latency, gateway session in-process', added, 'ms', {
-        notes: `in-memory client → GatewaySession → tiny server over stdio (${r.ours.p50.toFixed(3)} ms) vs ${base} (${r.base.p50.toFixed(3)} ms): the gateway's own cost, no extra process hop`,
+        notes: `in-memory client → the gateway product, served → tiny server over stdio (${r.ours.p50.toFixed(3)} ms) vs ${base} (${r.base.p50.toFixed(3)} ms): the gateway's own cost, no extra process hop`,
       }),
     ];
   }

@@ -79,7 +79,8 @@ try {
   } else if (wire === 'inproc') {
     const { parseMcpServerConfig } = await import('../../dist/config/index.js');
     const { createDefaultClientFactory, McpConnectionManager } = await import('../../dist/mcp/index.js');
-    const { GatewayPool, GatewaySession } = await import('../../dist/gateway/index.js');
+    const { GatewayPool, gatewayProduct } = await import('../../dist/gateway/index.js');
+    const { startServing } = await import('../../dist/mcp-host/index.js');
     const { nullLogger } = await import('../../dist/util/index.js');
     const tiny = parseMcpServerConfig('tiny', { command: NODE, args: [TINY] }).config;
     const pool = new GatewayPool(
@@ -94,11 +95,13 @@ try {
       },
     );
     cleanup.push(() => pool.close());
-    const session = new GatewaySession(pool);
+    // The gateway product served as `serve` serves it (the one serving entry), on an in-memory pair.
+    const serving = startServing(gatewayProduct(pool), { logger: nullLogger });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await session.connect(serverSide);
+    const connection = serving.connect(serverSide);
     const ours = await client(clientSide);
-    cleanup.push(() => session.close());
+    cleanup.push(() => serving.close());
+    cleanup.push(() => connection.close());
     cleanup.push(() => ours.close());
     const base = await client(new StdioClientTransport({ command: NODE, args: [TINY], env, stderr: 'inherit' }));
     cleanup.push(() => base.close());

@@ -75,8 +75,8 @@ try {
   } else if (mode === 'tracing') {
     const { parseMcpServerConfig } = await import('../../dist/config/index.js');
     const { createDefaultClientFactory, McpConnectionManager } = await import('../../dist/mcp/index.js');
-    const { GatewayPool, GatewaySession } = await import('../../dist/gateway/index.js');
-    const { observedTransport } = await import('../../dist/mcp-host/ops/index.js');
+    const { GatewayPool, gatewayProduct } = await import('../../dist/gateway/index.js');
+    const { startServing } = await import('../../dist/mcp-host/index.js');
     const { nullLogger } = await import('../../dist/util/index.js');
     const { createTelemetry, loadTracer, NOOP_TELEMETRY } = await import('../../dist/util/telemetry/index.js');
     const sink = await otlpSink();
@@ -95,11 +95,12 @@ try {
         },
       );
       cleanup.push(() => pool.close());
-      const session = new GatewaySession(pool);
+      // Served as `serve` serves stdio: the host observes each request (a server span) unless 'noserver'.
+      const serving = startServing(gatewayProduct(pool), { logger: nullLogger, ...(args.variant === 'noserver' ? {} : { telemetry }) });
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      // Observed as `serve` observes its transport: the relays look up a request's span (currentSpan: false).
-      await session.connect(args.variant === 'noserver' ? serverSide : observedTransport(serverSide, telemetry, { transport: 'pipe', currentSpan: false }));
-      cleanup.push(() => session.close());
+      const connection = serving.connect(serverSide);
+      cleanup.push(() => serving.close());
+      cleanup.push(() => connection.close());
       const c = await client(clientSide);
       cleanup.push(() => c.close());
       return c;
