@@ -24,6 +24,12 @@ export { closingAlso, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type H
 
 /** How long a client may take to send one whole request (headers and body). */
 const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * How long an idle keep-alive connection stays open. Longer than clients keep theirs (undici: 4 s,
+ * proxies: up to 60 s), so the client closes first: with Node's 5 s a loaded client could send a
+ * request on a connection the server was closing at that moment, and get ECONNRESET.
+ */
+const KEEP_ALIVE_MS = 65_000;
 
 export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
   checkAuthConfig(options.listen, options.token, options.insecureNoAuth === true, options.auth?.acceptsOAuth === true);
@@ -232,7 +238,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   };
 
   // A request (headers and body) must arrive within this: a slow body cannot hold a connection for long.
-  const server = http.createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
+  const server = http.createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => {
     serve(req, res).catch((err: unknown) => {
       log.error('http request failed', { error: errorMessage(err) });
       if (!res.headersSent) sendJson(res, 500, jsonRpcError(null, JSON_RPC_ERRORS.internalError, 'Internal error'));
