@@ -1,7 +1,9 @@
 // What the tests of acting as each caller upstream share: a caller's client of the gateway (by its
 // bearer token, in either protocol revision), the `whoami` answer of an upstream through it, and the
-// tokens the OAuth fixture's upstream was presented (to tell whose identity reached it).
+// tokens the OAuth fixture's upstream was presented (to tell whose identity reached it), and the
+// caller's user signing in to the upstream through the gateway's login link.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { expect } from 'vitest';
 import type { OAuthFixture } from '../fixtures/oauth-fixture.js';
 
 /** A client of the gateway at `url` presenting `token`; `modern`: it negotiates 2026-07-28. Kept in `clients` for closing. */
@@ -24,4 +26,15 @@ export function presentedTokens(fixture: OAuthFixture, from = 0): string[] {
     .slice(from)
     .map((r) => r.authorization?.replace(/^Bearer /, ''))
     .filter((t): t is string => t !== undefined);
+}
+
+/** The user's browser: opens the gateway's sign-in link, signs in at the fixture as `user`, follows the callback with the cookie it was given. */
+export async function signIn(link: string, user: string): Promise<string> {
+  const opened = await fetch(link, { redirect: 'manual' });
+  expect(opened.status).toBe(302);
+  const cookie = opened.headers.get('set-cookie')!.split(';')[0]!;
+  const authorized = await fetch(opened.headers.get('location')!, { redirect: 'manual', headers: { 'x-fixture-user': user } });
+  expect(authorized.status).toBe(302);
+  const done = await fetch(authorized.headers.get('location')!, { redirect: 'manual', headers: { cookie } });
+  return `${done.status} ${await done.text()}`;
 }

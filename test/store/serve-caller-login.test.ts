@@ -16,19 +16,9 @@ import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { freePort } from '../mcp-client/oauth/helpers.js';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
+import { signIn } from '../gateway/caller-harness.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
-
-/** The user's browser: opens the link, signs in at the fixture as `user`, follows the callback with the cookie it was given. */
-async function signIn(link: string, user: string): Promise<string> {
-  const opened = await fetch(link, { redirect: 'manual' });
-  expect(opened.status).toBe(302);
-  const cookie = opened.headers.get('set-cookie')!.split(';')[0]!;
-  const authorized = await fetch(opened.headers.get('location')!, { redirect: 'manual', headers: { 'x-fixture-user': user } });
-  expect(authorized.status).toBe(302);
-  const done = await fetch(authorized.headers.get('location')!, { redirect: 'manual', headers: { cookie } });
-  return `${done.status} ${await done.text()}`;
-}
 
 describe('serve --http: identity = "caller" by the caller\'s own login, two replicas on PostgreSQL', { tags: ['postgresql'] }, () => {
   let db: TestPostgres;
