@@ -37,6 +37,8 @@ describe('parseMcpServerConfig: every key', () => {
       scopes: null,
       supports_parallel_tool_calls: false,
       always_loaded: false,
+      identity: 'operator',
+      token_exchange: null,
     });
     expect(startupTimeoutMs(config)).toBe(30_000);
     expect(toolTimeoutMs(config)).toBe(300_000);
