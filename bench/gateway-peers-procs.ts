@@ -1,6 +1,7 @@
 // The gateways of bench/gateway-peers.bench.ts as processes: starting each one (switchboard's built
-// CLI, mcp-proxy, supergateway) in front of the same stdio server on loopback, sampling its process
-// tree from /proc (process count, upstream count, summed VmRSS) and killing the whole tree.
+// CLI, mcp-proxy stateful and --stateless, supergateway --stateful) in front of the same stdio
+// server on loopback, sampling its process tree from /proc (process count, upstream count, summed
+// VmRSS) and killing the whole tree.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -15,7 +16,7 @@ const NODE = process.execPath;
 export const TINY = path.join(REPO, 'bench', 'fixtures', 'tiny-server.mjs');
 const START_TIMEOUT_MS = 30_000;
 
-export type GatewayName = 'switchboard' | 'mcp-proxy' | 'supergateway';
+export type GatewayName = 'switchboard' | 'mcp-proxy' | 'mcp-proxy --stateless' | 'supergateway';
 
 export interface Gateway {
   name: GatewayName;
@@ -92,8 +93,9 @@ export async function startGateway(name: GatewayName, home: string, env: NodeJS.
   }
   const port = await freePort();
   const ready = async () => ((await accepts(port)) ? `http://127.0.0.1:${port}/mcp` : undefined);
-  if (name === 'mcp-proxy') {
-    return launch(name, [packageBin('mcp-proxy'), '--host', '127.0.0.1', '--port', String(port), '--server', 'stream', '--', NODE, TINY], env, home, ready, 'tool_1');
+  if (name === 'mcp-proxy' || name === 'mcp-proxy --stateless') {
+    const mode = name === 'mcp-proxy' ? [] : ['--stateless'];
+    return launch(name, [packageBin('mcp-proxy'), '--host', '127.0.0.1', '--port', String(port), '--server', 'stream', ...mode, '--', NODE, TINY], env, home, ready, 'tool_1');
   }
   // supergateway runs --stdio through a shell, so the command is one string.
   const stdio = `${JSON.stringify(NODE)} ${JSON.stringify(TINY)}`;

@@ -1,10 +1,15 @@
-// Gateway peers (issue 14): switchboard `serve --http --transparent`, mcp-proxy and supergateway
-// --stateful side by side, each exposing the same tiny stdio server over Streamable HTTP on loopback.
-// Per gateway: p50/p99 of 1,000 sequential tools/call after 1,000 warm-up calls (blocks alternating
-// between the gateways; the warm-up's p50 reported too), then
-// 32 clients connecting at once, 20 calls each (calls ok/failed, wall time, processes and RSS of the
-// gateway's tree); then 500 clients at once through a fresh switchboard alone. The clients run in
-// bench/workers/gateway-peers-worker.mjs; the processes are sampled here from /proc.
+// Gateway peers (issues 14 and 37): switchboard `serve --http --transparent`, mcp-proxy (stateful and
+// --stateless) and supergateway --stateful side by side, each exposing the same tiny stdio server
+// over Streamable HTTP on loopback, once per protocol era: the SDK v2 client negotiating the era
+// (2026-07-28 where the gateway offers it) and the SDK v1 client (a 2025 session). Per era, fresh
+// gateways: p50/p99 of 1,000 sequential tools/call after 1,000 warm-up calls (blocks of 100
+// alternating between the gateways; the p50 of those first 1,000 calls is a row of its own), then
+// per gateway 32 clients connecting at once, 20 calls each (calls ok/failed, wall time, processes
+// and RSS of the gateway's tree at rest before them and at their peak); then 500 clients at once
+// through a fresh switchboard alone. Switchboard's rows carry the best peer of the same run as their
+// baseline. The clients run in bench/workers/gateway-peers-worker.mjs; the processes are sampled
+// here from /proc. About 5 minutes on a loaded 2-core machine, most of it supergateway's crowds (each
+// starts 32 servers) and the 8,000 sequential calls per era.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { killTree, peakSampler, sampleTree, scratchHome, startGateway, type Gateway, type GatewayName, type TreeSample } from './gateway-peers-procs.js';
@@ -12,7 +17,14 @@ import { row, type BenchContext, type BenchRow } from './bench-types.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const WORKER = path.join(REPO, 'bench', 'workers', 'gateway-peers-worker.mjs');
-const GATEWAYS: readonly GatewayName[] = ['switchboard', 'mcp-proxy', 'supergateway'];
+const GATEWAYS: readonly GatewayName[] = ['switchboard', 'mcp-proxy', 'mcp-proxy --stateless', 'supergateway'];
+const PEERS = GATEWAYS.filter((n) => n !== 'switchboard');
+/** The worker's client per era, and the label its rows carry. */
+const ERAS = [
+  { client: '2026', label: '2026 era', who: 'SDK v2 client negotiating the era' },
+  { client: '2025', label: '2025 era', who: 'SDK v1 client, a 2025 session' },
+] as const;
+type Era = (typeof ERAS)[number];
 const SEQUENTIAL = 1_000;
 /**
  * Calls each gateway serves before the timed ones. A gateway's per-call time keeps falling for
@@ -24,13 +36,15 @@ const WARMUP = 1_000;
 const CROWD = { clients: 32, calls: 20 };
 const BIG_CROWD = { clients: 500, calls: 20 };
 const CALL_TIMEOUT_MS = 20_000;
-const SEQUENTIAL_TIMEOUT_MS = 90_000;
+const SEQUENTIAL_TIMEOUT_MS = 240_000; // 8,000 calls; a loaded 2-core machine can take minutes
 
 interface Latency {
   p50: number;
   p99: number;
   /** p50 of the warm-up calls before the timed ones. */
   warmupP50: number;
+  /** The protocol revision the client and this gateway agreed on. */
+  era: string;
 }
 
 interface CrowdOutcome {
@@ -73,10 +87,10 @@ function worker(args: string[], timeoutMs: number, onLine: (line: string, reply:
   });
 }
 
-async function sequential(gateways: Gateway[]): Promise<Record<string, Latency>> {
+async function sequential(era: Era, gateways: Gateway[]): Promise<Record<string, Latency>> {
   let result: Record<string, Latency> | undefined;
   const targets = gateways.map((g) => ({ name: g.name, url: g.url, tool: g.tool }));
-  await worker(['sequential', JSON.stringify({ targets, n: SEQUENTIAL, warmup: WARMUP })], SEQUENTIAL_TIMEOUT_MS, (line) => {
+  await worker(['sequential', JSON.stringify({ client: era.client, targets, n: SEQUENTIAL, warmup: WARMUP })], SEQUENTIAL_TIMEOUT_MS, (line) => {
     result = JSON.parse(line) as Record<string, Latency>;
   });
   if (!result) throw new Error('sequential worker printed nothing');
@@ -84,13 +98,13 @@ async function sequential(gateways: Gateway[]): Promise<Record<string, Latency>>
 }
 
 /** `clients` connect at once, `calls` each; the tree is sampled throughout and while the sessions are still open. */
-async function crowd(g: Gateway, { clients, calls }: { clients: number; calls: number }, timeoutMs: number): Promise<CrowdOutcome> {
+async function crowd(era: Era, g: Gateway, { clients, calls }: { clients: number; calls: number }, timeoutMs: number): Promise<CrowdOutcome> {
   const pid = g.child.pid!;
   const idle = await sampleTree(pid);
   const sampler = peakSampler(pid);
   let outcome: Omit<CrowdOutcome, 'tree' | 'idle'> | undefined;
   try {
-    await worker(['crowd', JSON.stringify({ url: g.url, tool: g.tool, clients, calls, callTimeoutMs: CALL_TIMEOUT_MS })], timeoutMs, async (line, reply) => {
+    await worker(['crowd', JSON.stringify({ client: era.client, url: g.url, tool: g.tool, clients, calls, callTimeoutMs: CALL_TIMEOUT_MS })], timeoutMs, async (line, reply) => {
       outcome = JSON.parse(line) as Omit<CrowdOutcome, 'tree' | 'idle'>;
       await sampler.take(); // once more while every session is still open
       reply('close');
@@ -109,81 +123,87 @@ function topErrors(errors: Record<string, number>): string {
   return list.length === 0 ? '' : `; errors: ${list.map(([e, n]) => `${n}× ${e}`).join('; ')}`;
 }
 
-function crowdRows(label: string, c: CrowdOutcome, goals: { failed?: string; upstreams?: string; rss?: { baseline: number; note: string } }): BenchRow[] {
-  const total = c.ok + c.failed;
-  const errs = topErrors(c.errors);
-  return [
-    row(`${label}: calls ok`, c.ok, 'calls', { notes: `of ${total}; ${c.connected} clients connected${c.timedOut ? '; phase TIMED OUT' : ''}` }),
-    row(`${label}: calls failed`, c.failed, 'calls', { notes: `${goals.failed ?? ''}${errs}`.replace(/^; /, '') }),
-    row(`${label}: wall time`, c.wallMs, 'ms', { notes: 'from the first connect to the last call answered' }),
-    row(`${label}: processes in the gateway's tree`, c.tree.processes, 'processes', { notes: `gateway and descendants, peak (idle before: ${c.idle.processes})` }),
-    row(`${label}: upstream processes`, c.tree.upstreams, 'processes', { notes: `copies of the stdio server, peak${goals.upstreams ? `; ${goals.upstreams}` : ''}` }),
-    row(`${label}: RSS of the gateway's tree`, c.tree.rssMb, 'MB', {
-      baseline: goals.rss?.baseline,
-      notes: `VmRSS summed over the tree (shared pages count in each process), peak (idle before: ${mb(c.idle.rssMb)})${goals.rss ? `; ${goals.rss.note}` : ''}`,
-    }),
-  ];
+/** Switchboard's figure against the best peer's, with the goal's verdict (`goal` as a ratio). */
+function againstBest(value: (n: GatewayName) => number, peers: readonly GatewayName[], goal: number): { baseline: number; note: string } {
+  const best = peers.reduce((a, b) => (value(b) < value(a) ? b : a));
+  const ours = value('switchboard');
+  return { baseline: value(best), note: `baseline = the best peer (${best}); goal ≤ ${goal.toFixed(1)}x: ${verdict(ours <= goal * value(best))}` };
+}
+
+/** One era's rows: latency, the crowd and RSS per gateway; switchboard's against the best peer. */
+function eraRows(era: Era, lat: Record<string, Latency>, crowds: Record<string, CrowdOutcome>): BenchRow[] {
+  // A peer whose crowd lost calls is no baseline for the crowd's figures.
+  const clean = PEERS.filter((n) => crowds[n]!.failed === 0);
+  const crowdPeers = clean.length > 0 ? clean : PEERS;
+  const goals = {
+    warmup: againstBest((n) => lat[n]!.warmupP50, PEERS, 1),
+    p50: againstBest((n) => lat[n]!.p50, PEERS, 1),
+    p99: againstBest((n) => lat[n]!.p99, PEERS, 1),
+    wall: againstBest((n) => crowds[n]!.wallMs, crowdPeers, 1),
+    rest: againstBest((n) => crowds[n]!.idle.rssMb, crowdPeers, 0.8),
+    peak: againstBest((n) => crowds[n]!.tree.rssMb, crowdPeers, 0.8),
+  };
+  const crowdLabel = `${CROWD.clients} clients × ${CROWD.calls} calls`;
+  const rows: BenchRow[] = [];
+  for (const name of GATEWAYS) {
+    const l = lat[name]!;
+    const c = crowds[name]!;
+    const ours = name === 'switchboard';
+    const label = `peers ${era.label}: ${name}`;
+    const goal = (g: { baseline: number; note: string }, notes: string) => (ours ? { baseline: g.baseline, notes: `${notes}; ${g.note}` } : { notes });
+    rows.push(
+      row(`${label} tools/call p50, the first ${WARMUP} calls`, l.warmupP50, 'ms', goal(goals.warmup, `speaking ${l.era}; ${era.who}; a fresh gateway's first calls, blocks of 100 alternating`)),
+      row(`${label} tools/call p50 after warm-up`, l.p50, 'ms', goal(goals.p50, `${SEQUENTIAL} sequential calls after the ${WARMUP} above`)),
+      row(`${label} tools/call p99 after warm-up`, l.p99, 'ms', goal(goals.p99, `the same ${SEQUENTIAL} calls`)),
+      row(`${label} ${crowdLabel}: wall time`, c.wallMs, 'ms', goal(goals.wall, `from the first connect to the last call answered; ${c.ok} ok, ${c.failed} failed, ${c.connected} clients connected${c.timedOut ? ', TIMED OUT' : ''}; ${c.tree.processes} processes (${c.tree.upstreams} upstream) at peak${topErrors(c.errors)}`)),
+      row(`${label} RSS of the gateway's tree at rest`, c.idle.rssMb, 'MB', goal(goals.rest, 'VmRSS summed over the tree (shared pages count in each process), after the sequential calls, their sessions closed')),
+      row(`${label} RSS of the gateway's tree under ${crowdLabel}`, c.tree.rssMb, 'MB', goal(goals.peak, 'the same, peak while the crowd runs and its sessions are open')),
+    );
+    if (ours) {
+      rows.push(
+        row(`${label} ${crowdLabel}: calls failed`, c.failed, 'calls', { notes: `goal 0: ${verdict(c.failed === 0)}${topErrors(c.errors)}` }),
+        row(`${label} ${crowdLabel}: upstream processes`, c.tree.upstreams, 'processes', { notes: `copies of the stdio server, peak; goal 1: ${verdict(c.tree.upstreams === 1)}` }),
+      );
+    }
+  }
+  return rows;
 }
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const scratch = await scratchHome();
   const running: Gateway[] = [];
+  const rows: BenchRow[] = [];
   try {
-    for (const name of GATEWAYS) running.push(await startGateway(name, scratch.home, scratch.env));
-    ctx.log(`gateways up: ${running.map((g) => `${g.name} ${g.url}`).join(', ')}`);
-    const lat = await sequential(running);
-    for (const g of running) ctx.log(`${g.name}: p50 ${lat[g.name]!.p50.toFixed(3)} ms, p99 ${lat[g.name]!.p99.toFixed(3)} ms (warm-up p50 ${lat[g.name]!.warmupP50.toFixed(3)} ms)`);
-    const crowds: Partial<Record<GatewayName, CrowdOutcome>> = {};
-    for (const g of running) {
-      crowds[g.name] = await crowd(g, CROWD, 60_000);
-      const c = crowds[g.name]!;
-      ctx.log(`${g.name}: ${CROWD.clients} clients: ${c.ok} ok, ${c.failed} failed, ${c.wallMs.toFixed(0)} ms, ${c.tree.processes} processes (${c.tree.upstreams} upstream), ${mb(c.tree.rssMb)}`);
-      await killTree(g.child); // the next gateway's crowd runs on a quiet machine
+    for (const era of ERAS) {
+      // Fresh gateways per era: the first 1,000 calls are each gateway's first.
+      const started: Gateway[] = [];
+      for (const name of GATEWAYS) started.push(await startGateway(name, scratch.home, scratch.env));
+      running.push(...started);
+      ctx.log(`${era.label}: gateways up: ${started.map((g) => `${g.name} ${g.url}`).join(', ')}`);
+      const lat = await sequential(era, started);
+      for (const g of started) {
+        const l = lat[g.name]!;
+        ctx.log(`${era.label}: ${g.name} (${l.era}): first ${WARMUP} p50 ${l.warmupP50.toFixed(3)} ms, then p50 ${l.p50.toFixed(3)} ms, p99 ${l.p99.toFixed(3)} ms`);
+      }
+      const crowds: Record<string, CrowdOutcome> = {};
+      for (const g of started) {
+        const c = (crowds[g.name] = await crowd(era, g, CROWD, 60_000));
+        ctx.log(`${era.label}: ${g.name}: ${CROWD.clients} clients: ${c.ok} ok, ${c.failed} failed, ${c.wallMs.toFixed(0)} ms, ${c.tree.processes} processes (${c.tree.upstreams} upstream), ${mb(c.idle.rssMb)} at rest, ${mb(c.tree.rssMb)} peak`);
+        await killTree(g.child); // the next gateway's crowd runs on a quiet machine
+      }
+      rows.push(...eraRows(era, lat, crowds));
     }
     // 500 clients through a fresh switchboard: nothing left from the runs above.
     const big = await startGateway('switchboard', scratch.home, scratch.env);
     running.push(big);
-    const bigCrowd = await crowd(big, BIG_CROWD, 120_000);
-    ctx.log(`switchboard: ${BIG_CROWD.clients} clients: ${bigCrowd.ok} ok, ${bigCrowd.failed} failed, ${bigCrowd.tree.processes} processes, ${mb(bigCrowd.tree.rssMb)}`);
-
-    const peers = GATEWAYS.filter((n) => n !== 'switchboard');
-    const bestBy = (value: (n: GatewayName) => number) => peers.reduce((a, b) => (value(b) < value(a) ? b : a));
-    const bestP50 = bestBy((n) => lat[n]!.p50);
-    const bestRss = bestBy((n) => crowds[n]!.tree.rssMb);
-    const crowdLabel = `${CROWD.clients} clients × ${CROWD.calls} calls`;
-    const rows: BenchRow[] = [];
-    for (const name of GATEWAYS) {
-      const l = lat[name]!;
-      const ours = name === 'switchboard';
-      const p50Goal = ours ? `; baseline = the best peer (${bestP50}); goal: at or below it: ${verdict(l.p50 <= lat[bestP50]!.p50)}` : '';
-      rows.push(
-        row(`peers: ${name} tools/call p50 (${SEQUENTIAL} sequential)`, l.p50, 'ms', { baseline: ours ? lat[bestP50]!.p50 : undefined, notes: `one client, Streamable HTTP on loopback, after ${WARMUP} calls${p50Goal}` }),
-        row(`peers: ${name} tools/call p50, the ${WARMUP} calls before (warm-up)`, l.warmupP50, 'ms', {
-          baseline: ours ? lat[bestP50]!.warmupP50 : undefined,
-          notes: `the same client's first calls on a fresh session, blocks of 100 alternating${ours ? `; baseline = ${bestP50}'s` : ''}`,
-        }),
-        row(`peers: ${name} tools/call p99 (${SEQUENTIAL} sequential)`, l.p99, 'ms', { notes: 'one client, blocks of 100 alternating between the gateways' }),
-      );
-      const c = crowds[name]!;
-      rows.push(
-        ...crowdRows(
-          `peers: ${name} ${crowdLabel}`,
-          c,
-          ours
-            ? {
-                failed: `goal 0: ${verdict(c.failed === 0)}`,
-                upstreams: `goal 1: ${verdict(c.tree.upstreams === 1)}`,
-                rss: { baseline: crowds[bestRss]!.tree.rssMb, note: `baseline = the best peer (${bestRss}); goal: at or below it: ${verdict(c.tree.rssMb <= crowds[bestRss]!.tree.rssMb)}` },
-              }
-            : {},
-        ),
-      );
-    }
+    const b = await crowd(ERAS[0], big, BIG_CROWD, 120_000);
+    ctx.log(`switchboard: ${BIG_CROWD.clients} clients: ${b.ok} ok, ${b.failed} failed, ${b.tree.processes} processes, ${mb(b.tree.rssMb)}`);
+    const label = `peers: switchboard alone, ${BIG_CROWD.clients} clients × ${BIG_CROWD.calls} calls (${ERAS[0].label})`;
     rows.push(
-      ...crowdRows(`peers: switchboard alone, ${BIG_CROWD.clients} clients × ${BIG_CROWD.calls} calls`, bigCrowd, {
-        failed: `goal 0: ${verdict(bigCrowd.failed === 0)}`,
-        upstreams: `goal 1: ${verdict(bigCrowd.tree.upstreams === 1)}`,
-      }),
+      row(`${label}: calls failed`, b.failed, 'calls', { notes: `of ${b.ok + b.failed}; ${b.connected} clients connected${b.timedOut ? '; TIMED OUT' : ''}; goal 0: ${verdict(b.failed === 0)}${topErrors(b.errors)}` }),
+      row(`${label}: upstream processes`, b.tree.upstreams, 'processes', { notes: `copies of the stdio server, peak; goal 1: ${verdict(b.tree.upstreams === 1)}` }),
+      row(`${label}: wall time`, b.wallMs, 'ms', { notes: 'from the first connect to the last call answered' }),
+      row(`${label}: RSS of the gateway's tree`, b.tree.rssMb, 'MB', { notes: `peak (at rest before: ${mb(b.idle.rssMb)})` }),
     );
     return rows;
   } finally {

@@ -1,15 +1,19 @@
-// The client side of bench/gateway-peers.bench.ts: SDK v2 clients over Streamable HTTP against
-// gateways the bench started. Runs in its own process so the bench's module loader and its /proc
-// sampling stay away from the clients being timed.
-// Usage: node gateway-peers-worker.mjs sequential '{"targets":[{"name","url","tool"}],"n":1000,"warmup":1000}'
-//          prints {name: {p50, p99, warmupP50}} (ms), blocks of 100 calls alternating between the
-//          targets, after `warmup` calls each (the first calls of a fresh session, timed apart);
-//        node gateway-peers-worker.mjs crowd '{"url","tool","clients","calls","callTimeoutMs"}'
+// The client side of bench/gateway-peers.bench.ts: MCP clients over Streamable HTTP against
+// gateways the bench started, of one era: `"client": "2026"` is the SDK v2 client negotiating the
+// era (`versionNegotiation: 'auto'`: server/discover, then 2026-07-28 where the gateway offers it,
+// else initialize), `"client": "2025"` the SDK v1 client (initialize, a 2025 session). Runs in its
+// own process so the bench's module loader and its /proc sampling stay away from the clients timed.
+// Usage: node gateway-peers-worker.mjs sequential '{"client","targets":[{"name","url","tool"}],"n":1000,"warmup":1000}'
+//          prints {name: {p50, p99, warmupP50, era}} (ms), blocks of 100 calls alternating between
+//          the targets, after `warmup` calls each (the first calls of a fresh session, timed apart);
+//        node gateway-peers-worker.mjs crowd '{"client","url","tool","clients","calls","callTimeoutMs"}'
 //          connects every client at once, each makes `calls` sequential calls; prints the outcome
 //          as one JSON line while the sessions are still open, then waits for a line on stdin before
 //          ending them (DELETE) and exiting — the bench samples the gateway's processes meanwhile.
 import { createInterface } from 'node:readline';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { percentile } from './worker-support.mjs';
 
 const [mode, argJson] = process.argv.slice(2);
@@ -23,9 +27,19 @@ function withTimeout(promise, ms, what) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+const info = { name: 'bench-gateway-peers', version: '1.0.0' };
+
+function newClient(url) {
+  if (args.client === '2025') return { transport: new V1Transport(new URL(url)), client: new V1Client(info) };
+  if (args.client === '2026') return { transport: new StreamableHTTPClientTransport(new URL(url)), client: new Client(info, { versionNegotiation: { mode: 'auto' } }) };
+  throw new Error(`"client" must be "2025" or "2026", not ${JSON.stringify(args.client)}`);
+}
+
+/** The revision a connected client speaks: the v2 client's negotiated one, or the v1 transport's. */
+const eraOf = ({ client, transport }) => client.getNegotiatedProtocolVersion?.() ?? transport.protocolVersion ?? 'unknown';
+
 async function connect(url, timeoutMs) {
-  const transport = new StreamableHTTPClientTransport(new URL(url));
-  const client = new Client({ name: 'bench-gateway-peers', version: '1.0.0' });
+  const { transport, client } = newClient(url);
   try {
     await withTimeout(client.connect(transport), timeoutMs, 'connect');
   } catch (err) {
@@ -37,11 +51,14 @@ async function connect(url, timeoutMs) {
 
 /** A well-behaved client's goodbye: DELETE the session, then close. */
 async function end({ client, transport }) {
-  await withTimeout(transport.terminateSession(), 5_000, 'DELETE').catch(() => {});
+  // A session-less (2026-07-28 or stateless) connection has nothing to DELETE.
+  if (transport.sessionId) await withTimeout(transport.terminateSession(), 5_000, 'DELETE').catch(() => {});
   await client.close().catch(() => {});
 }
 
-const call = (client, tool, text, timeout) => client.callTool({ name: tool, arguments: { text } }, { timeout });
+// The v1 client takes a result schema before the options (undefined: its default).
+const call = (client, tool, text, timeout) =>
+  args.client === '2025' ? client.callTool({ name: tool, arguments: { text } }, undefined, { timeout }) : client.callTool({ name: tool, arguments: { text } }, { timeout });
 
 /** p50/p99 of `n` calls per target in alternating blocks of 100, after `warmup` calls each (also blocks, also timed). */
 async function sequential({ targets, n, warmup }) {
@@ -64,7 +81,7 @@ async function sequential({ targets, n, warmup }) {
     };
     const warm = await blocks(warmup);
     const times = await blocks(n);
-    return Object.fromEntries(targets.map((t, k) => [t.name, { p50: percentile(times[k], 50), p99: percentile(times[k], 99), warmupP50: percentile(warm[k], 50) }]));
+    return Object.fromEntries(targets.map((t, k) => [t.name, { p50: percentile(times[k], 50), p99: percentile(times[k], 99), warmupP50: percentile(warm[k], 50), era: eraOf(conns[k]) }]));
   } finally {
     await Promise.all(conns.map(end));
   }
