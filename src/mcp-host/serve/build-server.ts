@@ -40,8 +40,17 @@ export function viewFor(served: Pick<Served, 'access'>, ctx: Pick<ServerContext,
   return served.access?.viewFor(callerOf(ctx.http?.authInfo)) ?? UNRESTRICTED;
 }
 
-/** The product's handlers for `era`, the task methods among them when it has tasks. */
-export function handlersFor(served: Pick<Served, 'product' | 'tasks'>, era: Era): [string, Handler][] {
+/** Each served product's handler table per era: built once, not for every per-request server. */
+const handlerTables = new WeakMap<Pick<Served, 'product' | 'tasks'>, Partial<Record<Era, readonly [string, Handler][]>>>();
+
+/** The product's handlers for `era`, the task methods among them when it has tasks (a product's handlers are fixed). */
+export function handlersFor(served: Pick<Served, 'product' | 'tasks'>, era: Era): readonly [string, Handler][] {
+  let tables = handlerTables.get(served);
+  if (!tables) handlerTables.set(served, (tables = {}));
+  return (tables[era] ??= buildHandlers(served, era));
+}
+
+function buildHandlers(served: Pick<Served, 'product' | 'tasks'>, era: Era): [string, Handler][] {
   const own = Object.entries(served.product.handlers).filter(([, h]) => h.era === undefined || h.era === era);
   if (!served.product.tasks) return own;
   return [...own, ...Object.entries(era === 'legacy' ? legacyTaskHandlers(served.tasks) : modernTaskHandlers(served.tasks))];
