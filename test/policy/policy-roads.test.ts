@@ -10,7 +10,7 @@ import { Downstream } from '../../src/gateway/downstream.js';
 import { toolSearch } from '../../src/gateway/tool-search-handlers.js';
 import type { Product } from '../../src/mcp-host/index.js';
 import { TaskIds } from '../../src/mcp-host/flows/task-ids.js';
-import { handlersFor } from '../../src/mcp-host/serve/build-server.js';
+import { handlerTables } from '../../src/mcp-host/serve/build-server.js';
 import { HostTasks } from '../../src/mcp-host/serve/host-tasks.js';
 import { nullLogger } from '../../src/util/index.js';
 import { startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
@@ -22,10 +22,10 @@ const ERAS: readonly Era[] = ['legacy', 'modern'];
 
 /** `method era` for each road a product registers: its handlers (with the host's task methods), its notifications, and a task-augmented tools/call when it has tasks. */
 function registered(product: Product): string[] {
-  const tasks = new HostTasks(new TaskIds(undefined), nullLogger);
+  const tables = handlerTables(product, new HostTasks(new TaskIds(undefined), nullLogger));
   const out: string[] = [];
   for (const era of ERAS) {
-    for (const [method] of handlersFor({ product, tasks }, era)) out.push(`request ${method} ${era}`);
+    for (const [method] of tables[era]) out.push(`request ${method} ${era}`);
     for (const method of Object.keys(product.notifications ?? {})) out.push(`notification ${method} ${era}`);
     if (product.tasks) out.push(`task-call tools/call ${era}`);
   }

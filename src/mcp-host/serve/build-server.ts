@@ -28,6 +28,8 @@ export interface Served {
   readonly flows: InputFlows;
   readonly tasks: HostTasks;
   readonly logger: Logger;
+  /** The product's handlers per era, the task methods among them when it has tasks: built once (handlerTables). */
+  readonly handlers: Readonly<Record<Era, readonly [string, Handler][]>>;
 }
 
 /** The SDK's own initialize, which the host calls after setting the caller's instructions. */
@@ -40,20 +42,17 @@ export function viewFor(served: Pick<Served, 'access'>, ctx: Pick<ServerContext,
   return served.access?.viewFor(callerOf(ctx.http?.authInfo)) ?? UNRESTRICTED;
 }
 
-/** Each served product's handler table per era: built once, not for every per-request server. */
-const handlerTables = new WeakMap<Pick<Served, 'product' | 'tasks'>, Partial<Record<Era, readonly [string, Handler][]>>>();
-
-/** The product's handlers for `era`, the task methods among them when it has tasks (a product's handlers are fixed). */
-export function handlersFor(served: Pick<Served, 'product' | 'tasks'>, era: Era): readonly [string, Handler][] {
-  let tables = handlerTables.get(served);
-  if (!tables) handlerTables.set(served, (tables = {}));
-  return (tables[era] ??= buildHandlers(served, era));
-}
-
-function buildHandlers(served: Pick<Served, 'product' | 'tasks'>, era: Era): [string, Handler][] {
-  const own = Object.entries(served.product.handlers).filter(([, h]) => h.era === undefined || h.era === era);
-  if (!served.product.tasks) return own;
-  return [...own, ...Object.entries(era === 'legacy' ? legacyTaskHandlers(served.tasks) : modernTaskHandlers(served.tasks))];
+/**
+ * The product's handlers for each era, the task methods among them when it has tasks. Built once
+ * when serving starts (a product's handlers are fixed), not for every per-request server.
+ */
+export function handlerTables(product: Product, tasks: HostTasks): Record<Era, readonly [string, Handler][]> {
+  const forEra = (era: Era): [string, Handler][] => {
+    const own = Object.entries(product.handlers).filter(([, h]) => h.era === undefined || h.era === era);
+    if (!product.tasks) return own;
+    return [...own, ...Object.entries(era === 'legacy' ? legacyTaskHandlers(tasks) : modernTaskHandlers(tasks))];
+  };
+  return { legacy: forEra('legacy'), modern: forEra('modern') };
 }
 
 export function capabilitiesFor(product: Product, era: Era): ServerCapabilities {
@@ -76,7 +75,7 @@ export function legacyServer(served: Served, session: HostSession, observed: () 
     return extra ? { ...result, serverInfo: { ...result.serverInfo, ...extra } } : result;
   });
   server.oninitialized = () => product.opened?.(session);
-  for (const [method, handler] of handlersFor(served, 'legacy')) {
+  for (const [method, handler] of served.handlers.legacy) {
     register(server, method, handler, (params, ctx) => {
       const own = answersCancelled ? new AbortController() : undefined;
       const key = requestKey(ctx.mcpReq.id);
@@ -110,7 +109,7 @@ export function modernServer(served: Served, instructions: string | undefined, o
     supportedProtocolVersions: [MODERN_REVISION],
     ...(instructions ? { instructions } : {}),
   });
-  for (const [method, handler] of handlersFor(served, 'modern')) {
+  for (const [method, handler] of served.handlers.modern) {
     register(server, method, handler, (params, ctx) => {
       const view = viewFor(served, ctx);
       const transport = () => observed() ?? server.transport;

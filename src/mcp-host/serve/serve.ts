@@ -21,7 +21,7 @@ import { listenTap } from '../rpc/listen-tap.js';
 import { observedTransport } from '../rpc/observed-transport.js';
 import { errorResponseFor, RequestGuard } from '../rpc/request-guard.js';
 import { StdioFrameTransport } from '../rpc/stdio-transport.js';
-import { handlersFor, isDiscovery, legacyServer, modernServer, type Served } from './build-server.js';
+import { handlerTables, isDiscovery, legacyServer, modernServer, type Served } from './build-server.js';
 import { HostSession } from './host-session.js';
 import { HostTasks } from './host-tasks.js';
 import type { Product } from './product.js';
@@ -59,14 +59,15 @@ export interface StdioResult {
 
 function served(product: Product, options: ServeOptions, key: RequestStateKey | undefined): Served & { ids: TaskIds } {
   const ids = new TaskIds(key);
-  return { product, access: options.access, flows: new InputFlows({ logger: options.logger, ...(key ? { key } : {}) }), tasks: new HostTasks(ids, options.logger), logger: options.logger, ids };
+  const tasks = new HostTasks(ids, options.logger);
+  return { product, access: options.access, flows: new InputFlows({ logger: options.logger, ...(key ? { key } : {}) }), tasks, logger: options.logger, ids, handlers: handlerTables(product, tasks) };
 }
 
 /** Codex's refusal texts before the SDK sees a request, for a product that has them. */
 function guarded(s: Served, transport: Transport, stdio: boolean): { transport: Transport; guard?: RequestGuard } {
   const texts = s.product.texts;
   if (!texts) return { transport };
-  const methods = (era: 'legacy' | 'modern') => new Set(handlersFor(s, era).map(([m]) => m));
+  const methods = (era: 'legacy' | 'modern') => new Set(s.handlers[era].map(([m]) => m));
   const legacy = new Set(['initialize', 'ping', ...methods('legacy')]);
   const modern = stdio ? new Set(['server/discover', ...[...methods('modern')].filter((m) => !legacy.has(m))]) : new Set<string>();
   const guard = new RequestGuard(transport, legacy, texts, modern);
