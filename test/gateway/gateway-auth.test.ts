@@ -15,7 +15,7 @@ import { removeTree, tempDir } from '../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { freePort } from '../mcp-client/oauth/helpers.js';
 import { UPSTREAM_FIXTURE } from './gateway-harness.js';
-import { spawnServe, type ServeProcess } from './serve-process.js';
+import { servePlace, spawnServe, type ServeProcess } from './serve-process.js';
 
 const STATIC_TOKEN = 'static-token-of-the-operator-0123';
 const ALICE = { sub: 'alice', groups: ['payments'], scope: 'mcp', client_id: 'cli-a' };
@@ -31,13 +31,10 @@ describe('switchboard serve --http with [server_auth]', () => {
 
   beforeAll(async () => {
     requireBuild();
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    mcpUrl = `${origin}/mcp`;
+    const place = await servePlace('sb-gateway-auth-');
+    const { port, work } = place;
+    ({ home, origin, mcpUrl } = place);
     fixture = await startOAuthFixture({ jwt: { audience: mcpUrl, claims: () => ({ sub: 'alice', groups: ['payments'] }) }, scopesSupported: ['mcp'] });
-    home = await tempDir('sb-gateway-auth-');
-    const work = path.join(home, 'work');
-    await mkdir(work);
     const upstream = (name: string) => `[mcp_servers.${name}]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}]\nenv = { GW_NAME = "${name}" }\n`;
     await writeFile(
       path.join(home, 'config.toml'),

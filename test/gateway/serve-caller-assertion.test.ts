@@ -3,15 +3,14 @@
 // fixture's IdP as the callers' issuer, each caller's own ID token exchanged at the IdP for an ID-JAG
 // and that for an access token of the upstream. Two callers get their own `whoami` answers; the
 // IdP sees each caller's own token as the subject.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { requireBuild } from '../support/mcp-server-harness.js';
-import { removeTree, tempDir } from '../support/temp.js';
+import { removeTree } from '../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
-import { freePort } from '../mcp-client/oauth/helpers.js';
-import { spawnServe, type ServeProcess } from './serve-process.js';
+import { servePlace, spawnServe, type ServeProcess } from './serve-process.js';
 import { callerClient, presentedTokens, whoami as whoamiOf } from './caller-harness.js';
 
 const WIKI_SECRET = 'wiki-client-secret-8910';
@@ -25,12 +24,10 @@ describe('switchboard serve --http: identity = "caller" by identity assertion', 
 
   beforeAll(async () => {
     requireBuild();
-    const port = await freePort();
-    mcpUrl = `http://127.0.0.1:${port}/mcp`;
+    const place = await servePlace('sb-caller-assertion-');
+    const { port, work } = place;
+    ({ home, mcpUrl } = place);
     fixture = await startOAuthFixture({ idp: { clientId: 'switchboard', mcpClientId: 'switchboard-wiki' }, preRegistered: { clientId: 'switchboard-wiki', clientSecret: WIKI_SECRET } });
-    home = await tempDir('sb-caller-assertion-');
-    const work = path.join(home, 'work');
-    await mkdir(work);
     await writeFile(
       path.join(home, 'config.toml'),
       `[mcp_servers.wiki]

@@ -5,15 +5,14 @@
 // rather than lent a credential, though the gateway holds one for the same upstream (a second,
 // operator-identity server entry); each caller's exchange is cached; a refused exchange says where
 // to look; the audit trail names the kind.
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { requireBuild } from '../support/mcp-server-harness.js';
-import { removeTree, tempDir } from '../support/temp.js';
+import { removeTree } from '../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
-import { freePort } from '../mcp-client/oauth/helpers.js';
-import { spawnServe, type ServeProcess } from './serve-process.js';
+import { servePlace, spawnServe, type ServeProcess } from './serve-process.js';
 import { callerClient, presentedTokens, whoami as whoamiOf } from './caller-harness.js';
 
 const STATIC_TOKEN = 'static-token-of-the-operator-0123';
@@ -29,12 +28,10 @@ describe('switchboard serve --http: identity = "caller" by token exchange', () =
 
   beforeAll(async () => {
     requireBuild();
-    const port = await freePort();
-    mcpUrl = `http://127.0.0.1:${port}/mcp`;
+    const place = await servePlace('sb-caller-exchange-');
+    const { port, work } = place;
+    ({ home, mcpUrl } = place);
     fixture = await startOAuthFixture({ jwt: { audience: mcpUrl }, preRegistered: { clientId: 'switchboard-gateway', clientSecret: GATEWAY_SECRET } });
-    home = await tempDir('sb-caller-exchange-');
-    const work = path.join(home, 'work');
-    await mkdir(work);
     // The operator's own credential for the same upstream (a client_credentials token of the gateway).
     const issued = await fetch(`${fixture.issuer}/token`, {
       method: 'POST',

@@ -1,7 +1,11 @@
 // `switchboard serve --http` as a real child process (the built CLI): waits for its
 // "listening on <url>" line, keeps its output, and stops it with SIGTERM (SIGKILL after a grace).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { BIN } from '../support/mcp-server-harness.js';
+import { tempDir } from '../support/temp.js';
+import { freePort } from '../mcp-client/oauth/helpers.js';
 
 export interface ServeProcess {
   url: string;
@@ -58,4 +62,17 @@ export async function spawnServe(args: string[], opts: { env: NodeJS.ProcessEnv;
       return exited;
     },
   };
+}
+
+/**
+ * Where a `serve --http` with [server_auth] will run: a fresh home with a `work` folder, and a free
+ * loopback port chosen first (the audience its tokens name must be known before it starts).
+ */
+export async function servePlace(prefix: string): Promise<{ home: string; work: string; port: number; origin: string; mcpUrl: string }> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const home = await tempDir(prefix);
+  const work = path.join(home, 'work');
+  await mkdir(work);
+  return { home, work, port, origin, mcpUrl: `${origin}/mcp` };
 }
