@@ -1,8 +1,11 @@
-// The package as npm publishes it: `npm pack` (its prepack builds dist/ afresh) on a copy of the
-// sources, installed from the tarball into an empty project. There `npx switchboard --help` works,
-// and a program importing 'switchboard' type-checks against the installed declarations (no
-// skipLibCheck) and runs, reaching a real MCP server; so does one in CommonJS (docs/library.md).
-// The copy keeps the pack's clean build away from the dist/ that other tests run at the same time.
+// The package as npm publishes it: `npm pack` on a copy of the sources, installed from the tarball
+// into an empty project. There `npx switchboard --help` works, and a program importing 'switchboard'
+// type-checks against the installed declarations (no skipLibCheck) and runs, reaching a real MCP
+// server; so does one in CommonJS (docs/library.md).
+// The long runs (SWITCHBOARD_TEST_FULL=1, `npm run test:reliability`) pack as a publish does: the
+// prepack script builds dist/ afresh in the copy, away from the dist/ other tests run at the same time.
+// `npm test` has just built dist/ (its first step), so its slice packs a copy of that build instead of
+// building it a second time (--ignore-scripts); everything after the pack is the same.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, realpath, symlink, writeFile } from 'node:fs/promises';
@@ -11,6 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fullRun } from '../support/long-runs.js';
+import { requireBuild } from '../support/mcp-server-harness.js';
 import { removeTree } from '../support/temp.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -93,7 +98,7 @@ async function main() {
 void main();
 `;
 
-describe('the npm package', () => {
+describe(fullRun ? 'the npm package (packed as a publish does: prepack builds it afresh)' : 'the npm package (packed from the dist/ npm test built; npm run test:reliability packs as a publish does)', () => {
   let temp: string;
   let app: string;
   let env: NodeJS.ProcessEnv;
@@ -104,15 +109,17 @@ describe('the npm package', () => {
     // The Node running the tests (24, for type stripping) comes first, for npm and the bin's shebang.
     env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, SWITCHBOARD_HOME: path.join(temp, 'home') };
     const repo = path.join(temp, 'repo');
-    await mkdir(repo);
-    // The build: tsc, then scripts/bundle.ts (with its options module).
-    await mkdir(path.join(repo, 'scripts'));
-    for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'bin', 'scripts/bundle.ts', 'scripts/bundle-options.ts']) {
+    await mkdir(path.join(repo, 'scripts'), { recursive: true });
+    // The build: tsc, then scripts/bundle.ts (with its options module); or the one npm test just made.
+    const sources = ['tsconfig.json', 'tsconfig.build.json', 'src', 'scripts/bundle.ts', 'scripts/bundle-options.ts'];
+    if (!fullRun) requireBuild();
+    for (const entry of ['package.json', 'README.md', 'bin', ...(fullRun ? sources : ['dist'])]) {
       await cp(path.join(root, entry), path.join(repo, entry), { recursive: true });
     }
     await symlink(await realpath(path.join(root, 'node_modules')), path.join(repo, 'node_modules'), 'dir');
     // --json: the file list on stdout; the prepack build's output goes to stderr.
-    const packed = await run('npm', ['pack', '--json', '--pack-destination', temp], { cwd: repo, env, timeoutMs: 240_000 });
+    const packArgs = ['pack', '--json', '--pack-destination', temp, ...(fullRun ? [] : ['--ignore-scripts'])];
+    const packed = await run('npm', packArgs, { cwd: repo, env, timeoutMs: 240_000 });
     expectOk(packed, 'npm pack');
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     files = info!.files.map((f) => f.path);

@@ -6,6 +6,8 @@
 // storm upstream sees only its own session recoveries (no reload reconnected it), and no process is
 // left behind. Once through the connection manager, once through a running `switchboard serve --http`
 // with four clients whose config.toml is saved six times during the storm.
+// `npm test` runs the first (test/gateway/serve-reload*.test.ts reload a running serve --http there);
+// SWITCHBOARD_TEST_FULL=1 (`npm run test:reliability`) runs both.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -15,6 +17,7 @@ import { createDefaultClientFactory, McpConnectionManager, type ServersReloaded 
 import { createLogger } from '../../src/util/index.js';
 import { spawnServe } from '../gateway/serve-process.js';
 import { revisionOf, saveAsEditor } from '../support/config-save.js';
+import { fullRun, sliceTitle } from '../support/long-runs.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { findProcessesByMarker, killProcessesByMarker } from '../support/process-tree.js';
 import { removeTree, tempDir } from '../support/temp.js';
@@ -32,7 +35,7 @@ afterEach(async () => {
   await Promise.all(markers.splice(0).map((m) => killProcessesByMarker(m)));
 });
 
-describe('reload during a session storm', { timeout: 180_000 }, () => {
+describe(sliceTitle('reload during a session storm', fullRun ? 2 : 1, 2), { timeout: 180_000 }, () => {
   it(`${STORM.calls} storm calls and a stdio server's calls through ${RELOADS} reloads: nothing lost`, async () => {
     const server = await startStormServer(markers);
     const marker = `reload-storm-${process.pid}-${Date.now()}`;
@@ -102,7 +105,7 @@ describe('reload during a session storm', { timeout: 180_000 }, () => {
     await waitFor(async () => (await findProcessesByMarker(marker)).length === 0, 'every stdio upstream to exit', 20_000);
   });
 
-  it(`switchboard serve --http: ${STORM.calls} calls from ${CLIENTS} clients through ${GATEWAY_RELOADS} saves of config.toml: nothing lost`, async () => {
+  if (fullRun) it(`switchboard serve --http: ${STORM.calls} calls from ${CLIENTS} clients through ${GATEWAY_RELOADS} saves of config.toml: nothing lost`, async () => {
     requireBuild();
     const server = await startStormServer(markers);
     const marker = `reload-storm-gw-${process.pid}-${Date.now()}`;
