@@ -11,7 +11,7 @@ import { responsesTurn, startFakeModelServer, type FakeModelServer, type Recorde
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { makeServerHome, spawnHttpServer, type ServerHome } from '../support/mcp-server-harness.js';
 import { freePort } from '../mcp-client/oauth/helpers.js';
-import { presentedTokens, signIn } from '../gateway/caller-harness.js';
+import { OPENS_URLS, presentedTokens, signIn, signsInAs } from '../gateway/caller-harness.js';
 
 const GATEWAY_SECRET = 'gateway-client-secret-4567';
 type CodexResult = { isError?: boolean; content: { text: string }[]; structuredContent?: { threadId?: string } };
@@ -64,15 +64,8 @@ audience = "${url}"
   /** A caller's client; with `user`, it opens URL elicitations by signing in as that user. */
   async function connect(sub: string, user?: string): Promise<Client> {
     const token = await fixture.mintAccessToken({ sub, client_id: `cli-${sub}` });
-    const client = new Client({ name: 'caller', version: '1.0.0' }, user ? { capabilities: { elicitation: { url: {} } } } : {});
-    if (user) {
-      client.setRequestHandler('elicitation/create', async (req) => {
-        const params = req.params as { mode?: string; url?: string };
-        if (params.mode !== 'url' || !params.url) return { action: 'decline' };
-        browsers.push(signIn(params.url, user));
-        return { action: 'accept' };
-      });
-    }
+    const client = new Client({ name: 'caller', version: '1.0.0' }, user ? OPENS_URLS : {});
+    if (user) signsInAs(client, user, browsers);
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     clients.push(client);
     return client;
