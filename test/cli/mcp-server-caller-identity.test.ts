@@ -104,7 +104,9 @@ audience = "${url}"
     expect(again.isError, again.content[0]?.text).not.toBe(true);
     expect(seen(model.requests.at(-1)!).subjects.at(-1)).toBe('alice');
 
-    // Both at once, each turn calling whoami five times: every answer is its own caller's.
+    // Both at once, each turn calling whoami five times: every answer is its own caller's. The model's
+    // steps go out in request order: both first requests come before either turn's five calls end (a
+    // turn that got the other's step would fail the count below, never pass it wrongly).
     const before = model.requests.length;
     model.enqueue(whoamiTurn('team', 5), whoamiTurn('team', 5), responsesTurn({ text: 'one' }), responsesTurn({ text: 'two' }));
     const both = await Promise.all([codex(alice, 'codex', { prompt: 'I am alice' }), codex(bob, 'codex', { prompt: 'I am bob' })]);
