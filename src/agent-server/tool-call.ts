@@ -16,7 +16,7 @@ import type { ThreadLease, ThreadLeases } from '../store/index.js';
 import type { TurnLimiter } from './call-limits.js';
 import type { IdleThreads } from './idle-threads.js';
 import type { CallNotifier } from './call-notifier.js';
-import type { Caller, CallerView } from '../mcp-host/index.js';
+import { upstreamCaller, type Caller, type CallerView } from '../mcp-host/index.js';
 import type { ThreadOwners } from './thread-owners.js';
 import { parseThreadId, type CodexArgs, type ReplyArgs } from './tool-args.js';
 import * as T from './texts.js';
@@ -203,7 +203,9 @@ async function driveTurn(ctx: CallContext, thread: Thread, events: EventIterator
   ctx.notifier.startHeartbeat();
   try {
     try {
-      await thread.submit({ type: 'user_input', items: [{ type: 'text', text: plan.prompt }] }, { id: plan.turnId });
+      // The turn acts as the caller of this call upstream (servers with identity = "caller"), whoever started the thread.
+      const caller = upstreamCaller(ctx.caller);
+      await thread.submit({ type: 'user_input', items: [{ type: 'text', text: plan.prompt }] }, { id: plan.turnId, ...(caller ? { caller } : {}) });
     } catch (err) {
       const text = plan.initial ? T.initialPromptFailed(errorMessage(err)) : T.userInputFailed(errorMessage(err));
       return toolError(text, thread.id);

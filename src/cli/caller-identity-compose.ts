@@ -1,8 +1,9 @@
-// Acting as each caller upstream (identity = "caller"), put together for `serve --http`: the
+// Acting as each caller upstream (identity = "caller"), put together for `serve --http` and
+// `mcp-server --http` (its agent's turns act as the caller of each codex call): the
 // callers' credentials (token exchange, identity assertion, or their own sign-in kept in the store)
 // and the sign-in pages served beside the endpoint. Their links live beneath the endpoint's public
 // URL: `[server_auth] audience` when it is one, else where the listener is.
-import { ConfigError, type Config } from '../config/index.js';
+import type { Config } from '../config/index.js';
 import type { UpstreamIdentities } from '../mcp-client/index.js';
 import type { HttpServeOptions } from '../mcp-host/index.js';
 import type { Store } from '../store/index.js';
@@ -37,19 +38,4 @@ export async function composeCallerIdentities(config: Config, store: Store, env:
       listenUrl = url;
     },
   };
-}
-
-/**
- * `mcp-server --http` with OAuth callers: its agent reaches MCP servers as the operator (a thread does
- * not carry its caller upstream yet), so a server meant to act as each caller is refused at start
- * rather than quietly reached with the operator's credential on a caller's behalf.
- */
-export function refuseCallerServersForAgent(config: Config): void {
-  if (config.server_auth?.issuer === undefined) return;
-  const server = Object.values(config.mcp_servers).find((s) => s.enabled && s.identity === 'caller');
-  if (!server) return;
-  throw new ConfigError(
-    `mcp-server serves OAuth callers ([server_auth]), but its agent reaches MCP server '${server.name}' as the operator, not as each caller: serve that server to callers with \`switchboard serve --http\`, or set identity = "operator" (or enabled = false) for mcp-server`,
-    { keyPath: ['mcp_servers', server.name, 'identity'] },
-  );
 }

@@ -13,7 +13,7 @@ import type { CliContext } from './context.js';
 import { CommandFailed, EXIT_FAILED, EXIT_OK, UsageError } from './exit-codes.js';
 import { agentCwd, sessionSettings, type CodexFlags } from './codex-options.js';
 import { HumanRenderer } from './exec-render.js';
-import { createMcpManager } from './mcp-compose.js';
+import { createMcpManager, type ComposeMcpOptions } from './mcp-compose.js';
 import { openConfiguredStore } from './store-compose.js';
 import type { RegisterCommand } from './commands.js';
 
@@ -24,12 +24,21 @@ interface ExecFlags extends CodexFlags {
 /**
  * The configured MCP servers behind one connection manager, started; null when none is enabled.
  * `onFailure` hears each server's failure text (exec warns on stderr, mcp-server logs it).
+ * `always`: a manager even when config.toml names no server (a reload may add some); `identities`: serving
+ * callers, whose own credentials reach the servers with identity = "caller".
  */
-/** `always`: a manager even without enabled servers (a server reloading its config may get some later). */
-export function startMcpServers(ctx: CliContext, config: Config, onFailure: (error: string) => void, store: Store | null = null, onEvent?: () => void, always = false): McpConnectionManager | null {
+export function startMcpServers(
+  ctx: CliContext,
+  config: Config,
+  onFailure: (error: string) => void,
+  store: Store | null = null,
+  options: { onEvent?: () => void; always?: boolean; identities?: ComposeMcpOptions['identities'] } = {},
+): McpConnectionManager | null {
+  const { onEvent, always, identities } = options;
   if (!always && !Object.values(config.mcp_servers).some((s) => s.enabled)) return null;
   const mcp = createMcpManager(ctx, config, {
     oauthCredentials: store?.credentials ?? null,
+    ...(identities ? { identities } : {}),
     onEvent: (e) => {
       if (e.type === 'mcp_startup_update' && e.status.state === 'failed') onFailure(e.status.error);
       onEvent?.();

@@ -16,6 +16,7 @@ import { positiveInt } from './flag-values.js';
 import { openConfiguredStore, sharedRequestStateKey, sharedSessions } from './store-compose.js';
 import { addHttpServeOptions, httpServeOptions, serveUntilStopped, stopSignal, type HttpServeFlags } from './http-serving.js';
 import { composeServerAuth, type ServedAuth } from './server-auth-compose.js';
+import type { ComposedIdentities } from './caller-identity-compose.js';
 import { LiveConfig, serversSummary } from './config-reload.js';
 import { restartNeeded } from './restart-keys.js';
 import { agentCwd, sessionSettings, type CodexFlags } from './codex-options.js';
@@ -51,6 +52,8 @@ Security (HTTP):
   With [server_auth] in config.toml it also accepts OAuth access tokens of the configured issuer;
   a thread then belongs to the caller that started it, rules over token claims decide who may use
   codex and codex-reply, and per-caller limits and an audit trail apply. See docs/server-auth.md.
+  An MCP server with identity = "caller" is then reached as the caller of each codex/codex-reply
+  call, with that caller's own credential (docs/upstream-identity.md).
 
 Codex compatibility:
   Same tools as \`codex mcp-server\` (removed from Codex in 0.154.0): \`codex\` (prompt, model,
@@ -87,6 +90,8 @@ export interface AgentRuntime {
   store: Store;
   /** The agent's MCP servers (none yet when config.toml names none: a reload may add some). */
   mcp: McpConnectionManager;
+  /** Serving callers over HTTP: their credentials and sign-in pages for the servers that act as each caller. */
+  callers: ComposedIdentities | undefined;
   close(): Promise<void>;
 }
 
@@ -95,15 +100,24 @@ export interface AgentRuntime {
  * config.toml's MCP servers through the connection manager (started in the background: a failing
  * server is a warning in the log, never a reason not to serve).
  */
-export async function composeAgentRuntime(ctx: CliContext, config: Config, onMcpEvent?: () => void): Promise<AgentRuntime> {
+export async function composeAgentRuntime(ctx: CliContext, config: Config, onMcpEvent?: () => void, options: { actsAsCallers?: boolean } = {}): Promise<AgentRuntime> {
   const core = await import('../core/index.js');
   const store = await openConfiguredStore(ctx, config);
-  const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }), store, onMcpEvent, true)!;
+  let callers: ComposedIdentities | undefined;
+  try {
+    // Serving callers over HTTP: a server with identity = "caller" is reached as the caller of each turn.
+    callers = options.actsAsCallers ? await (await import('./caller-identity-compose.js')).composeCallerIdentities(config, store, ctx.env, ctx.logger) : undefined;
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const mcp = startMcpServers(ctx, config, (error) => ctx.logger.warn('MCP server failed to start', { error }), store, { onEvent: onMcpEvent, always: true, ...(callers ? { identities: callers.identities } : {}) })!;
   const manager = createAgent(core, ctx, config, mcp, store);
   return {
     manager,
     store,
     mcp,
+    callers,
     close: async () => {
       await mcp.close();
       await store.close();
@@ -116,7 +130,8 @@ function agentOpsSource(ops: Ops, runtime: AgentRuntime, changes: (() => void)[]
   const status = () => runtime.mcp.status();
   ops.setSource({
     upstreams: status,
-    ready: async () => status().every((s) => !s.required || s.state === 'ready') && (await runtime.store.reachable()),
+    // A server that acts as each caller has no connection of its own to be ready: its callers connect.
+    ready: async () => status().every((s) => !s.required || s.state === 'ready' || s.identity === 'caller') && (await runtime.store.reachable()),
     onChange: (listener) => changes.push(listener),
   });
 }
@@ -125,13 +140,12 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
   const cwd = await agentCwd(flags, ctx.cwd);
   const loaded = await ctx.loadConfig();
   const plainHttp = await httpServeOptions(ctx, flags, loaded.config.server_auth?.issuer !== undefined);
-  if (plainHttp) (await import('./caller-identity-compose.js')).refuseCallerServersForAgent(loaded.config);
   const mcp: typeof AgentServerModule = await import('../agent-server/index.js');
   const logger = flags.verbose ? teeLogger(ctx.logger) : ctx.logger;
   const { startObservability } = await import('./observability.js');
   const observed = await startObservability(ctx, { title: 'switchboard mcp-server', withOps: plainHttp !== null, metricsListen: flags.metricsListen });
   const changes: (() => void)[] = [];
-  const runtime = await composeAgentRuntime({ ...ctx, logger, telemetry: observed.telemetry }, loaded.config, () => changes.forEach((c) => c()));
+  const runtime = await composeAgentRuntime({ ...ctx, logger, telemetry: observed.telemetry }, loaded.config, () => changes.forEach((c) => c()), { actsAsCallers: plainHttp !== null });
   let served: ServedAuth | undefined;
   try {
     // After the runtime: limits, thread owners and the audit trail live in its store.
@@ -187,7 +201,13 @@ async function runMcpServer(ctx: CliContext, flags: McpServerFlags): Promise<num
       return served.exitCode;
     }
     const shared = sharedSessions(runtime.store, 'mcp-server');
-    const listener = await host.serveHttp(product, { ...http, ...(shared ? { sharedSessions: shared } : {}), ...sharedRequestStateKey(runtime.store), ...(observed.ops ? { ops: observed.ops } : {}) }, serving);
+    const { callers } = runtime;
+    const listener = await host.serveHttp(
+      product,
+      { ...http, ...(shared ? { sharedSessions: shared } : {}), ...sharedRequestStateKey(runtime.store), ...(observed.ops ? { ops: observed.ops } : {}), ...(callers ? { routes: callers.routes } : {}) },
+      serving,
+    );
+    callers?.listening(listener.url);
     return await serveUntilStopped(ctx, listener, stop.promise, http.token === null && !http.auth?.acceptsOAuth ? 'any local process can run the agent as you' : null);
   } finally {
     live.close();

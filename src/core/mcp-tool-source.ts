@@ -1,6 +1,14 @@
 // The seam between the turn loop and the MCP connection manager: what the agent needs from "all MCP
 // servers as one catalog". The manager (src/mcp) implements it; core never reaches into MCP clients.
+import type { UpstreamCaller } from '../mcp/index.js';
 import type { JsonSchema } from './tools/tool.js';
+
+/**
+ * Whom a turn's MCP requests are made for: a served caller (`mcp-server --http` with [server_auth]),
+ * whose own credential reaches the servers that act as each caller (identity = "caller"). A turn
+ * without one is the operator's (the CLI, stdio, the static token).
+ */
+export type McpCaller = UpstreamCaller;
 
 /** One tool of the aggregated catalog, under its model-visible name. */
 export interface McpToolDescriptor {
@@ -76,4 +84,15 @@ export interface McpToolSource {
   listAllResourceTemplates(options: { signal: AbortSignal }): Promise<Map<string, McpResourceTemplate[]>>;
   /** The ReadResourceResult (`{contents: [...]}`). */
   readResource(server: string, uri: string, options: { signal: AbortSignal }): Promise<Record<string, unknown>>;
+  /**
+   * The same catalog with every request made for `caller`: its own catalog and connections for the
+   * servers that act as each caller, never the operator's or another caller's. A source without it
+   * cannot act for callers: a turn that has one gets no MCP tools from it.
+   */
+  actingFor?(caller: McpCaller): McpToolSource;
+  /**
+   * A name the catalog does not list that a call may still reach: a tool of a server that acts as
+   * each caller, which this source's caller has not reached yet (calling it asks the caller to sign in).
+   */
+  unlisted?(name: string): McpToolDescriptor | undefined;
 }

@@ -41,6 +41,10 @@ export class SessionClient implements PoolClient {
     return this.session.view.sees(server);
   }
 
+  get callerKey(): string | undefined {
+    return this.session.caller?.kind === 'token' ? this.session.caller.key : undefined;
+  }
+
   notify(notification: Notification): void {
     this.session.notify(notification);
   }

@@ -72,7 +72,7 @@ export class GatewayPool {
           roots: this.roots,
           clients: () => this.members,
           onEvent: (event) => this.onManagerEvent(event),
-          listChanged: (kind, server) => this.listChanged(kind, server),
+          listChanged: (kind, server, caller) => this.listChanged(kind, server, caller),
           taskStatus: (server, params, caller) => this.taskEvents?.status(server, params, caller),
           taskAsker: (server, taskId, caller) => this.taskEvents?.asker(server, taskId, caller),
           resourceUpdated: (uri, server) => {
@@ -105,7 +105,7 @@ export class GatewayPool {
     if (moved.length > 0) {
       up.catalog.invalidatePrompts();
       up.routes.invalidate();
-      for (const server of moved) this.tellChanged(server, 'prompts', 'resources');
+      for (const server of moved) this.tellChanged(server, ['prompts', 'resources']);
     }
     return done;
   }
@@ -217,13 +217,13 @@ export class GatewayPool {
     if (!up || this.closed) return;
     switch (event.type) {
       case 'mcp_tools_changed':
-        this.tellChanged(event.server, 'tools');
+        this.tellChanged(event.server, ['tools']);
         return;
       case 'mcp_startup_update':
         if (event.status.state === 'ready' || event.status.state === 'failed') {
           up.catalog.invalidatePrompts();
           up.routes.invalidate();
-          this.tellChanged(event.server, 'prompts', 'resources');
+          this.tellChanged(event.server, ['prompts', 'resources']);
         }
         if (event.status.state === 'ready') {
           this.failureShown.delete(event.server);
@@ -250,18 +250,19 @@ export class GatewayPool {
     up.relay.status(server, 'error', text);
   }
 
-  private listChanged(kind: 'prompts' | 'resources', server: string): void {
+  /** An upstream's list changed; `caller`: on that caller's own connection, so only its clients are told. */
+  private listChanged(kind: ListKind, server: string, caller: string | undefined): void {
     const up = this.up;
     if (!up || this.closed) return;
     if (kind === 'prompts') up.catalog.invalidatePrompts();
-    else up.routes.invalidate();
-    this.tellChanged(server, kind);
+    else if (kind === 'resources') up.routes.invalidate();
+    this.tellChanged(server, [kind], caller);
   }
 
-  /** `server`'s lists of these kinds changed: told to the clients that see it, and to the watchers. */
-  tellChanged(server: string, ...kinds: ListKind[]): void {
-    for (const c of this.members) if (c.sees(server)) c.listChanged(...kinds);
-    for (const w of this.watchers) for (const kind of kinds) w.listChanged(kind, server);
+  /** `server`'s lists of these kinds changed: told to the clients that see it (of `caller` alone, when named), and to the watchers. */
+  tellChanged(server: string, kinds: readonly ListKind[], caller?: string): void {
+    for (const c of this.members) if (c.sees(server) && (caller === undefined || c.callerKey === caller)) c.listChanged(...kinds);
+    for (const w of this.watchers) for (const kind of kinds) w.listChanged(kind, server, caller);
   }
 
   /** A server (re)connected: give it the log level and renew the subscriptions it serves. */

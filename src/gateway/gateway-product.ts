@@ -44,20 +44,25 @@ export function gatewayProduct(pool: GatewayPool, storeReachable: () => Promise<
     instructions: (view) => pool.instructions(view),
     opened: (session) => downstream.opened(session),
     describe: auditDescriber(pool, options.toolSearch ? CALL_TOOL : undefined),
-    // A stream hears the changes of the servers its caller sees, and the updates of the resources it may read.
-    scopeOf: (view) => {
-      if (view.unrestricted) return () => true;
-      return ({ server, uri }) => server === undefined || (uri === undefined ? view.sees(server) : view.allows(server, canonicalUri(uri)));
+    // A stream hears the changes of the servers its caller sees (those on another caller's own
+    // connection never), and the updates of the resources it may read.
+    scopeOf: (view, caller) => {
+      const own = caller?.kind === 'token' ? caller.key : undefined;
+      return ({ server, uri, caller: concerns }) => {
+        if (concerns !== undefined && concerns !== own) return false;
+        if (view.unrestricted || server === undefined) return true;
+        return uri === undefined ? view.sees(server) : view.allows(server, canonicalUri(uri));
+      };
     },
     listening: (uris, view, ended) => subscribeForListen(pool, uris, view, ended),
     // The relays find a request's span by its id (req.traceContext): it need not be the current span.
     currentSpan: false,
     watch: (notifier: ScopedNotifier) =>
       pool.watch({
-        listChanged(kind, server) {
-          if (kind === 'tools') notifier.toolsChanged(server);
-          else if (kind === 'prompts') notifier.promptsChanged(server);
-          else notifier.resourcesChanged(server);
+        listChanged(kind, server, caller) {
+          if (kind === 'tools') notifier.toolsChanged(server, caller);
+          else if (kind === 'prompts') notifier.promptsChanged(server, caller);
+          else notifier.resourcesChanged(server, caller);
         },
         resourceUpdated: (uri, server) => notifier.resourceUpdated(uri, server),
       }),

@@ -31,7 +31,7 @@ export function reloadGateway(pool: GatewayPool, config: Config, options: { drai
     search.alwaysLoaded = gatewayToolSearchFor(config, mode).alwaysLoaded;
     const after = new Set(search.alwaysLoaded);
     // A server listed directly now, or searched now: its clients' tools/list changed.
-    for (const server of new Set([...before, ...after])) if (before.has(server) !== after.has(server)) pool.tellChanged(server, 'tools');
+    for (const server of new Set([...before, ...after])) if (before.has(server) !== after.has(server)) pool.tellChanged(server, ['tools']);
   }
   return { servers: pool.reloadServers(config.mcp_servers, options.drainTimeoutMs) };
 }

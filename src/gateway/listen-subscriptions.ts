@@ -10,7 +10,7 @@ const UNSUBSCRIBE_TIMEOUT_MS = 10_000;
 
 /** One listen stream as the pool's subscription table sees it; what it hears comes through the pool's watchers. */
 function listener(): PoolClient {
-  return { clientCapabilities: undefined, loggingLevel: undefined, passes: () => false, sees: () => false, notify: () => {}, listChanged: () => {} };
+  return { clientCapabilities: undefined, loggingLevel: undefined, callerKey: undefined, passes: () => false, sees: () => false, notify: () => {}, listChanged: () => {} };
 }
 
 /** Subscribes `uris` upstream for a caller with `view` until `ended` aborts. */

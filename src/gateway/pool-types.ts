@@ -33,6 +33,8 @@ export interface GatewayDeps {
 /** A client of the pool: what the relay needs, plus its log level and list changes (of the servers it sees). */
 export interface PoolClient extends RelayClient {
   readonly loggingLevel: LoggingLevel | undefined;
+  /** The key of its caller (an OAuth caller over HTTP); undefined for the operator. */
+  readonly callerKey: string | undefined;
   listChanged(...kinds: ListKind[]): void;
 }
 
@@ -44,6 +46,7 @@ export interface UpstreamTaskEvents {
 
 /** Hears what concerns every client without being one (the 2026-07-28 `subscriptions/listen` streams, which filter by their callers' views). */
 export interface PoolWatcher {
-  listChanged(kind: ListKind, server: string): void;
+  /** `caller`: a change on that caller's own connection, for its streams alone. */
+  listChanged(kind: ListKind, server: string, caller?: string): void;
   resourceUpdated(uri: string, server: string): void;
 }

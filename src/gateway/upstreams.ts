@@ -31,7 +31,8 @@ export interface UpstreamSink {
   roots: Root[];
   clients(): Iterable<RelayClient>;
   onEvent(event: McpManagerEvent): void;
-  listChanged(kind: Exclude<ListKind, 'tools'>, server: string): void;
+  /** `caller`: the change is on that caller's own connection, and concerns that caller alone. */
+  listChanged(kind: ListKind, server: string, caller?: string): void;
   resourceUpdated(uri: string, server: string): void;
   taskStatus(server: string, params: TaskStatusParams, caller?: string): void;
   taskAsker(server: string, taskId: string, caller?: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined;
@@ -42,13 +43,16 @@ export function openUpstreams(sink: UpstreamSink, createManager: (setup: Gateway
   const manager = createManager({
     clientOptions: UPSTREAM_CLIENT_OPTIONS,
     onEvent: (event) => sink.onEvent(event),
-    // `caller`: that caller's own connection (a server that acts as each caller); its traffic stays that caller's.
+    // `caller`: that caller's own connection (a server that acts as each caller); its traffic, list
+    // changes included, stays that caller's. (An operator connection's tool list changes reach every
+    // client through the manager's catalog events; a caller's, once its list is read again.)
     handlersFor: (server, caller) => ({
       ...relay.handlersFor(server, caller),
       onResourceUpdated: (uri) => sink.resourceUpdated(uri, server),
       onTaskStatus: (params) => sink.taskStatus(server, params, caller),
-      onPromptsListChanged: () => sink.listChanged('prompts', server),
-      onResourcesListChanged: () => sink.listChanged('resources', server),
+      onPromptsListChanged: () => sink.listChanged('prompts', server, caller),
+      onResourcesListChanged: () => sink.listChanged('resources', server, caller),
+      ...(caller === undefined ? {} : { onToolsListChanged: () => sink.listChanged('tools', server, caller) }),
     }),
   });
   return { manager, relay, catalog: new CatalogView(manager, sink.mode), routes: new ResourceRoutes(manager, sink.mode, sink.logger) };

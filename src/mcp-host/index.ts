@@ -8,6 +8,6 @@ export type { Handler, Notification, Product, ProductTasks, Req, Session } from 
 export { isTerminal, type TaskContext, type TaskState, type TaskWork } from './serve/task-work.js';
 export type { ScopedNotifier } from './http/scoped-events.js';
 export type { HttpHost, HttpServeOptions } from './http/http-host-types.js';
-export type { Caller } from './access/caller.js';
+export { upstreamCaller, type Caller } from './access/caller.js';
 export { ruleApplies, type CallerView } from './access/access-rules.js';
 export type { AuditDescriber } from './access/audit-trail.js';

@@ -148,10 +148,8 @@ export class CallerConnections {
     const host = this.deps.handlersFor(config.name, caller.key);
     const handlers: McpClientHandlers = {
       ...host,
-      onToolsListChanged: () => {
-        host.onToolsListChanged?.();
-        void this.relist(entry);
-      },
+      // The host hears of it once the caller's list was read again: what it tells that caller's clients is then true.
+      onToolsListChanged: () => void this.relist(entry).then(() => host.onToolsListChanged?.()),
       onStateChange: (state) => {
         host.onStateChange?.(state);
         if (state.kind === 'failed') {

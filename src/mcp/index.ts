@@ -6,6 +6,8 @@ export { DEFAULT_DRAIN_TIMEOUT_MS } from './manager-reload.js';
 export { diffServers, IN_PLACE_SETTINGS, type ServersDiff } from './server-diff.js';
 export type { TaskCallParams, ToolTasks } from './manager-operations.js';
 export type { UpstreamAccess } from './upstream-access.js';
+export type { UpstreamCaller } from '../mcp-client/index.js';
+export { withUpstreamSignIn, SIGN_IN_WAIT_MS, type SignInAnswer, type SignInAsk, type SignInOptions } from './upstream-sign-in.js';
 export { canonicalUri } from './resource-uri.js';
 export { createDefaultClientFactory, type ClientFactory, type DefaultClientFactoryOptions } from './client-factory.js';
 export { createConnectionManager, type ConnectionManagerOptions } from './create-manager.js';

@@ -38,3 +38,16 @@ export async function signIn(link: string, user: string): Promise<string> {
   const done = await fetch(authorized.headers.get('location')!, { redirect: 'manual', headers: { cookie } });
   return `${done.status} ${await done.text()}`;
 }
+
+/** What a client declares to be asked to open URLs (URL-mode elicitation). */
+export const OPENS_URLS = { capabilities: { elicitation: { url: {} } } };
+
+/** `client` (declaring OPENS_URLS) answers URL elicitations by signing in as `user`; each browser's outcome goes to `browsers`. */
+export function signsInAs(client: Client, user: string, browsers: Promise<string>[]): void {
+  client.setRequestHandler('elicitation/create', async (req) => {
+    const params = req.params as { mode?: string; url?: string };
+    if (params.mode !== 'url' || !params.url) return { action: 'decline' };
+    browsers.push(signIn(params.url, user));
+    return { action: 'accept' };
+  });
+}

@@ -16,7 +16,7 @@ import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { freePort } from '../mcp-client/oauth/helpers.js';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
-import { signIn } from '../gateway/caller-harness.js';
+import { OPENS_URLS, signIn, signsInAs } from '../gateway/caller-harness.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 
@@ -74,15 +74,8 @@ audience = "${urls[0]}"
   /** A caller's client on `replica`; with `user`, it opens URL elicitations by signing in as that user. */
   async function connect(replica: number, sub: string, user?: string, modern = false): Promise<Client> {
     const token = await fixture.mintAccessToken({ sub, client_id: `cli-${sub}` });
-    const client = new Client({ name: 'caller', version: '1.0.0' }, { ...(user ? { capabilities: { elicitation: { url: {} } } } : {}), ...(modern ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
-    if (user) {
-      client.setRequestHandler('elicitation/create', async (req) => {
-        const params = req.params as { mode?: string; url?: string };
-        if (params.mode !== 'url' || !params.url) return { action: 'decline' };
-        browsers.push(signIn(params.url, user));
-        return { action: 'accept' };
-      });
-    }
+    const client = new Client({ name: 'caller', version: '1.0.0' }, { ...(user ? OPENS_URLS : {}), ...(modern ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
+    if (user) signsInAs(client, user, browsers);
     await client.connect(new StreamableHTTPClientTransport(new URL(urls[replica]!), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     clients.push(client);
     return client;

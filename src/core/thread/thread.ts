@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { OpSchema, type Event, type EventMsg, type EventMsgOf, type InputItem, type Op } from '../../protocol/index.js';
 import { assertNever, errorMessage, SwitchboardError, type Logger } from '../../util/index.js';
 import type { Telemetry } from '../../util/telemetry/index.js';
-import type { McpElicitation, McpElicitationResult } from '../mcp-tool-source.js';
+import type { McpCaller, McpElicitation, McpElicitationResult } from '../mcp-tool-source.js';
 import { EMPTY_USAGE, type ModelClient, type ResponseItem } from '../model/model-types.js';
 import { isPersistedEvent } from '../rollout/persist-policy.js';
 import type { RolloutRecorder } from '../rollout/rollout-recorder.js';
@@ -92,7 +92,7 @@ export class Thread {
   readonly id: string;
   readonly settings: ThreadSettings;
   private state: ThreadState = { kind: 'idle' };
-  private readonly queue: { id: string; items: InputItem[] }[] = [];
+  private readonly queue: { id: string; items: InputItem[]; caller: McpCaller | undefined }[] = [];
   private readonly hub = new EventHub();
   private readonly broker = new ApprovalBroker();
   private readonly warned = new Set<string>();
@@ -154,9 +154,11 @@ export class Thread {
 
   /**
    * Submit an operation; resolves with its submission id (the `id` of the events it causes; for
-   * user input also the turn id). Pass `id` to choose it (the MCP server uses the request id).
+   * user input also the turn id). Pass `id` to choose it (the MCP server uses the request id). For
+   * user input, `caller` is whom that turn's MCP requests are made for (a served caller; absent: the
+   * operator): each turn acts for the caller that submitted it, never for an earlier one.
    */
-  async submit(op: Op, options: { id?: string; signal?: AbortSignal } = {}): Promise<string> {
+  async submit(op: Op, options: { id?: string; signal?: AbortSignal; caller?: McpCaller } = {}): Promise<string> {
     const parsed = OpSchema.safeParse(op);
     if (!parsed.success) throw new SwitchboardError('invalid_op', `invalid op: ${parsed.error.message}`);
     if (this.state.kind === 'closed' || this.state.kind === 'closing') {
@@ -166,7 +168,7 @@ export class Thread {
     const value = parsed.data;
     switch (value.type) {
       case 'user_input':
-        this.queue.push({ id, items: value.items });
+        this.queue.push({ id, items: value.items, caller: options.caller });
         this.pump();
         break;
       case 'interrupt':
@@ -201,7 +203,7 @@ export class Thread {
     const next = this.queue.shift();
     if (!next) return;
     const controller = new AbortController();
-    const done = this.runTurn(next.id, next.items, controller).finally(() => {
+    const done = this.runTurn(next, controller).finally(() => {
       if (this.state.kind === 'running' && this.state.turnId === next.id) {
         this.state = { kind: 'idle' };
         this.pump();
@@ -210,7 +212,7 @@ export class Thread {
     this.state = { kind: 'running', turnId: next.id, controller, done };
   }
 
-  private async runTurn(turnId: string, items: InputItem[], controller: AbortController): Promise<void> {
+  private async runTurn({ id: turnId, items, caller }: { id: string; items: InputItem[]; caller: McpCaller | undefined }, controller: AbortController): Promise<void> {
     const emit = (msg: EventMsg) => this.emit(turnId, msg);
     await runTurn(
       {
@@ -230,6 +232,7 @@ export class Thread {
           emit({ type: 'warning', message });
         },
         elicit: (e, ctx) => this.elicit(e, ctx),
+        ...(caller ? { caller } : {}),
         controller,
         logger: this.deps.logger.child({ turnId }),
         telemetry: this.deps.telemetry,

@@ -5,6 +5,7 @@ import type { EventMsg, InputItem, TokenUsage } from '../../protocol/index.js';
 import { assertNever, errorMessage, isSwitchboardError, type Logger } from '../../util/index.js';
 import { agentTurnSpan, modelRequestSpan, toolCallSpan, type SpanHandle, type Telemetry } from '../../util/telemetry/index.js';
 import { messageText, type ModelClient, type ResponseEvent, type ResponseItem } from '../model/model-types.js';
+import type { McpCaller } from '../mcp-tool-source.js';
 import type { RolloutRecorder } from '../rollout/rollout-recorder.js';
 import type { ElicitationHandler } from '../tools/mcp-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -32,6 +33,8 @@ export interface TurnEnv {
   /** Emit a warning once per thread. */
   warnOnce(message: string): void;
   elicit: ElicitationHandler | null;
+  /** Whom the turn's MCP requests are made for (the caller whose input started it); absent: the operator. */
+  caller?: McpCaller;
   controller: AbortController;
   logger: Logger;
   telemetry: Telemetry;
@@ -116,6 +119,7 @@ class TurnRun {
     const tools = await env.registry.forRequest({
       signal: this.signal,
       elicit: env.elicit,
+      ...(env.caller ? { caller: env.caller } : {}),
       toolSearch: {
         settings: { mode: s.toolSearch, model: s.model, contextWindow: s.modelContextWindow, alwaysLoaded: s.alwaysLoadedServers },
         history: env.history,

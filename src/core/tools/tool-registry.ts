@@ -1,8 +1,9 @@
 // The tools offered for one model request: the built-in tools, then the MCP catalog (or, with tool
 // search on, the part of it the thread has loaded and the tool_search tool) and the MCP resource
-// tools. Built-in names win; an MCP tool that collides with one is left out with a warning.
+// tools. Built-in names win; an MCP tool that collides with one is left out with a warning. A turn
+// made for a caller sees the MCP catalog as that caller (its own connections), never the operator's.
 import { errorMessage, nullLogger, type Logger } from '../../util/index.js';
-import type { McpToolSource } from '../mcp-tool-source.js';
+import type { McpCaller, McpToolSource } from '../mcp-tool-source.js';
 import type { ResponseItem, ToolSpec } from '../model/model-types.js';
 import { DeferredTools, type ToolSearchSettings } from './deferred-tools.js';
 import { createMcpResourceTools } from './mcp-resource-tools.js';
@@ -36,14 +37,15 @@ export class ToolRegistry {
     this.logger = logger ?? nullLogger;
   }
 
-  async forRequest(options: { signal: AbortSignal; elicit: ElicitationHandler | null; toolSearch?: ToolSearchContext }): Promise<TurnTools> {
+  /** `caller`: whom the turn's MCP requests are made for (absent: the operator). */
+  async forRequest(options: { signal: AbortSignal; elicit: ElicitationHandler | null; toolSearch?: ToolSearchContext; caller?: McpCaller }): Promise<TurnTools> {
     const byName = new Map<string, Tool>();
     /** Deferred MCP tools: not offered, but callable by exact name (a model that knows one need not search). */
     const callable = new Map<string, Tool>();
     const warnings: string[] = [];
     for (const tool of this.builtIn) byName.set(tool.name, tool);
-    if (this.mcp && this.mcp.serverNames().length > 0) {
-      const mcp = this.mcp;
+    const mcp = this.mcpFor(options.caller, warnings);
+    if (mcp && mcp.serverNames().length > 0) {
       const extra: Tool[] = [...createMcpResourceTools(mcp)];
       try {
         const all = await mcp.listTools({ signal: options.signal });
@@ -70,8 +72,22 @@ export class ToolRegistry {
     }
     return {
       specs: [...byName.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-      get: (name) => byName.get(name) ?? callable.get(name),
+      get: (name) => byName.get(name) ?? callable.get(name) ?? this.unlisted(mcp, name, options.elicit),
       warnings,
     };
+  }
+
+  /** The MCP catalog as the turn's caller sees it; a source that cannot act for callers offers a caller nothing. */
+  private mcpFor(caller: McpCaller | undefined, warnings: string[]): McpToolSource | null {
+    if (!this.mcp || !caller) return this.mcp;
+    if (this.mcp.actingFor) return this.mcp.actingFor(caller);
+    warnings.push('MCP tools are unavailable to this caller: the MCP tool source cannot act for callers');
+    return null;
+  }
+
+  /** A tool of a server acting as each caller that the caller has not reached yet: calling it asks the caller to sign in. */
+  private unlisted(mcp: McpToolSource | null, name: string, elicit: ElicitationHandler | null): Tool | undefined {
+    const descriptor = mcp?.unlisted?.(name);
+    return descriptor && !this.builtIn.some((b) => b.name === name) ? createMcpTool(mcp!, descriptor, elicit) : undefined;
   }
 }

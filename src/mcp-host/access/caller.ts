@@ -29,6 +29,15 @@ export const STATIC_CALLER: Caller = Object.freeze({ key: 'static', kind: 'stati
 
 const CALLER_KEY = 'switchboard/caller';
 
+/**
+ * Whom a product's upstream requests are made for (an upstream that acts as each caller): a token
+ * caller's key, subject and validated token; undefined for the operator (stdio, the static token).
+ */
+export function upstreamCaller(caller: Caller | undefined): { readonly key: string; readonly subject: string | null; readonly token?: Secret } | undefined {
+  if (!caller || caller.kind !== 'token') return undefined;
+  return { key: caller.key, subject: caller.subject, ...(caller.inboundToken ? { token: caller.inboundToken } : {}) };
+}
+
 /** The AuthInfo a request carries for `caller` (the token itself stays out: nothing forwards it). */
 export function authInfoFor(caller: Caller, expiresAt: number | undefined): AuthInfo {
   return { token: '', clientId: caller.clientId ?? '', scopes: [...caller.scopes], ...(expiresAt !== undefined ? { expiresAt } : {}), extra: { [CALLER_KEY]: caller } };

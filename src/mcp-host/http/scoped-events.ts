@@ -1,16 +1,19 @@
 // Change events for 2026-07-28 `subscriptions/listen` streams, each stream hearing only what its
 // caller may see: the SDK's serving entry takes the bus its streams subscribe to, and a stream
 // subscribes while its request is served, so the caller of that request (kept for the request's
-// async context) decides which events reach it. An event names the upstream server it is about.
+// async context) decides which events reach it. An event names the upstream server it is about, and
+// the caller it concerns alone (a change on that caller's own upstream connection), if any.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { InMemoryServerEventBus, type AuthInfo, type ServerEventBus } from '@modelcontextprotocol/server';
 
 type ServerEvent = Parameters<ServerEventBus['publish']>[0];
 
-/** What an event is about: the server whose list changed, the resource that was updated. */
+/** What an event is about: the server whose list changed, the resource that was updated, the one caller it concerns. */
 export interface EventSubject {
   server?: string;
   uri?: string;
+  /** The key of the caller whose own connection changed; absent: every caller that sees the server. */
+  caller?: string;
 }
 
 /** Which events a caller's streams hear. */
@@ -18,11 +21,14 @@ export type EventScope = (subject: EventSubject) => boolean;
 /** The scope of a request's caller (the product's view of it). */
 export type ScopeOf = (auth: AuthInfo | undefined) => EventScope;
 
-/** Publishes the changes a product sees, each about one server (or none: then every stream hears it). */
+/**
+ * Publishes the changes a product sees, each about one server (or none: then every stream hears it);
+ * `caller`: only that caller's streams hear it.
+ */
 export interface ScopedNotifier {
-  toolsChanged(server?: string): void;
-  promptsChanged(server?: string): void;
-  resourcesChanged(server?: string): void;
+  toolsChanged(server?: string, caller?: string): void;
+  promptsChanged(server?: string, caller?: string): void;
+  resourcesChanged(server?: string, caller?: string): void;
   resourceUpdated(uri: string, server?: string): void;
 }
 
@@ -52,11 +58,12 @@ export class ScopedEventBus implements ServerEventBus {
   }
 
   get notifier(): ScopedNotifier {
-    const publish = (event: ServerEvent, server: string | undefined) => this.publish(server === undefined ? event : ({ ...event, server } as unknown as ServerEvent));
+    const publish = (event: ServerEvent, server: string | undefined, caller?: string) =>
+      this.publish(server === undefined && caller === undefined ? event : ({ ...event, ...(server === undefined ? {} : { server }), ...(caller === undefined ? {} : { caller }) } as unknown as ServerEvent));
     return {
-      toolsChanged: (server) => publish({ kind: 'tools_list_changed' }, server),
-      promptsChanged: (server) => publish({ kind: 'prompts_list_changed' }, server),
-      resourcesChanged: (server) => publish({ kind: 'resources_list_changed' }, server),
+      toolsChanged: (server, caller) => publish({ kind: 'tools_list_changed' }, server, caller),
+      promptsChanged: (server, caller) => publish({ kind: 'prompts_list_changed' }, server, caller),
+      resourcesChanged: (server, caller) => publish({ kind: 'resources_list_changed' }, server, caller),
       resourceUpdated: (uri, server) => publish({ kind: 'resource_updated', uri }, server),
     };
   }

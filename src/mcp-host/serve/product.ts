@@ -26,6 +26,8 @@ export interface Session {
   readonly id: string;
   /** The view of the caller that opened it (fixed at initialize; over stdio the local user's). */
   readonly view: CallerView;
+  /** The caller that opened it (over HTTP); undefined over stdio. */
+  readonly caller: Caller | undefined;
   readonly clientCapabilities: ClientCapabilities | undefined;
   /** Sends on the session's own stream (the GET stream over HTTP), outside any request. */
   notify(notification: Notification): void;
@@ -113,8 +115,8 @@ export interface Product {
   readonly texts?: GuardTexts;
   /** The upstream a request goes to, for the audit trail. */
   readonly describe?: AuditDescriber;
-  /** Which change events the 2026-07-28 listen streams of a caller with `view` hear. */
-  scopeOf?(view: CallerView): EventScope;
+  /** Which change events the 2026-07-28 listen streams of `caller` (seen through `view`) hear. */
+  scopeOf?(view: CallerView, caller: Caller | undefined): EventScope;
   /** A 2026-07-28 listen stream asking updates of `uris` opened for `view`; `ended` aborts when it closes. */
   listening?(uris: string[], view: CallerView, ended: AbortSignal): void;
   /** A cancelled request still answers (Codex's "Turn aborted."): its handler's signal aborts, its response goes out. */

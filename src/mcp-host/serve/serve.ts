@@ -180,7 +180,14 @@ export async function serveHttp(product: Product, http: HttpServeOptions, option
       retries: retryHolders(s.flows, s.ids),
       ...(options.audit ? { audit: options.audit } : {}),
       ...(product.listening ? { onListen: (uris: string[], auth: AuthInfo | undefined, ended: AbortSignal) => product.listening!(uris, s.access?.viewFor(callerOf(auth)) ?? UNRESTRICTED, ended) } : {}),
-      ...(product.scopeOf ? { scopeOf: (auth: AuthInfo | undefined) => product.scopeOf!(s.access?.viewFor(callerOf(auth)) ?? UNRESTRICTED) } : {}),
+      ...(product.scopeOf
+        ? {
+            scopeOf: (auth: AuthInfo | undefined) => {
+              const caller = callerOf(auth);
+              return product.scopeOf!(s.access?.viewFor(caller) ?? UNRESTRICTED, caller);
+            },
+          }
+        : {}),
     },
   );
   const unwatch = product.watch?.(leg.notify);
