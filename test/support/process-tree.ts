@@ -2,7 +2,6 @@
 // this one (what a test started and did not clean up), and those whose command line carries a
 // marker. Zombies never count (they have exited; their parent just has not reaped them yet).
 import { readdirSync, readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
 import { waitFor } from './wait.js';
 
 /** `state ppid pgrp ...` from /proc/<pid>/stat (after `pid (comm) `; comm may hold spaces and parentheses). */
@@ -58,20 +57,22 @@ export function killQuietly(pids: number[], signal: NodeJS.Signals = 'SIGKILL'):
   }
 }
 
+/** The text of a /proc file, or undefined when the process exited while we looked. */
+function procFile(pid: string | number, name: string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/${name}`, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+// The scans below read /proc synchronously: tests poll them every few milliseconds while processes
+// exit, and with hundreds of processes on the machine the asynchronous reads (one thread-pool trip
+// per file) cost about ten times the CPU. A process's status is read only when its command matches.
+
 /** PIDs of live processes whose command line contains `marker`. */
 export async function findProcessesByMarker(marker: string): Promise<number[]> {
-  const pids: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8');
-      const state = /^State:\s+(\S)/m.exec(await readFile(`/proc/${entry}/status`, 'utf8'))?.[1];
-      if (cmdline.includes(marker) && state !== 'Z') pids.push(Number(entry));
-    } catch {
-      // The process exited while we looked.
-    }
-  }
-  return pids;
+  return livePids().filter((pid) => procFile(pid, 'cmdline')?.includes(marker) && /^State:\s+(\S)/m.exec(procFile(pid, 'status') ?? '')?.[1] !== 'Z' && isAlive(pid));
 }
 
 /** SIGKILLs every process carrying `marker` and waits until none is left; returns how many there were. */
@@ -89,26 +90,18 @@ export interface ProcessInfo {
   command: string;
 }
 
-async function readProcess(pid: number): Promise<ProcessInfo | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = statFields(stat);
-    if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
-    const command = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).replace(/\0/g, ' ').trim();
-    return { pid, ppid: Number(fields[1]), command };
-  } catch {
-    return undefined; // exited while we looked
-  }
+function readProcess(pid: number): ProcessInfo | undefined {
+  const stat = procFile(pid, 'stat');
+  if (stat === undefined) return undefined;
+  const fields = statFields(stat);
+  if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
+  const command = procFile(pid, 'cmdline');
+  return command === undefined ? undefined : { pid, ppid: Number(fields[1]), command: command.replace(/\0/g, ' ').trim() };
 }
 
 /** Every live process whose parent chain leads to `root` (default: this process). */
 export async function descendants(root: number = process.pid): Promise<ProcessInfo[]> {
-  const all: ProcessInfo[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const info = await readProcess(Number(entry));
-    if (info) all.push(info);
-  }
+  const all = livePids().flatMap((pid) => readProcess(pid) ?? []);
   const children = new Map<number, ProcessInfo[]>();
   for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
   const out: ProcessInfo[] = [];
