@@ -12,6 +12,7 @@
 // starts 32 servers) and the 8,000 sequential calls per era.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { killTree, peakSampler, sampleTree, scratchHome, startGateway, type Gateway, type GatewayName, type TreeSample } from './gateway-peers-procs.js';
 import { row, type BenchContext, type BenchRow } from './bench-types.js';
 
@@ -34,6 +35,12 @@ const SEQUENTIAL = 1_000;
  */
 const WARMUP = 1_000;
 const CROWD = { clients: 32, calls: 20 };
+/**
+ * "At rest" is this long after a gateway's last call: a gateway idle for a few seconds, as between a
+ * team's bursts of work (switchboard's HTTP host collects and shrinks its heap after 5 s without a
+ * request). Every gateway is sampled at least this long after the sequential calls ended.
+ */
+const REST_MS = 8_000;
 const BIG_CROWD = { clients: 500, calls: 20 };
 const CALL_TIMEOUT_MS = 20_000;
 const SEQUENTIAL_TIMEOUT_MS = 240_000; // 8,000 calls; a loaded 2-core machine can take minutes
@@ -98,8 +105,9 @@ async function sequential(era: Era, gateways: Gateway[]): Promise<Record<string,
 }
 
 /** `clients` connect at once, `calls` each; the tree is sampled throughout and while the sessions are still open. */
-async function crowd(era: Era, g: Gateway, { clients, calls }: { clients: number; calls: number }, timeoutMs: number): Promise<CrowdOutcome> {
+async function crowd(era: Era, g: Gateway, { clients, calls }: { clients: number; calls: number }, timeoutMs: number, restFrom?: number): Promise<CrowdOutcome> {
   const pid = g.child.pid!;
+  if (restFrom !== undefined) await sleep(Math.max(0, restFrom + REST_MS - Date.now()));
   const idle = await sampleTree(pid);
   const sampler = peakSampler(pid);
   let outcome: Omit<CrowdOutcome, 'tree' | 'idle'> | undefined;
@@ -156,7 +164,7 @@ function eraRows(era: Era, lat: Record<string, Latency>, crowds: Record<string, 
       row(`${label} tools/call p50 after warm-up`, l.p50, 'ms', goal(goals.p50, `${SEQUENTIAL} sequential calls after the ${WARMUP} above`)),
       row(`${label} tools/call p99 after warm-up`, l.p99, 'ms', goal(goals.p99, `the same ${SEQUENTIAL} calls`)),
       row(`${label} ${crowdLabel}: wall time`, c.wallMs, 'ms', goal(goals.wall, `from the first connect to the last call answered; ${c.ok} ok, ${c.failed} failed, ${c.connected} clients connected${c.timedOut ? ', TIMED OUT' : ''}; ${c.tree.processes} processes (${c.tree.upstreams} upstream) at peak${topErrors(c.errors)}`)),
-      row(`${label} RSS of the gateway's tree at rest`, c.idle.rssMb, 'MB', goal(goals.rest, 'VmRSS summed over the tree (shared pages count in each process), after the sequential calls, their sessions closed')),
+      row(`${label} RSS of the gateway's tree at rest`, c.idle.rssMb, 'MB', goal(goals.rest, `VmRSS summed over the tree (shared pages count in each process), ${REST_MS / 1000} s or more after the sequential calls, their sessions closed`)),
       row(`${label} RSS of the gateway's tree under ${crowdLabel}`, c.tree.rssMb, 'MB', goal(goals.peak, 'the same, peak while the crowd runs and its sessions are open')),
     );
     if (ours) {
@@ -181,13 +189,14 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       running.push(...started);
       ctx.log(`${era.label}: gateways up: ${started.map((g) => `${g.name} ${g.url}`).join(', ')}`);
       const lat = await sequential(era, started);
+      const restFrom = Date.now();
       for (const g of started) {
         const l = lat[g.name]!;
         ctx.log(`${era.label}: ${g.name} (${l.era}): first ${WARMUP} p50 ${l.warmupP50.toFixed(3)} ms, then p50 ${l.p50.toFixed(3)} ms, p99 ${l.p99.toFixed(3)} ms`);
       }
       const crowds: Record<string, CrowdOutcome> = {};
       for (const g of started) {
-        const c = (crowds[g.name] = await crowd(era, g, CROWD, 60_000));
+        const c = (crowds[g.name] = await crowd(era, g, CROWD, 60_000, restFrom));
         ctx.log(`${era.label}: ${g.name}: ${CROWD.clients} clients: ${c.ok} ok, ${c.failed} failed, ${c.wallMs.toFixed(0)} ms, ${c.tree.processes} processes (${c.tree.upstreams} upstream), ${mb(c.idle.rssMb)} at rest, ${mb(c.tree.rssMb)} peak`);
         await killTree(g.child); // the next gateway's crowd runs on a quiet machine
       }

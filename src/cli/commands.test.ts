@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMAND_GROUPS, groupsFor } from './commands.js';
+import { COMMAND_GROUPS, groupsFor, subcommandOf } from './commands.js';
 
 const names = (args: string[]) => groupsFor(args).flatMap((g) => g.names);
 
@@ -25,5 +25,21 @@ describe('groupsFor', () => {
     expect(names(['mcpx'])).toEqual(all);
     expect(names(['--version', '--help'])).toEqual(all);
     expect(names(['--version'])).toEqual([]);
+  });
+});
+
+describe('the mcp group', () => {
+  const mcp = COMMAND_GROUPS.find((g) => g.names.includes('mcp'))!;
+  it('loads the runtime commands alone for a runtime subcommand, every mcp command otherwise', async () => {
+    expect(await mcp.load(['mcp', 'tools', '--no-wait'])).toHaveLength(1);
+    expect(await mcp.load(['-c', 'a=1', 'mcp', 'status', '--json'])).toHaveLength(1);
+    for (const args of [['mcp'], ['mcp', '--help'], ['mcp', 'help', 'tools'], ['mcp', 'add', 'x'], ['mcp', 'login', 'x'], ['mcp', 'toolz']]) {
+      expect(await mcp.load(args)).toHaveLength(3);
+    }
+  });
+  it('reads the subcommand as the word after the command', () => {
+    expect(subcommandOf(['-c', 'a=1', 'mcp', 'call', 's__t'], 'mcp')).toBe('call');
+    expect(subcommandOf(['mcp', '--json'], 'mcp')).toBeUndefined();
+    expect(subcommandOf(['mcp'], 'mcp')).toBeUndefined();
   });
 });

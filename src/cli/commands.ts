@@ -10,14 +10,25 @@ export type RegisterCommand = (program: Command, context: () => CliContext, resu
 export interface CommandGroup {
   /** The top-level command names the group registers. */
   readonly names: readonly string[];
-  load(): Promise<RegisterCommand[]>;
+  /** The group's registrations; a group may load fewer for a subcommand `args` names (the whole command line, root options included). */
+  load(args: readonly string[]): Promise<RegisterCommand[]>;
+}
+
+/** The `mcp` subcommands of mcp-runtime-commands.ts: one of them loads that file alone (`mcp tools --no-wait` is a start-up issue 37 times). */
+const MCP_RUNTIME = new Set(['status', 'tools', 'call', 'resources', 'prompts']);
+
+/** The word right after `command` when it is no option: its subcommand, or a value (which no subcommand set holds). */
+export function subcommandOf(args: readonly string[], command: string): string | undefined {
+  const next = args[args.indexOf(command) + 1];
+  return next !== undefined && !next.startsWith('-') ? next : undefined;
 }
 
 /** In the order the root help lists them. */
 export const COMMAND_GROUPS: readonly CommandGroup[] = [
   {
     names: ['mcp'],
-    load: async () => {
+    load: async (args) => {
+      if (MCP_RUNTIME.has(subcommandOf(args, 'mcp') ?? '')) return [(await import('./mcp-runtime-commands.js')).registerMcpRuntimeCommands];
       const [config, oauth, runtime] = await Promise.all([import('./mcp-config-commands.js'), import('./mcp-login-commands.js'), import('./mcp-runtime-commands.js')]);
       return [config.mcpConfigCommands(), oauth.registerMcpOAuthCommands, runtime.registerMcpRuntimeCommands];
     },

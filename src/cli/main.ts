@@ -25,8 +25,8 @@ const OVERRIDE_LIKE = /^\s*[\w"'.-]+\s*=/;
  * `argv` is a full process argv (node, script, then the arguments).
  */
 export async function buildProgram(io: CliIO, holder: { ctx?: CliContext; exitCode?: number }, argv?: readonly string[]): Promise<Command> {
-  const groups = groupsFor(argv ? argv.slice(2) : []);
-  const loading = Promise.all(groups.map((g) => g.load()));
+  const args = argv ? argv.slice(2) : [];
+  const loading = Promise.all(groupsFor(args).map((g) => g.load(args)));
   // Codex's `--config key=value` lands here, kept apart from a config file given the same way.
   const longFormOverrides: ConfigOverride[] = [];
   const configFlag = (value: string, previous: string | undefined) => {

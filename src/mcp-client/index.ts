@@ -18,7 +18,7 @@ export type {
 } from './types.js';
 export { McpClientError, isMcpClientError, isTransient, operationTimeoutMessage, handshakeTimeoutMessage } from './errors.js';
 export type { McpErrorCode, McpErrorDetails } from './errors.js';
-export { offersToolTasks, type PassThroughResult, type TaskMethod, type TaskStatusParams } from './task-requests.js';
+export { type PassThroughResult, type TaskMethod, type TaskStatusParams } from './task-requests.js';
 export { recipeFromConfig } from './recipe.js';
 export type { TransportRecipe, StdioRecipe, HttpRecipe } from './recipe.js';
 export * from './defaults.js';

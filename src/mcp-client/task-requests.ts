@@ -14,9 +14,3 @@ export type PassThroughResult = z.infer<typeof PassThroughResult>;
 /** notifications/tasks/status params: a task, kept whole (the SDK types no handler for it). */
 export const TaskStatusParams = z.looseObject({ taskId: z.string(), status: z.string() });
 export type TaskStatusParams = z.infer<typeof TaskStatusParams>;
-
-/** Whether a server offers task-augmented tools/call (`capabilities.tasks.requests.tools.call`, 2025-11-25). */
-export function offersToolTasks(capabilities: { tasks?: unknown } | undefined): boolean {
-  const tasks = capabilities?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
-  return tasks?.requests?.tools?.call !== undefined;
-}

@@ -3,7 +3,7 @@
 // instructions and roots. The manager is the only road to an upstream: each operation applies the
 // server's tool filter and the caller's rights here, once, and no product ever holds a raw client.
 import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
-import { offersToolTasks, type McpClient, type PassThroughResult, type RequestOptions, type TaskMethod, type UpstreamCaller, type UpstreamIdentityKind } from '../mcp-client/index.js';
+import type { McpClient, PassThroughResult, RequestOptions, TaskMethod, UpstreamCaller, UpstreamIdentityKind } from '../mcp-client/index.js';
 import { callerIdentityKind } from '../config/index.js';
 import { errorMessage, McpClientError, type Logger } from '../util/index.js';
 import type { CallerConnections } from './caller-connections.js';
@@ -16,6 +16,12 @@ import { toolDisabledError } from './tool-filter.js';
 import { checkedResourceUri, checkPrompt, checkTool, unknownResourceError } from './upstream-access.js';
 
 const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: false } };
+
+/** Whether a server offers task-augmented tools/call (`capabilities.tasks.requests.tools.call`, 2025-11-25). */
+function offersToolTasks(capabilities: { tasks?: unknown } | undefined): boolean {
+  const tasks = capabilities?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
+  return tasks?.requests?.tools?.call !== undefined;
+}
 
 /** What a tool says about running as a task (2025-11-25 `execution.taskSupport`), and whether its server offers tasks at all. */
 export interface ToolTasks {

@@ -22,12 +22,12 @@ describe('canonicalUri', () => {
 
 describe('namedThroughTemplates', () => {
   const templates = ['demo://resource/dynamic/text/{resourceId}', 'demo://resource/dynamic/blob/{resourceId}'];
-  it('names the resource a template variable names in its plain form', () => {
-    expect(namedThroughTemplates('demo://resource/dynamic/text/01', templates)).toEqual(['demo://resource/dynamic/text/1']);
-    expect(namedThroughTemplates('demo://resource/dynamic/text/%31', templates)).toEqual(['demo://resource/dynamic/text/1']);
+  it('names the resource a template variable names in its plain form', async () => {
+    expect(await namedThroughTemplates('demo://resource/dynamic/text/01', templates)).toEqual(['demo://resource/dynamic/text/1']);
+    expect(await namedThroughTemplates('demo://resource/dynamic/text/%31', templates)).toEqual(['demo://resource/dynamic/text/1']);
   });
-  it('names nothing more for a plain spelling or a URI no template matches', () => {
-    expect(namedThroughTemplates('demo://resource/dynamic/text/1', templates)).toEqual([]);
-    expect(namedThroughTemplates('demo://resource/static/x', templates)).toEqual([]);
+  it('names nothing more for a plain spelling or a URI no template matches', async () => {
+    expect(await namedThroughTemplates('demo://resource/dynamic/text/1', templates)).toEqual([]);
+    expect(await namedThroughTemplates('demo://resource/static/x', templates)).toEqual([]);
   });
 });

@@ -2,7 +2,14 @@
 // scheme and host in lower case, dot segments removed, percent-encoding of unreserved characters
 // decoded (and the rest in upper-case hex). A URI reached through a template also names the
 // resource its variables name once written plainly (`text/01` names `text/1`).
-import { UriTemplate } from '@modelcontextprotocol/client';
+import type { UriTemplate } from '@modelcontextprotocol/client';
+
+/**
+ * The SDK's template class, loaded on first use: a static import would load the whole SDK client
+ * with the manager's layer, where a command answering from snapshots (`mcp tools --no-wait`) needs none.
+ */
+let templateClass: Promise<typeof UriTemplate> | undefined;
+const loadTemplateClass = () => (templateClass ??= import('@modelcontextprotocol/client').then((m) => m.UriTemplate));
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 
@@ -52,8 +59,10 @@ function removeDotSegments(path: string): string {
  * out with its variables in their plain form (a whole number without leading zeros, percent-encoding
  * decoded), besides `uri` itself.
  */
-export function namedThroughTemplates(uri: string, templates: readonly string[]): string[] {
+export async function namedThroughTemplates(uri: string, templates: readonly string[]): Promise<string[]> {
   const out = new Set<string>();
+  if (templates.length === 0) return [];
+  const UriTemplate = await loadTemplateClass();
   for (const template of templates) {
     let t: UriTemplate;
     try {

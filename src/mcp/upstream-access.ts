@@ -39,7 +39,7 @@ export function checkPrompt(access: UpstreamAccess | undefined, server: string, 
 export async function checkedResourceUri(access: UpstreamAccess | undefined, server: string, uri: string, templates: () => Promise<readonly string[]>): Promise<string> {
   if (!access || access.unrestricted) return uri;
   const canonical = canonicalUri(uri);
-  const named = [canonical, ...namedThroughTemplates(canonical, await templates())];
+  const named = [canonical, ...(await namedThroughTemplates(canonical, await templates()))];
   if (!named.every((name) => access.allows(server, name))) throw unknownResourceError(uri);
   return canonical;
 }

@@ -13,6 +13,7 @@ import { internalOrigin } from './retry-forward.js';
 import { observedTransport } from '../rpc/observed-transport.js';
 import { checkAuthConfig } from './http-security.js';
 import { readJsonBody, sendJson } from './http-io.js';
+import { releaseWhenIdle } from './idle-memory.js';
 import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, MemoryEventStore } from './memory-event-store.js';
 import { RunningRequests } from './running-requests.js';
 import { releaseOnClose, serveOnSession, type HostedSession as Session } from './session-request.js';
@@ -237,8 +238,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     await serveOnSession(session, sessionId, req, res, body, messages, () => track(sessionId, session, req, res));
   };
 
+  const idle = releaseWhenIdle(log);
   // A request (headers and body) must arrive within this: a slow body cannot hold a connection for long.
   const server = http.createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => {
+    idle.seen();
     serve(req, res).catch((err: unknown) => {
       log.error('http request failed', { error: errorMessage(err) });
       if (!res.headersSent) sendJson(res, 500, jsonRpcError(null, JSON_RPC_ERRORS.internalError, 'Internal error'));
@@ -272,6 +275,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     },
     async close() {
       clearInterval(sweep);
+      idle.stop();
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
       await Promise.all([...sessions.ids().map((id) => closeSession(id, 'server shutting down')), options.modern?.close()]);
       server.closeAllConnections();
