@@ -10,7 +10,7 @@ import type { UpstreamCaller } from '../mcp-client/index.js';
 
 interface Entry<C> {
   server: string;
-  /** Whose own connection holds the upstream subscription; undefined: the server's shared one. */
+  /** Whose own connection holds the upstream subscription (by key, without its token); undefined: the server's shared one. */
   caller: UpstreamCaller | undefined;
   clients: Set<C>;
   /** The upstream subscription, settled once the server has answered. */
@@ -41,7 +41,8 @@ export class PoolSubscriptions<C> {
     if (!byOwner) this.byUri.set(uri, (byOwner = new Map()));
     let entry = byOwner.get(owner);
     if (!entry || entry.server !== server) {
-      const created: Entry<C> = { server, caller, clients: new Set(), upstream: subscribe() };
+      // Not the token it subscribed with: unsubscribing later must not hand the connection a stale one.
+      const created: Entry<C> = { server, caller: caller && { key: caller.key }, clients: new Set(), upstream: subscribe() };
       entry = created;
       byOwner.set(owner, created);
       created.upstream.catch(() => {
