@@ -5,59 +5,18 @@
 // that caller's sessions and listen streams only; one caller leaving never ends another's. Each
 // check ends on an update the other caller gets itself, which travels its stream after anything
 // leaked would have: a count that stays as it was proves nothing leaked.
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { requireBuild } from '../support/mcp-server-harness.js';
-import { removeTree } from '../support/temp.js';
-import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { NOTES_URI } from '../fixtures/oauth-fixture-resource.js';
-import { servePlace, spawnServe, type ServeProcess } from './serve-process.js';
-import { callerClient } from './caller-harness.js';
-
-const GATEWAY_SECRET = 'gateway-client-secret-4567';
+import { callerClient, useExchangeGateway } from './caller-harness.js';
 
 describe('serve --http: resource subscriptions on a server that acts as each caller', () => {
-  let fixture: OAuthFixture;
-  let serve: ServeProcess;
-  let home: string;
-  let mcpUrl: string;
-  const clients: Client[] = [];
-
-  beforeAll(async () => {
-    requireBuild();
-    const place = await servePlace('sb-caller-subscriptions-');
-    ({ home, mcpUrl } = place);
-    fixture = await startOAuthFixture({ jwt: { audience: mcpUrl }, preRegistered: { clientId: 'switchboard-gateway', clientSecret: GATEWAY_SECRET }, updatableResource: true });
-    await writeFile(
-      path.join(home, 'config.toml'),
-      `[mcp_servers.team]
-url = "${fixture.mcpUrl}"
-identity = "caller"
-token_exchange = { token_endpoint = "${fixture.issuer}/token", resource = "${fixture.mcpUrl}", client_id = "switchboard-gateway", client_secret_env_var = "GATEWAY_CLIENT_SECRET" }
-
-[server_auth]
-issuer = "${fixture.issuer}"
-audience = "${mcpUrl}"
-`,
-    );
-    serve = await spawnServe(['--http', `127.0.0.1:${place.port}`], {
-      env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, GATEWAY_CLIENT_SECRET: GATEWAY_SECRET },
-      cwd: place.work,
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close().catch(() => {})));
-    await serve?.stop();
-    await fixture?.close();
-    if (home) await removeTree(home);
-  });
+  const suite = useExchangeGateway('sb-caller-subscriptions-', { updatableResource: true });
+  const { clients } = suite;
 
   /** A caller's client and the updates of fixture://notes it hears. */
   async function caller(sub: string, modern = false): Promise<{ client: Client; updates: () => number }> {
-    const client = await callerClient(mcpUrl, await fixture.mintAccessToken({ sub, client_id: `cli-${sub}` }), clients, modern);
+    const client = await callerClient(suite.mcpUrl, await suite.fixture.mintAccessToken({ sub, client_id: `cli-${sub}` }), clients, modern);
     let heard = 0;
     client.setNotificationHandler('notifications/resources/updated', (n) => {
       if (n.params.uri === NOTES_URI) heard += 1;
@@ -68,14 +27,14 @@ audience = "${mcpUrl}"
   const heard = (c: { updates: () => number }, count: number) => expect.poll(c.updates, { timeout: 20_000 }).toBe(count);
   /** Whom the upstream saw `method` of fixture://notes from (by the subject of the token presented), in order, since request `from`. */
   const upstreamAsked = (method: string, from: number) =>
-    fixture
+    suite.fixture
       .requestsTo('/mcp')
       .slice(from)
       .filter((r) => r.body.includes(`"${method}"`) && r.body.includes(NOTES_URI))
-      .map((r) => fixture.subjectOf(r.authorization!.replace(/^Bearer /, '')));
+      .map((r) => suite.fixture.subjectOf(r.authorization!.replace(/^Bearer /, '')));
 
   it('subscribes each caller on its own connection; an update reaches only the caller whose connection had it', async () => {
-    const from = fixture.requestsTo('/mcp').length;
+    const from = suite.fixture.requestsTo('/mcp').length;
     const alice = await caller('alice');
     const bob = await caller('bob');
     const bobModern = await caller('bob', true);
@@ -97,7 +56,7 @@ audience = "${mcpUrl}"
       expect([bob.updates(), bobModern.updates()]).toEqual([1, 1]);
 
       // Alice unsubscribes: her upstream subscription ends (as alice), bob's stands.
-      const before = fixture.requestsTo('/mcp').length;
+      const before = suite.fixture.requestsTo('/mcp').length;
       await alice.client.unsubscribeResource({ uri: NOTES_URI });
       expect(upstreamAsked('resources/unsubscribe', before)).toEqual(['alice']);
       expect(await touch(alice.client)).toContain('not subscribed');
@@ -119,7 +78,7 @@ audience = "${mcpUrl}"
     const dave = await caller('dave');
     await carol.client.subscribeResource({ uri: NOTES_URI });
     await dave.client.subscribeResource({ uri: NOTES_URI });
-    const before = fixture.requestsTo('/mcp').length;
+    const before = suite.fixture.requestsTo('/mcp').length;
     await (carol.client.transport as StreamableHTTPClientTransport).terminateSession();
     await expect.poll(() => upstreamAsked('resources/unsubscribe', before), { timeout: 20_000 }).toEqual(['carol']);
     expect(await touch(dave.client)).toContain('touched');

@@ -1,6 +1,7 @@
-// What the security tests of acting as each caller share: the credentials a run involved (as the
+// What the security tests of acting as each caller share: unique secrets, the credentials a run involved (as the
 // OAuth fixture issued, was presented or was sent them), finding them in a text, and every file under
 // a home but the sealed caller-credential store (which holds none in plain text, checked apart).
+import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { OAuthFixture } from '../fixtures/oauth-fixture.js';
@@ -8,6 +9,9 @@ import { presentedTokens } from '../gateway/caller-harness.js';
 
 /** The sealed caller-credential store's folder under a home. */
 export const STORE_FOLDER = 'caller-credentials';
+
+/** A secret unique to this run, labelled (so a leak says what leaked). */
+export const secret = (label: string) => `${label}-${randomBytes(12).toString('hex')}`;
 
 /** The credentials found in `text`. */
 export const leaks = (text: string, credentials: string[]) => credentials.filter((c) => text.includes(c));

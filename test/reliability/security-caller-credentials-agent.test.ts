@@ -20,35 +20,17 @@ import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.
 import { makeServerHome, spawnHttpServer, type ServerHome } from '../support/mcp-server-harness.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
 import { freePort } from '../mcp-client/oauth/helpers.js';
-import { presentedTokens, signIn } from '../gateway/caller-harness.js';
+import { EXCHANGE_CLIENT, exchangeServerToml, presentedTokens, signIn } from '../gateway/caller-harness.js';
+import { firstStatusFrame } from '../gateway/serve-process.js';
 import { CHAOS, NODE } from './fault-cases.js';
-import { allCredentials, homeFiles, leaks, STORE_FOLDER } from './caller-credential-leaks.js';
+import { allCredentials, homeFiles, leaks, secret, STORE_FOLDER } from './caller-credential-leaks.js';
 
-const secret = (label: string) => `${label}-${randomBytes(12).toString('hex')}`;
 const GATEWAY_SECRET = secret('gateway-client-secret');
 const WRONG_SECRET = secret('wrong-client-secret');
 const STORE_KEY = randomBytes(32).toString('base64');
 const OPERATOR_TOKEN = secret('operator');
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 type CodexResult = { isError?: boolean; content: { text: string }[] };
-
-/** The first frame of the status page's live feed at `url` (the sections it shows). */
-async function firstStatusFrame(url: string, headers: Record<string, string>): Promise<string> {
-  const abort = new AbortController();
-  const res = await fetch(url, { headers, signal: abort.signal });
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let text = '';
-  try {
-    while (!text.includes('\n\n')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += value;
-    }
-  } finally {
-    abort.abort();
-  }
-  return text;
-}
 
 describe('security: upstream credentials of callers (mcp-server --http, identity = "caller")', { timeout: 180_000 }, () => {
   let model: FakeModelServer;
@@ -64,19 +46,11 @@ describe('security: upstream credentials of callers (mcp-server --http, identity
     receiver = await startOtlpReceiver();
     const port = await freePort();
     url = `http://127.0.0.1:${port}/mcp`;
-    fixture = await startOAuthFixture({ jwt: { audience: url }, preRegistered: { clientId: 'switchboard-gateway', clientSecret: GATEWAY_SECRET } });
+    fixture = await startOAuthFixture({ jwt: { audience: url }, preRegistered: { clientId: EXCHANGE_CLIENT.clientId, clientSecret: GATEWAY_SECRET } });
     sh = await makeServerHome(
       model,
-      `[mcp_servers.team]
-url = "${fixture.mcpUrl}"
-identity = "caller"
-token_exchange = { token_endpoint = "${fixture.issuer}/token", resource = "${fixture.mcpUrl}", client_id = "switchboard-gateway", client_secret_env_var = "GATEWAY_CLIENT_SECRET" }
-
-[mcp_servers.broken]
-url = "${fixture.mcpUrl}"
-identity = "caller"
-token_exchange = { token_endpoint = "${fixture.issuer}/token", resource = "${fixture.mcpUrl}", client_id = "switchboard-gateway", client_secret_env_var = "WRONG_SECRET" }
-
+      `${exchangeServerToml('team', fixture)}
+${exchangeServerToml('broken', fixture, 'WRONG_SECRET')}
 [mcp_servers.own]
 url = "${fixture.mcpUrl}"
 identity = "caller"

@@ -19,9 +19,8 @@ import { freePort } from '../mcp-client/oauth/helpers.js';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
 import { callerClient, presentedTokens, signIn, whoami } from '../gateway/caller-harness.js';
 import { CHAOS, NODE } from './fault-cases.js';
-import { allCredentials as allOf, homeFiles, leaks, STORE_FOLDER } from './caller-credential-leaks.js';
+import { allCredentials as allOf, homeFiles, leaks, secret, STORE_FOLDER } from './caller-credential-leaks.js';
 
-const secret = (label: string) => `${label}-${randomBytes(12).toString('hex')}`;
 const GATEWAY_SECRET = secret('gateway-client-secret');
 const WRONG_SECRET = secret('wrong-client-secret');
 const STORE_KEY = randomBytes(32).toString('base64');
