@@ -66,7 +66,8 @@ describe('McpConnectionManager with identity = "caller"', () => {
     const eve = await caller('eve');
     const touch = async () => JSON.stringify((await manager.callServerTool('team', 'touch_notes', {}, { caller: eve })).content);
     await manager.subscribe('team', NOTES_URI, { caller: eve });
-    // Four idle times (300 ms) later the others' connections are closed; eve's, holding her subscription, is not.
+    // The others' connections close as idle; eve's, holding her subscription, stays four idle times (300 ms) on.
+    await expect.poll(connections, { timeout: 10_000 }).toBe(1);
     await new Promise((r) => setTimeout(r, 1_200));
     expect(connections()).toBe(1);
     expect(await touch()).toContain('touched');
