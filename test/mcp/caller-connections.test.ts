@@ -3,7 +3,7 @@
 // concurrency each reach the upstream as themselves; idle connections are closed, and the
 // reconnections stay with their caller (reusing that caller's exchanged token, not anyone else's);
 // a request with no caller is refused; a connection holding a resource subscription is not idle, and
-// subscribes again in a new upstream session.
+// subscribes again in a new upstream session or passes its subscriptions to its caller's next one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
 import { CallerIdentities } from '../../src/mcp-client/oauth/index.js';
@@ -88,6 +88,24 @@ describe('McpConnectionManager with identity = "caller"', () => {
     expect(sessions()).toBe(2);
     await manager.unsubscribe('team', NOTES_URI, { caller: fay });
     expect(await touch()).toContain('not subscribed');
+  }, 30_000);
+
+  it('passes the subscriptions of a connection that was lost to that caller\'s next connection', async () => {
+    const gus = await caller('gus');
+    const touch = async (c: typeof gus) => JSON.stringify((await manager.callServerTool('team', 'touch_notes', {}, { caller: c })).content);
+    const sessions = () => fixture.requestsTo('/mcp').filter((r) => r.body.includes('"initialize"') && fixture.subjectOf(r.authorization!.replace(/^Bearer /, '')) === 'gus').length;
+    await manager.subscribe('team', NOTES_URI, { caller: gus });
+    // The upstream rejects gus's exchanged token, and the token he now presents has expired: no new
+    // exchange, so his connection fails to authenticate and is dropped.
+    fixture.rejectIssuedAccessTokens();
+    const expired = { ...gus, token: new Secret(await fixture.mintAccessToken({ sub: 'gus', client_id: 'cli-gus' }, { expiresInSec: -60 })) };
+    await expect(touch(expired)).rejects.toMatchObject({ code: 'auth_required' });
+    // Every connection gone (the others' closed as idle): gus's, which held a subscription, was dropped.
+    await expect.poll(connections, { timeout: 10_000 }).toBe(0);
+    // With a good token again, his next connection (a new upstream session) is subscribed as the lost one was.
+    expect(await touch(await caller('gus'))).toContain('touched');
+    expect(sessions()).toBe(2);
+    await manager.unsubscribe('team', NOTES_URI, { caller: gus });
   }, 30_000);
 
   it('refuses a request with no caller instead of acting as the operator', async () => {
