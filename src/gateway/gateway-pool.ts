@@ -12,7 +12,7 @@ import { assertNever, errorMessage, SwitchboardError, type Logger } from '../uti
 import type { GatewayMode } from './catalog-view.js';
 import type { ListKind } from './list-changed.js';
 import { upstreamInstructions } from './instructions.js';
-import { PoolSubscriptions } from './pool-subscriptions.js';
+import { PoolSubscriptions, type Emptied } from './pool-subscriptions.js';
 import type { GatewayDeps, GatewayOptions, PoolClient, PoolWatcher, UpstreamTaskEvents } from './pool-types.js';
 import { openUpstreams, type Upstreams } from './upstreams.js';
 
@@ -75,9 +75,10 @@ export class GatewayPool {
           listChanged: (kind, server, caller) => this.listChanged(kind, server, caller),
           taskStatus: (server, params, caller) => this.taskEvents?.status(server, params, caller),
           taskAsker: (server, taskId, caller) => this.taskEvents?.asker(server, taskId, caller),
-          resourceUpdated: (uri, server) => {
-            for (const c of this.subscriptions.subscribers(uri)) c.notify({ method: 'notifications/resources/updated', params: { uri } });
-            for (const w of this.watchers) w.resourceUpdated(uri, server);
+          // `caller`: on that caller's own connection, so its subscribers alone hear it.
+          resourceUpdated: (uri, server, caller) => {
+            for (const c of this.subscriptions.subscribers(uri, caller)) c.notify({ method: 'notifications/resources/updated', params: { uri } });
+            for (const w of this.watchers) w.resourceUpdated(uri, server, caller);
           },
         },
         this.deps.createManager,
@@ -147,25 +148,27 @@ export class GatewayPool {
     const up = this.up;
     if (!up || this.closed) return;
     up.relay.forget(client);
-    const emptied = this.subscriptions.removeClient(client);
-    await Promise.all(emptied.map(({ uri, server }) => this.unsubscribeUpstream(up, server, uri)));
+    await Promise.all(this.subscriptions.removeClient(client).map((emptied) => this.unsubscribeUpstream(up, emptied)));
     if (this.wantedLevel() !== this.upstreamLevel) await this.applyLevel();
   }
 
-  /** `client` subscribes to `uri` on `server` within `access` (checked for every subscriber); the upstream once per URI. */
+  /**
+   * `client` subscribes to `uri` on `server` within `access` (checked for every subscriber); the
+   * upstream once per URI and connection: the shared one, or `caller`'s own where the server acts as each caller.
+   */
   async subscribe(client: PoolClient, uri: string, server: string, signal: AbortSignal, access?: UpstreamAccess, caller?: UpstreamCaller): Promise<void> {
     const { manager } = this.upstreams();
     const reach = { signal, ...(access ? { access } : {}), ...(caller ? { caller } : {}) };
     const key = canonicalUri(await manager.resourceUri(server, uri, reach));
-    await this.subscriptions.add(client, key, server, () => manager.subscribe(server, key, reach));
+    const own = manager.actsAsCaller(server) ? caller : undefined;
+    await this.subscriptions.add(client, key, server, own, () => manager.subscribe(server, key, reach));
   }
 
-  /** The upstream is unsubscribed only when `client` was the last subscriber. */
+  /** The upstream is unsubscribed (on the connection it was made on) only when `client` was the last subscriber there. */
   async unsubscribe(client: PoolClient, uri: string, signal: AbortSignal): Promise<void> {
-    const key = canonicalUri(uri);
-    const server = this.subscriptions.remove(client, key);
-    if (server === undefined) return;
-    await this.upstreams().manager.unsubscribe(server, key, { signal });
+    const emptied = this.subscriptions.remove(client, uri);
+    if (!emptied) return;
+    await this.upstreams().manager.unsubscribe(emptied.server, emptied.uri, { signal, ...(emptied.caller ? { caller: emptied.caller } : {}) });
   }
 
   /** Gives every ready server that logs the most verbose level any client asked for. */
@@ -202,9 +205,9 @@ export class GatewayPool {
     return best === undefined ? undefined : LEVELS[best];
   }
 
-  private async unsubscribeUpstream(up: Upstreams, server: string, uri: string): Promise<void> {
+  private async unsubscribeUpstream(up: Upstreams, { server, uri, caller }: Emptied): Promise<void> {
     try {
-      await up.manager.unsubscribe(server, uri);
+      await up.manager.unsubscribe(server, uri, caller ? { caller } : {});
     } catch (err) {
       this.logger.debug('gateway: unsubscribe after the last subscriber left failed', { server, uri, error: errorMessage(err) });
     }

@@ -10,6 +10,7 @@ import { gatewayHandlers } from './gateway-handlers.js';
 import type { GatewayPool } from './gateway-pool.js';
 import { GatewayTasks } from './gateway-tasks.js';
 import { subscribeForListen } from './listen-subscriptions.js';
+import { upstreamCaller } from './upstream-identity.js';
 import { CALL_TOOL, toolSearch } from './tool-search-handlers.js';
 
 
@@ -54,7 +55,7 @@ export function gatewayProduct(pool: GatewayPool, storeReachable: () => Promise<
         return uri === undefined ? view.sees(server) : view.allows(server, canonicalUri(uri));
       };
     },
-    listening: (uris, view, ended) => subscribeForListen(pool, uris, view, ended),
+    listening: (uris, view, ended, caller) => subscribeForListen(pool, uris, { view, caller: upstreamCaller(caller) }, ended),
     // The relays find a request's span by its id (req.traceContext): it need not be the current span.
     currentSpan: false,
     watch: (notifier: ScopedNotifier) =>
@@ -64,7 +65,7 @@ export function gatewayProduct(pool: GatewayPool, storeReachable: () => Promise<
           else if (kind === 'prompts') notifier.promptsChanged(server, caller);
           else notifier.resourcesChanged(server, caller);
         },
-        resourceUpdated: (uri, server) => notifier.resourceUpdated(uri, server),
+        resourceUpdated: (uri, server, caller) => notifier.resourceUpdated(uri, server, caller),
       }),
     ops: {
       // An operator looking, a probe or a scrape starts the upstreams, as a first client does.

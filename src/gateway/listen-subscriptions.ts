@@ -1,7 +1,9 @@
 // A 2026-07-28 `subscriptions/listen` stream that asks for resource updates: the gateway subscribes
-// the upstreams serving those URIs while the stream is open (once per URI across every client of the
-// pool, as for 2025 subscribers), so their updates reach the stream. URIs outside the caller's view,
+// the upstreams serving those URIs while the stream is open (once per URI and upstream connection
+// across every client of the pool, as for 2025 subscribers; on the caller's own connection where a
+// server acts as each caller), so their updates reach the stream. URIs outside the caller's view,
 // or that no server serves, are skipped silently: the stream simply never hears of them.
+import type { UpstreamCaller } from '../mcp-client/index.js';
 import type { CallerView } from '../mcp-host/index.js';
 import { errorMessage } from '../util/index.js';
 import type { GatewayPool, PoolClient } from './gateway-pool.js';
@@ -14,17 +16,17 @@ function listener(): PoolClient {
 }
 
 /** Subscribes `uris` upstream for a caller with `view` until `ended` aborts. */
-export function subscribeForListen(pool: GatewayPool, uris: readonly string[], view: CallerView, ended: AbortSignal): void {
+export function subscribeForListen(pool: GatewayPool, uris: readonly string[], { view, caller }: { view: CallerView; caller: UpstreamCaller | undefined }, ended: AbortSignal): void {
   if (uris.length === 0 || ended.aborted) return;
   const self = listener();
   const subscribed = Promise.allSettled(
     [...new Set(uris)].map(async (uri) => {
       try {
         const up = pool.upstreams();
-        const server = await up.routes.route(uri, ended);
+        const server = await up.routes.route(uri, ended, caller);
         if (server === undefined) return undefined;
         // Outside the caller's view the manager refuses it (unknown_resource): skipped like an unknown URI.
-        await pool.subscribe(self, uri, server, ended, view);
+        await pool.subscribe(self, uri, server, ended, view, caller);
         return uri;
       } catch (err) {
         if (!ended.aborted) pool.logger.debug('gateway: subscribing a listen stream upstream failed', { uri, error: errorMessage(err) });

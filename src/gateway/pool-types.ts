@@ -48,5 +48,6 @@ export interface UpstreamTaskEvents {
 export interface PoolWatcher {
   /** `caller`: a change on that caller's own connection, for its streams alone. */
   listChanged(kind: ListKind, server: string, caller?: string): void;
-  resourceUpdated(uri: string, server: string): void;
+  /** `caller`: an update on that caller's own connection, for its streams alone. */
+  resourceUpdated(uri: string, server: string, caller?: string): void;
 }

@@ -33,7 +33,8 @@ export interface UpstreamSink {
   onEvent(event: McpManagerEvent): void;
   /** `caller`: the change is on that caller's own connection, and concerns that caller alone. */
   listChanged(kind: ListKind, server: string, caller?: string): void;
-  resourceUpdated(uri: string, server: string): void;
+  /** `caller`: the update came on that caller's own connection, for that caller's subscribers alone. */
+  resourceUpdated(uri: string, server: string, caller?: string): void;
   taskStatus(server: string, params: TaskStatusParams, caller?: string): void;
   taskAsker(server: string, taskId: string, caller?: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined;
 }
@@ -48,7 +49,7 @@ export function openUpstreams(sink: UpstreamSink, createManager: (setup: Gateway
     // client through the manager's catalog events; a caller's, once its list is read again.)
     handlersFor: (server, caller) => ({
       ...relay.handlersFor(server, caller),
-      onResourceUpdated: (uri) => sink.resourceUpdated(uri, server),
+      onResourceUpdated: (uri) => sink.resourceUpdated(uri, server, caller),
       onTaskStatus: (params) => sink.taskStatus(server, params, caller),
       onPromptsListChanged: () => sink.listChanged('prompts', server, caller),
       onResourcesListChanged: () => sink.listChanged('resources', server, caller),

@@ -2,7 +2,9 @@
 // (identity = "caller"): made on the caller's first use with that caller's credential, pooled, closed
 // when idle, and bounded (past the bound the least recently used idle one is closed). A connection
 // is only ever found under its own caller's key, and its credential is checked before every use, so
-// a credential revoked on any replica stops being used at the next call.
+// a credential revoked on any replica stops being used at the next call. A connection holding
+// resource subscriptions is never closed as idle, makes them again in a new upstream session, and
+// one that is lost (failed, its credential revoked) passes them to that caller's next connection.
 import type { Tool } from '@modelcontextprotocol/client';
 import { startupTimeoutMs, type McpServerConfig } from '../config/index.js';
 import type { CallerAuth, ListCacheHint, McpClient, McpClientHandlers, UpstreamCaller, UpstreamIdentities } from '../mcp-client/index.js';
@@ -44,12 +46,19 @@ interface Entry {
   lastUsed: number;
   /** Connected and listed: only then may it be closed as idle (a waiting request holds one still connecting). */
   settled: boolean;
+  /** The resource URIs subscribed on it: while any is, it is not idle. */
+  readonly subscribed: Set<string>;
 }
 
 const keyOf = (server: string, caller: string) => `${server}\u0000${caller}`;
 
+/** Nothing waits on it, runs on it, or listens through it. */
+const idle = (e: Entry) => e.settled && e.client?.activeOperations === 0 && e.subscribed.size === 0;
+
 export class CallerConnections {
   private readonly entries = new Map<string, Entry>();
+  /** The subscriptions of connections that were lost, by (server, caller): made again on the next one. */
+  private readonly lostSubscriptions = new Map<string, Set<string>>();
   private readonly maxConnections: number;
   private readonly idleMs: number;
   private readonly now: () => number;
@@ -109,6 +118,23 @@ export class CallerConnections {
     return this.deps.identities.authFailed(config, caller, err);
   }
 
+  /** `uri` was subscribed on `caller`'s connection to `server` (which keeps it from being closed as idle). */
+  subscribed(server: string, caller: string, uri: string): void {
+    this.entries.get(keyOf(server, caller))?.subscribed.add(uri);
+  }
+
+  /**
+   * `uri` is no longer wanted on `caller`'s connection to `server`: whether a live connection holds it
+   * upstream (to unsubscribe there); a lost connection's subscription is simply not made again.
+   */
+  unsubscribed(server: string, caller: string, uri: string): boolean {
+    const key = keyOf(server, caller);
+    const lost = this.lostSubscriptions.get(key);
+    if (lost?.delete(uri) && lost.size === 0) this.lostSubscriptions.delete(key);
+    const entry = this.entries.get(key);
+    return entry?.subscribed.delete(uri) === true && entry.settled;
+  }
+
   /** Connections held now, per server. */
   counts(): Map<string, number> {
     const out = new Map<string, number>();
@@ -131,9 +157,12 @@ export class CallerConnections {
 
   private open(config: McpServerConfig, caller: UpstreamCaller, key: string): Entry {
     this.makeRoom(config.name);
-    const entry = { server: config.name, caller: caller.key, auth: undefined, client: undefined, tools: undefined, cache: undefined, lastUsed: this.now(), settled: false } as Omit<Entry, 'ready'> & { ready?: Promise<McpClient> };
+    const subscribed = this.lostSubscriptions.get(key) ?? new Set<string>();
+    this.lostSubscriptions.delete(key);
+    const entry = { server: config.name, caller: caller.key, auth: undefined, client: undefined, tools: undefined, cache: undefined, lastUsed: this.now(), settled: false, subscribed } as Omit<Entry, 'ready'> & { ready?: Promise<McpClient> };
     const ready = this.connect(config, caller, entry as Entry).catch(async (err: unknown) => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
+      this.keepLost(key, entry as Entry);
       await entry.client?.close().catch(() => {});
       throw isMcpClientError(err, 'auth_required') && entry.auth ? await this.deps.identities.authFailed(config, caller, err) : err;
     });
@@ -150,6 +179,11 @@ export class CallerConnections {
       ...host,
       // The host hears of it once the caller's list was read again: what it tells that caller's clients is then true.
       onToolsListChanged: () => void this.relist(entry).then(() => host.onToolsListChanged?.()),
+      // A new upstream session (the old one expired, say the server restarted) holds no subscription.
+      onSessionRecovered: (event) => {
+        host.onSessionRecovered?.(event);
+        if (entry.client) void this.resubscribe(entry, entry.client, startupTimeoutMs(config));
+      },
       onStateChange: (state) => {
         host.onStateChange?.(state);
         if (state.kind === 'failed') {
@@ -163,6 +197,7 @@ export class CallerConnections {
     const budget = startupTimeoutMs(config);
     await client.connect({ timeoutMs: budget });
     await this.relist(entry, budget);
+    await this.resubscribe(entry, client, budget);
     // Idle from now, not from when connecting began.
     entry.lastUsed = this.now();
     entry.settled = true;
@@ -183,13 +218,33 @@ export class CallerConnections {
     }
   }
 
+  /** The connection's subscriptions made again upstream (on a new connection or session); a URI that fails is logged and dropped. */
+  private async resubscribe(entry: Entry, client: McpClient, timeoutMs: number): Promise<void> {
+    if (entry.subscribed.size === 0 || client.capabilities?.resources?.subscribe !== true) return;
+    await Promise.all(
+      [...entry.subscribed].map(async (uri) => {
+        try {
+          await client.subscribe(uri, { timeoutMs });
+        } catch (err) {
+          entry.subscribed.delete(uri);
+          this.deps.logger.warn(`could not renew a caller's resource subscription on MCP server '${entry.server}': ${errorMessage(err)}`, { uri });
+        }
+      }),
+    );
+  }
+
+  private keepLost(key: string, entry: Entry): void {
+    if (this.closed || entry.subscribed.size === 0) return;
+    this.lostSubscriptions.set(key, entry.subscribed);
+  }
+
   /** Past the bound, close the least recently used idle connection; refuse when every one is busy. */
   private makeRoom(server: string): void {
     while (this.entries.size >= this.maxConnections) {
       let victim: [string, Entry] | undefined;
       for (const pair of this.entries) {
         const e = pair[1];
-        if (e.settled && e.client?.activeOperations === 0 && (!victim || e.lastUsed < victim[1].lastUsed)) victim = pair;
+        if (idle(e) && (!victim || e.lastUsed < victim[1].lastUsed)) victim = pair;
       }
       if (!victim) {
         throw new McpClientError('server_unavailable', `MCP server '${server}' is unavailable for this caller: all ${this.maxConnections} caller connections are busy; retry when one finishes`);
@@ -202,12 +257,13 @@ export class CallerConnections {
     const cutoff = this.now() - this.idleMs;
     for (const [key, e] of this.entries) {
       // Only a settled connection: one still connecting has requests waiting for it.
-      if (e.settled && e.lastUsed <= cutoff && e.client?.activeOperations === 0) this.drop(key, e);
+      if (idle(e) && e.lastUsed <= cutoff) this.drop(key, e);
     }
   }
 
   private drop(key: string, entry: Entry): void {
     if (this.entries.get(key) === entry) this.entries.delete(key);
+    this.keepLost(key, entry);
     void entry.ready.then(
       (c) => c.close(),
       () => {},

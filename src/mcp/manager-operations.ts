@@ -174,13 +174,19 @@ export abstract class ManagerOperations {
     return this.use(serverName, options, (client) => client.readResource(asked, { signal: options.signal, inputs: options.inputs, traceParent: options.traceParent }));
   }
 
-  /** resources/subscribe (on a 2026-07-28 server: the listen stream names the resource). */
+  /**
+   * resources/subscribe (on a 2026-07-28 server: the listen stream names the resource). On a
+   * caller's own connection it is kept with the connection (see CallerConnections).
+   */
   async subscribe(serverName: string, uri: string, options: OperationOptions = {}): Promise<void> {
     const asked = await this.resourceUri(serverName, uri, options);
     await this.use(serverName, options, (client) => client.subscribe(asked, requestOptions(options)));
+    if (options.caller && this.actsAsCaller(serverName)) this.callers!.subscribed(serverName, options.caller.key, asked);
   }
 
+  /** resources/unsubscribe; on a caller's connection that was lost meanwhile, nothing is left to end upstream. */
   async unsubscribe(serverName: string, uri: string, options: OperationOptions = {}): Promise<void> {
+    if (options.caller && this.actsAsCaller(serverName) && !this.callers!.unsubscribed(serverName, options.caller.key, uri)) return;
     await this.use(serverName, options, (client) => client.unsubscribe(uri, requestOptions(options)));
   }
 

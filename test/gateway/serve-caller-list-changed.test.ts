@@ -3,60 +3,20 @@
 // and prompts to themselves) reaches that caller's sessions and listen streams only, never another
 // caller's. Each check ends on a change the other caller makes itself, which travels the same
 // stream after anything leaked would have: a count that stays at one proves nothing leaked.
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { requireBuild } from '../support/mcp-server-harness.js';
-import { removeTree } from '../support/temp.js';
-import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
-import { servePlace, spawnServe, type ServeProcess } from './serve-process.js';
-import { callerClient } from './caller-harness.js';
+import { callerClient, useExchangeGateway } from './caller-harness.js';
 
-const GATEWAY_SECRET = 'gateway-client-secret-4567';
 const TOOLS = 'notifications/tools/list_changed';
 const PROMPTS = 'notifications/prompts/list_changed';
 
 describe('serve --http: list changes on a caller\'s own connection reach that caller only', () => {
-  let fixture: OAuthFixture;
-  let serve: ServeProcess;
-  let home: string;
-  let mcpUrl: string;
-  const clients: Client[] = [];
-
-  beforeAll(async () => {
-    requireBuild();
-    const place = await servePlace('sb-caller-list-changed-');
-    ({ home, mcpUrl } = place);
-    fixture = await startOAuthFixture({ jwt: { audience: mcpUrl }, preRegistered: { clientId: 'switchboard-gateway', clientSecret: GATEWAY_SECRET }, mutableLists: true });
-    await writeFile(
-      path.join(home, 'config.toml'),
-      `[mcp_servers.team]
-url = "${fixture.mcpUrl}"
-identity = "caller"
-token_exchange = { token_endpoint = "${fixture.issuer}/token", resource = "${fixture.mcpUrl}", client_id = "switchboard-gateway", client_secret_env_var = "GATEWAY_CLIENT_SECRET" }
-
-[server_auth]
-issuer = "${fixture.issuer}"
-audience = "${mcpUrl}"
-`,
-    );
-    serve = await spawnServe(['--http', `127.0.0.1:${place.port}`], {
-      env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, GATEWAY_CLIENT_SECRET: GATEWAY_SECRET },
-      cwd: place.work,
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close().catch(() => {})));
-    await serve?.stop();
-    await fixture?.close();
-    if (home) await removeTree(home);
-  });
+  const suite = useExchangeGateway('sb-caller-list-changed-', { mutableLists: true });
+  const { clients } = suite;
 
   /** A caller's client and the list changes it hears (on its session's stream, or a listen stream). */
   async function caller(sub: string, modern = false): Promise<{ client: Client; heard: Record<string, number> }> {
-    const client = await callerClient(mcpUrl, await fixture.mintAccessToken({ sub, client_id: `cli-${sub}` }), clients, modern);
+    const client = await callerClient(suite.mcpUrl, await suite.fixture.mintAccessToken({ sub, client_id: `cli-${sub}` }), clients, modern);
     const heard: Record<string, number> = { [TOOLS]: 0, [PROMPTS]: 0 };
     for (const method of [TOOLS, PROMPTS] as const) client.setNotificationHandler(method, () => void (heard[method] = heard[method]! + 1));
     return { client, heard };

@@ -1,5 +1,6 @@
 // `switchboard serve --http` as a real child process (the built CLI): waits for its
-// "listening on <url>" line, keeps its output, and stops it with SIGTERM (SIGKILL after a grace).
+// "listening on <url>" line, keeps its output, and stops it with SIGTERM (SIGKILL after a grace);
+// and what an operator sees of a running server (its status page's live feed).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -75,4 +76,22 @@ export async function servePlace(prefix: string): Promise<{ home: string; work: 
   const work = path.join(home, 'work');
   await mkdir(work);
   return { home, work, port, origin, mcpUrl: `${origin}/mcp` };
+}
+
+/** The first frame of the status page's live feed at `url` (`<origin>/ops/events`): the sections it shows. */
+export async function firstStatusFrame(url: string, headers: Record<string, string> = {}): Promise<string> {
+  const abort = new AbortController();
+  const res = await fetch(url, { headers, signal: abort.signal });
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  try {
+    while (!text.includes('\n\n')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+  } finally {
+    abort.abort();
+  }
+  return text;
 }

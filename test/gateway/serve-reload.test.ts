@@ -19,7 +19,7 @@ import { isAlive, killProcessesByMarker } from '../support/process-tree.js';
 import { removeTree } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 import { textOf } from './gateway-harness.js';
-import { spawnServe, type ServeProcess } from './serve-process.js';
+import { firstStatusFrame, spawnServe, type ServeProcess } from './serve-process.js';
 
 const CHAOS = fileURLToPath(new URL('../fixtures/chaos-server.ts', import.meta.url));
 const CALL = { timeout: 60_000 };
@@ -145,7 +145,7 @@ describe('switchboard serve: config.toml changes while clients are attached', ()
     expect(ready.body).toContain(`config.toml:${errorLine}:1: invalid TOML`);
     const status = (await (await ops('/ops/status')).json()) as { config: { revision: string; error?: { line: number; column: number; message: string } } };
     expect(status.config).toMatchObject({ revision: revisionOf(inForce), error: { line: errorLine, column: 1, message: expect.stringContaining('invalid TOML') } });
-    const page = await firstStatusFrame();
+    const page = await firstStatusFrame(new URL('/ops/events', serve.url).href);
     expect(page).toContain('<h2 id="h-config">Configuration</h2>');
     expect(page).toContain(`(line ${errorLine}, column 1)`);
     const metrics = await (await ops('/metrics')).text();
@@ -176,22 +176,4 @@ describe('switchboard serve: config.toml changes while clients are attached', ()
     expect(await runCliProcess(['mcp', 'remove', 'cli'], { home, env: { HOME: home } })).toMatchObject({ code: 0 });
     for (const c of attached) await waitFor(async () => !(await names(c)).includes('mcp__cli__echo'), `${c.name} to lose the removed server`, 30_000);
   }, 120_000);
-
-  /** The first frame of the status page's live feed (the sections it shows). */
-  async function firstStatusFrame(): Promise<string> {
-    const abort = new AbortController();
-    const res = await fetch(new URL('/ops/events', serve.url), { signal: abort.signal });
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = '';
-    try {
-      while (!text.includes('\n\n')) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += value;
-      }
-    } finally {
-      abort.abort();
-    }
-    return text;
-  }
 });

@@ -19,33 +19,19 @@ import { freePort } from '../mcp-client/oauth/helpers.js';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
 import { callerClient, presentedTokens, signIn, whoami } from '../gateway/caller-harness.js';
 import { CHAOS, NODE } from './fault-cases.js';
+import { allCredentials as allOf, homeFiles, leaks, secret, STORE_FOLDER } from './caller-credential-leaks.js';
 
-const secret = (label: string) => `${label}-${randomBytes(12).toString('hex')}`;
 const GATEWAY_SECRET = secret('gateway-client-secret');
 const WRONG_SECRET = secret('wrong-client-secret');
 const STORE_KEY = randomBytes(32).toString('base64');
 const OPERATOR_TOKEN = secret('operator');
-const STORE_FOLDER = 'caller-credentials';
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 
-const leaks = (text: string, credentials: string[]) => credentials.filter((c) => text.includes(c));
 const outcome = (c: Client, name: string) =>
   c.callTool({ name, arguments: {} }).then(
     (r) => JSON.stringify(r.content),
     (err: unknown) => (err as Error).message,
   );
-
-/** Every file under `dir` but the sealed caller-credential store, as text. */
-async function homeFiles(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const rel = path.relative(dir, path.join(entry.parentPath, entry.name));
-    if (rel.split(path.sep)[0] === STORE_FOLDER) continue;
-    out[rel] = await readFile(path.join(dir, rel), 'latin1');
-  }
-  return out;
-}
 
 describe('security: upstream credentials of callers (serve --http, identity = "caller")', { timeout: 180_000 }, () => {
   let fixture: OAuthFixture;
@@ -135,13 +121,7 @@ describe('security: upstream credentials of callers (serve --http, identity = "c
     for (const [i, text] of outputs.entries()) expect(leaks(text, credentials), `tool result ${i}`).toEqual([]);
   }
 
-  /** Every credential the fixture issued, was presented or was sent, and the secrets. */
-  function allCredentials(callerTokens: string[]): string[] {
-    const sent = [...fixture.requestsTo('/token'), ...fixture.requestsTo('/idp/token')].flatMap((r) =>
-      [r.params.refresh_token, r.params.subject_token, r.params.assertion, r.params.code, r.params.code_verifier].filter((x): x is string => !!x),
-    );
-    return [...new Set([...callerTokens, ...presentedTokens(fixture), ...fixture.issuedTokens(), ...sent, GATEWAY_SECRET, WRONG_SECRET, STORE_KEY])];
-  }
+  const allCredentials = (callerTokens: string[]) => allOf(fixture, callerTokens, [GATEWAY_SECRET, WRONG_SECRET, STORE_KEY]);
 
   it('by token exchange and by the caller\'s own login: never in the log, traces, audit, home, status, metrics, a child environment or output', async () => {
     const run = await startGateway(

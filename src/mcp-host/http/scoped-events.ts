@@ -29,7 +29,7 @@ export interface ScopedNotifier {
   toolsChanged(server?: string, caller?: string): void;
   promptsChanged(server?: string, caller?: string): void;
   resourcesChanged(server?: string, caller?: string): void;
-  resourceUpdated(uri: string, server?: string): void;
+  resourceUpdated(uri: string, server?: string, caller?: string): void;
 }
 
 export class ScopedEventBus implements ServerEventBus {
@@ -64,7 +64,7 @@ export class ScopedEventBus implements ServerEventBus {
       toolsChanged: (server, caller) => publish({ kind: 'tools_list_changed' }, server, caller),
       promptsChanged: (server, caller) => publish({ kind: 'prompts_list_changed' }, server, caller),
       resourcesChanged: (server, caller) => publish({ kind: 'resources_list_changed' }, server, caller),
-      resourceUpdated: (uri, server) => publish({ kind: 'resource_updated', uri }, server),
+      resourceUpdated: (uri, server, caller) => publish({ kind: 'resource_updated', uri }, server, caller),
     };
   }
 }

@@ -117,8 +117,8 @@ export interface Product {
   readonly describe?: AuditDescriber;
   /** Which change events the 2026-07-28 listen streams of `caller` (seen through `view`) hear. */
   scopeOf?(view: CallerView, caller: Caller | undefined): EventScope;
-  /** A 2026-07-28 listen stream asking updates of `uris` opened for `view`; `ended` aborts when it closes. */
-  listening?(uris: string[], view: CallerView, ended: AbortSignal): void;
+  /** A 2026-07-28 listen stream of `caller` (seen through `view`) asking updates of `uris` opened; `ended` aborts when it closes. */
+  listening?(uris: string[], view: CallerView, ended: AbortSignal, caller: Caller | undefined): void;
   /** A cancelled request still answers (Codex's "Turn aborted."): its handler's signal aborts, its response goes out. */
   readonly answersCancelled?: boolean;
   /** Whether a request's server span is the current span while it is handled (default true); false for handlers that look it up by id. */

@@ -63,6 +63,12 @@ function served(product: Product, options: ServeOptions, key: RequestStateKey | 
   return { product, access: options.access, flows: new InputFlows({ logger: options.logger, ...(key ? { key } : {}) }), tasks, logger: options.logger, ids, handlers: handlerTables(product, tasks) };
 }
 
+/** A listen stream opened, told to the product with its caller and that caller's view. */
+function listened(product: Product, s: Served, uris: string[], auth: AuthInfo | undefined, ended: AbortSignal): void {
+  const caller = callerOf(auth);
+  product.listening?.(uris, s.access?.viewFor(caller) ?? UNRESTRICTED, ended, caller);
+}
+
 /** Codex's refusal texts before the SDK sees a request, for a product that has them. */
 function guarded(s: Served, transport: Transport, stdio: boolean): { transport: Transport; guard?: RequestGuard } {
   const texts = s.product.texts;
@@ -102,7 +108,7 @@ export function startServing(product: Product, options: ServeOptions): Serving {
       // A 2025 session's negotiated revision (a 2026-07-28 request claims its own in its envelope).
       const protocolVersion = () => session?.protocolVersion;
       const observed = options.telemetry?.active ? observedTransport(raw, options.telemetry, { transport: 'pipe', protocolVersion, currentSpan: product.currentSpan !== false }) : raw;
-      const tapped = listenTap(observed, (uris, auth, ended) => product.listening?.(uris, s.access?.viewFor(callerOf(auth)) ?? UNRESTRICTED, ended));
+      const tapped = listenTap(observed, (uris, auth, ended) => listened(product, s, uris, auth, ended));
       const { transport } = guarded(s, options.audit ? new AuditedTransport(tapped, options.audit, product.describe) : tapped, true);
       const handle = sdkServeStdio(
         async (ctx) => {
@@ -179,7 +185,7 @@ export async function serveHttp(product: Product, http: HttpServeOptions, option
       maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,
       retries: retryHolders(s.flows, s.ids),
       ...(options.audit ? { audit: options.audit } : {}),
-      ...(product.listening ? { onListen: (uris: string[], auth: AuthInfo | undefined, ended: AbortSignal) => product.listening!(uris, s.access?.viewFor(callerOf(auth)) ?? UNRESTRICTED, ended) } : {}),
+      ...(product.listening ? { onListen: (uris: string[], auth: AuthInfo | undefined, ended: AbortSignal) => listened(product, s, uris, auth, ended) } : {}),
       ...(product.scopeOf
         ? {
             scopeOf: (auth: AuthInfo | undefined) => {
