@@ -70,6 +70,8 @@ export async function httpServeOptions(ctx: CliContext, flags: HttpServeFlags, o
     token,
     insecureNoAuth,
     allowedHosts: flags.allowedHost,
+    // The process is the server: its heap goes back to the system when quiet (a library's host does not).
+    releaseIdleMemory: true,
     ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
     ...(flags.idleTimeout !== undefined ? { idleTimeoutMs: flags.idleTimeout * 1000 } : {}),
   };

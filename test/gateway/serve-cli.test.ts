@@ -133,7 +133,7 @@ describe('switchboard serve --http (process)', () => {
     );
     home = made.home;
     await writeFile(path.join(home, 'token'), `${TOKEN}\n`, { mode: 0o600 });
-    serve = await spawnServe(['--http', '127.0.0.1:0', '--token-file', path.join(home, 'token')], { env: made.env, cwd: made.work });
+    serve = await spawnServe(['--http', '127.0.0.1:0', '--token-file', path.join(home, 'token')], { env: { ...made.env, SWITCHBOARD_LOG_LEVEL: 'debug' }, cwd: made.work });
   }, 60_000);
   afterAll(async () => {
     await serve?.stop();
@@ -259,4 +259,11 @@ describe('switchboard serve --http (process)', () => {
       first.abort();
     }
   }, 60_000);
+
+  // Last: the requests above were its load. The embedded gateway (startHttpGateway) does not do this.
+  it('gives its heap back once no request has come for 5 s (the debug log says so)', async () => {
+    const log = path.join(home, 'log', 'switchboard.log');
+    const line = await waitFor(async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').find((l) => l.includes('idle: heap collected and shrunk')), 'the idle collection in the log', 20_000);
+    expect(line).toMatch(/rssBeforeMb/);
+  }, 30_000);
 });

@@ -70,6 +70,12 @@ export interface HttpHostOptions {
   requestStateKey?: RequestStateKey;
   /** Health, readiness, metrics and the status page beside the endpoint; its telemetry observes every request. */
   ops?: Ops;
+  /**
+   * Give the heap back once the host has been quiet for a while (idle-memory.ts): a full collection
+   * of the whole process, so it is for a process that is a server (the CLI's `--http`), not for a
+   * program that embeds the host (default false).
+   */
+  releaseIdleMemory?: boolean;
   /** Whether a request's server span is the current span while the product handles it (ObservedTransportInfo.currentSpan; default true). */
   currentSpan?: boolean;
   /** What the product knows of a request (its real tool, its upstream), for the audit records of refusals at the door. */

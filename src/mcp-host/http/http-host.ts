@@ -238,10 +238,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     await serveOnSession(session, sessionId, req, res, body, messages, () => track(sessionId, session, req, res));
   };
 
-  const idle = releaseWhenIdle(log);
+  const idle = options.releaseIdleMemory === true ? releaseWhenIdle(log) : undefined;
   // A request (headers and body) must arrive within this: a slow body cannot hold a connection for long.
   const server = http.createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => {
-    idle.seen();
+    idle?.seen();
     serve(req, res).catch((err: unknown) => {
       log.error('http request failed', { error: errorMessage(err) });
       if (!res.headersSent) sendJson(res, 500, jsonRpcError(null, JSON_RPC_ERRORS.internalError, 'Internal error'));
@@ -275,7 +275,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     },
     async close() {
       clearInterval(sweep);
-      idle.stop();
+      idle?.stop();
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
       await Promise.all([...sessions.ids().map((id) => closeSession(id, 'server shutting down')), options.modern?.close()]);
       server.closeAllConnections();
