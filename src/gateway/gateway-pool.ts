@@ -73,6 +73,9 @@ export class GatewayPool {
           clients: () => this.members,
           onEvent: (event) => this.onManagerEvent(event),
           listChanged: (kind, server, caller) => this.listChanged(kind, server, caller),
+          sessionRecovered: (server) => {
+            if (this.up && !this.closed) void this.reconnected(this.up, server);
+          },
           taskStatus: (server, params, caller) => this.taskEvents?.status(server, params, caller),
           taskAsker: (server, taskId, caller) => this.taskEvents?.asker(server, taskId, caller),
           // `caller`: on that caller's own connection, so its subscribers alone hear it.
@@ -268,13 +271,16 @@ export class GatewayPool {
     for (const w of this.watchers) for (const kind of kinds) w.listChanged(kind, server, caller);
   }
 
-  /** A server (re)connected: give it the log level and renew the subscriptions it serves. */
+  /**
+   * A server's shared connection (re)connected or got a new upstream session (which holds neither):
+   * give it the log level and renew the subscriptions it serves.
+   */
   private async reconnected(up: Upstreams, server: string): Promise<void> {
     try {
       const level = this.upstreamLevel;
       if (level !== undefined) await up.manager.setLoggingLevel(server, level);
       const uris = this.subscriptions.urisOf(server);
-      if (uris.length > 0 && (await up.manager.offersSubscriptions(server))) await Promise.all(uris.map((uri) => up.manager.subscribe(server, uri)));
+      if (uris.length > 0) await up.manager.resubscribe(server, uris);
     } catch (err) {
       this.logger.warn(`gateway: could not restore the log level or subscriptions on MCP server '${server}': ${errorMessage(err)}`);
     }

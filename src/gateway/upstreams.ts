@@ -35,6 +35,8 @@ export interface UpstreamSink {
   listChanged(kind: ListKind, server: string, caller?: string): void;
   /** `caller`: the update came on that caller's own connection, for that caller's subscribers alone. */
   resourceUpdated(uri: string, server: string, caller?: string): void;
+  /** `server`'s shared connection got a new upstream session (the old one expired): it holds no subscription. */
+  sessionRecovered(server: string): void;
   taskStatus(server: string, params: TaskStatusParams, caller?: string): void;
   taskAsker(server: string, taskId: string, caller?: string): { asker: TaskAsker; client: RelayClient | undefined } | undefined;
 }
@@ -46,14 +48,15 @@ export function openUpstreams(sink: UpstreamSink, createManager: (setup: Gateway
     onEvent: (event) => sink.onEvent(event),
     // `caller`: that caller's own connection (a server that acts as each caller); its traffic, list
     // changes included, stays that caller's. (An operator connection's tool list changes reach every
-    // client through the manager's catalog events; a caller's, once its list is read again.)
+    // client through the manager's catalog events; a caller's, once its list is read again. A caller's
+    // connection renews its own subscriptions in a new upstream session; the shared one's, the pool.)
     handlersFor: (server, caller) => ({
       ...relay.handlersFor(server, caller),
       onResourceUpdated: (uri) => sink.resourceUpdated(uri, server, caller),
       onTaskStatus: (params) => sink.taskStatus(server, params, caller),
       onPromptsListChanged: () => sink.listChanged('prompts', server, caller),
       onResourcesListChanged: () => sink.listChanged('resources', server, caller),
-      ...(caller === undefined ? {} : { onToolsListChanged: () => sink.listChanged('tools', server, caller) }),
+      ...(caller === undefined ? { onSessionRecovered: () => sink.sessionRecovered(server) } : { onToolsListChanged: () => sink.listChanged('tools', server, caller) }),
     }),
   });
   return { manager, relay, catalog: new CatalogView(manager, sink.mode), routes: new ResourceRoutes(manager, sink.mode, sink.logger) };

@@ -11,6 +11,7 @@ import type { CallerAuth, ListCacheHint, McpClient, McpClientHandlers, UpstreamC
 import { errorMessage, isMcpClientError, McpClientError, type Logger } from '../util/index.js';
 import { raceSignal } from './manager-errors.js';
 import type { ClientFactory } from './client-factory.js';
+import { resubscribe } from './resubscribe.js';
 
 export const CALLER_CONNECTION_DEFAULTS = {
   /** Caller connections held at once, over every server. */
@@ -218,19 +219,11 @@ export class CallerConnections {
     }
   }
 
-  /** The connection's subscriptions made again upstream (on a new connection or session); a URI that fails is logged and dropped. */
+  /** The connection's subscriptions made again upstream (on a new connection or session); a URI that fails is dropped. */
   private async resubscribe(entry: Entry, client: McpClient, timeoutMs: number): Promise<void> {
-    if (entry.subscribed.size === 0 || client.capabilities?.resources?.subscribe !== true) return;
-    await Promise.all(
-      [...entry.subscribed].map(async (uri) => {
-        try {
-          await client.subscribe(uri, { timeoutMs });
-        } catch (err) {
-          entry.subscribed.delete(uri);
-          this.deps.logger.warn(`could not renew a caller's resource subscription on MCP server '${entry.server}': ${errorMessage(err)}`, { uri });
-        }
-      }),
-    );
+    if (entry.subscribed.size === 0) return;
+    const failed = await resubscribe(client, entry.subscribed, { server: entry.server, logger: this.deps.logger, connection: "a caller's own", timeoutMs });
+    for (const uri of failed) entry.subscribed.delete(uri);
   }
 
   private keepLost(key: string, entry: Entry): void {

@@ -9,6 +9,7 @@ import { errorMessage, McpClientError, type Logger } from '../util/index.js';
 import type { CallerConnections } from './caller-connections.js';
 import type { CallerServers } from './caller-servers.js';
 import { raceSignal } from './manager-errors.js';
+import { resubscribe } from './resubscribe.js';
 import type { ElicitationRouter } from './elicitation-router.js';
 import type { ManagedServer } from './managed-server.js';
 import type { CallOptions, OperationOptions, ReadOptions } from './manager-types.js';
@@ -190,10 +191,9 @@ export abstract class ManagerOperations {
     await this.use(serverName, options, (client) => client.unsubscribe(uri, requestOptions(options)));
   }
 
-  /** Whether `serverName` offers resource subscriptions (false while it is unavailable). */
-  async offersSubscriptions(serverName: string, options: Reach = {}): Promise<boolean> {
-    const client = await this.client(serverName, options).catch(() => undefined);
-    return client?.capabilities?.resources?.subscribe === true;
+  /** `uris` subscribed again on `serverName`'s shared connection (after it reconnected or got a new upstream session); a URI that fails is logged. */
+  async resubscribe(serverName: string, uris: readonly string[]): Promise<void> {
+    await this.use(serverName, {}, (client) => resubscribe(client, uris, { server: serverName, logger: this.logger, connection: 'shared' }));
   }
 
   /** One server's prompts in its own order; none while it is unavailable. */
