@@ -15,6 +15,16 @@ import { servePlace, spawnServe, type ServeProcess } from './serve-process.js';
 /** The gateway's client at the fixture's token endpoint (token exchange), and its secret. */
 export const EXCHANGE_CLIENT = { clientId: 'switchboard-gateway', clientSecret: 'gateway-client-secret-4567' };
 
+/** The operator's own credential for the fixture's upstream: a client_credentials token of the gateway's client. */
+export async function operatorToken(fixture: OAuthFixture, client: { clientId: string; clientSecret: string } = EXCHANGE_CLIENT): Promise<string> {
+  const issued = await fetch(`${fixture.issuer}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}` },
+    body: new URLSearchParams({ grant_type: 'client_credentials', resource: fixture.mcpUrl }),
+  });
+  return ((await issued.json()) as { access_token: string }).access_token;
+}
+
 /** `[mcp_servers.<name>]` reaching the fixture's upstream as each caller by token exchange, its client secret in the env var `secretEnv`. */
 export function exchangeServerToml(name: string, fixture: OAuthFixture, secretEnv = 'GATEWAY_CLIENT_SECRET'): string {
   return `[mcp_servers.${name}]

@@ -13,7 +13,7 @@ import { requireBuild } from '../support/mcp-server-harness.js';
 import { removeTree } from '../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { servePlace, spawnServe, type ServeProcess } from './serve-process.js';
-import { callerClient, presentedTokens, whoami as whoamiOf } from './caller-harness.js';
+import { callerClient, operatorToken, presentedTokens, whoami as whoamiOf } from './caller-harness.js';
 
 const STATIC_TOKEN = 'static-token-of-the-operator-0123';
 const GATEWAY_SECRET = 'gateway-client-secret-4567';
@@ -33,12 +33,7 @@ describe('switchboard serve --http: identity = "caller" by token exchange', () =
     ({ home, mcpUrl } = place);
     fixture = await startOAuthFixture({ jwt: { audience: mcpUrl }, preRegistered: { clientId: 'switchboard-gateway', clientSecret: GATEWAY_SECRET } });
     // The operator's own credential for the same upstream (a client_credentials token of the gateway).
-    const issued = await fetch(`${fixture.issuer}/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`switchboard-gateway:${GATEWAY_SECRET}`).toString('base64')}` },
-      body: new URLSearchParams({ grant_type: 'client_credentials', resource: fixture.mcpUrl }),
-    });
-    operatorUpstreamToken = ((await issued.json()) as { access_token: string }).access_token;
+    operatorUpstreamToken = await operatorToken(fixture, { clientId: 'switchboard-gateway', clientSecret: GATEWAY_SECRET });
     await writeFile(
       path.join(home, 'config.toml'),
       `[mcp_servers.ops]

@@ -13,7 +13,7 @@ import { removeTree } from '../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { NOTES_URI } from '../fixtures/oauth-fixture-resource.js';
 import { servePlace, spawnServe, type ServeProcess } from './serve-process.js';
-import { callerClient, EXCHANGE_CLIENT } from './caller-harness.js';
+import { callerClient, EXCHANGE_CLIENT, operatorToken } from './caller-harness.js';
 
 /** What the gateway's clients present (its static token). */
 const GATEWAY_TOKEN = 'gateway-static-token-0123456789';
@@ -30,12 +30,7 @@ describe('serve --http: subscriptions on a shared upstream connection survive a 
     const place = await servePlace('sb-shared-subscriptions-');
     ({ home, mcpUrl } = place);
     fixture = await startOAuthFixture({ preRegistered: EXCHANGE_CLIENT, updatableResource: true });
-    const issued = await fetch(`${fixture.issuer}/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${EXCHANGE_CLIENT.clientId}:${EXCHANGE_CLIENT.clientSecret}`).toString('base64')}` },
-      body: new URLSearchParams({ grant_type: 'client_credentials', resource: fixture.mcpUrl }),
-    });
-    const token = ((await issued.json()) as { access_token: string }).access_token;
+    const token = await operatorToken(fixture);
     await writeFile(path.join(home, 'config.toml'), `[mcp_servers.ops]\nurl = "${fixture.mcpUrl}"\nbearer_token_env_var = "OPS_TOKEN"\n`);
     serve = await spawnServe(['--http', `127.0.0.1:${place.port}`], { env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home, OPS_TOKEN: token, SWITCHBOARD_MCP_TOKEN: GATEWAY_TOKEN }, cwd: place.work });
   }, 60_000);
