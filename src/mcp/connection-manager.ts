@@ -8,10 +8,10 @@ import { raceSignal } from './manager-errors.js';
 import { listAllPrompts, listAllResources, listAllResourceTemplates, type AggregateDeps, type QualifiedPrompt } from './aggregate.js';
 import type { CatalogEntry } from './catalog.js';
 import { CatalogState, contributionsOf } from './catalog-state.js';
-import { ElicitationRouter } from './elicitation-router.js';
+import { ElicitationRouter, routeKey } from './elicitation-router.js';
 import { ManagedServer } from './managed-server.js';
 import { TemplateCache } from './template-cache.js';
-import { ManagerOperations, routeKey, type Reach } from './manager-operations.js';
+import { ManagerOperations, type Reach } from './manager-operations.js';
 import { DEFAULT_DRAIN_TIMEOUT_MS, refuseCallerIdentityChange, reloadServers, type ServersReloaded } from './manager-reload.js';
 import { ManagerSnapshots } from './manager-snapshots.js';
 import { CallerServers } from './caller-servers.js';
@@ -251,7 +251,7 @@ export class McpConnectionManager extends ManagerOperations {
         this.templates.forget(name);
         host.onResourcesListChanged?.();
       },
-      elicitation: (request, ctx) => this.router.route(name, request, ctx, host.elicitation, caller === undefined ? name : routeKey(name, { caller: { key: caller } }, true)) as Promise<ElicitResult>,
+      elicitation: (request, ctx) => this.router.route(name, request, ctx, host.elicitation, routeKey(name, caller)) as Promise<ElicitResult>,
     };
   }
 

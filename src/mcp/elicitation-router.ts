@@ -45,3 +45,8 @@ export class ElicitationRouter {
     return { action: 'decline' };
   }
 }
+
+/** Whose calls an elicitation of `server` may go to: on a caller's own connection (`callerKey`), that caller's only. */
+export function routeKey(server: string, callerKey: string | undefined): string {
+  return callerKey === undefined ? server : `${server}\u0000${callerKey}`;
+}

@@ -10,7 +10,7 @@ import type { CallerConnections } from './caller-connections.js';
 import type { CallerServers } from './caller-servers.js';
 import { raceSignal } from './manager-errors.js';
 import { resubscribe } from './resubscribe.js';
-import type { ElicitationRouter } from './elicitation-router.js';
+import { routeKey, type ElicitationRouter } from './elicitation-router.js';
 import type { ManagedServer } from './managed-server.js';
 import type { CallOptions, OperationOptions, ReadOptions } from './manager-types.js';
 import { toolDisabledError } from './tool-filter.js';
@@ -117,7 +117,7 @@ export abstract class ManagerOperations {
   /** Call a tool by server and raw name: the tool filter and the caller's rights apply. */
   async callServerTool(serverName: string, tool: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     const { server, client } = await this.toolClient(serverName, tool, options);
-    const release = this.router.enter(routeKey(serverName, options, this.actsAsCaller(serverName)), options.onElicitation);
+    const release = this.router.enter(routeKey(serverName, this.actsAsCaller(serverName) ? options.caller?.key : undefined), options.onElicitation);
     try {
       return await this.answered(serverName, options, server.calls.track(client.callTool(tool, args, { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress, meta: options.meta, inputs: options.inputs, traceParent: options.traceParent })));
     } finally {
@@ -131,7 +131,7 @@ export abstract class ManagerOperations {
    */
   async callServerToolAsTask(serverName: string, tool: string, params: TaskCallParams, options: CallOptions = {}): Promise<PassThroughResult> {
     const { server, client } = await this.toolClient(serverName, tool, options);
-    const release = this.router.enter(routeKey(serverName, options, this.actsAsCaller(serverName)), options.onElicitation);
+    const release = this.router.enter(routeKey(serverName, this.actsAsCaller(serverName) ? options.caller?.key : undefined), options.onElicitation);
     try {
       return await this.answered(serverName, options, server.calls.track(client.callToolAsTask({ name: tool, ...params }, { signal: options.signal, onProgress: options.onProgress, traceParent: options.traceParent })));
     } finally {
@@ -289,11 +289,6 @@ export abstract class ManagerOperations {
     const live = this.managed(serverName).tools;
     return live?.source === 'live' ? live.tools : undefined;
   }
-}
-
-/** Whose calls an elicitation of `server` may go to: on a caller's own connection, that caller's only. */
-export function routeKey(server: string, reach: Reach, perCaller: boolean): string {
-  return perCaller && reach.caller ? `${server}\u0000${reach.caller.key}` : server;
 }
 
 /** What reaching one upstream takes: its abort signal, and the caller it is for. */
