@@ -1,24 +1,16 @@
 // `mcp tools --no-wait` answers from snapshots without starting a server, so it loads none of the MCP
 // SDK (issue 37: the warm start against a bare `node -e 0`). The built CLI runs with a hook that lists
-// every file it loads; the SDK's protocol class marks the chunks that carry the SDK.
+// every file it loads (loaded-modules.ts); the SDK's protocol class marks the chunks that carry the SDK.
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, runCliProcess } from '../support/cli.js';
 import { tempHome } from '../support/temp.js';
 import { MANAGER_FIXTURE } from '../mcp/manager-harness.js';
+import { LOADED_MODULES_ENV, loadedFiles } from './loaded-modules.js';
 
 const q = JSON.stringify;
-const LOADED = '--- loaded ---';
-/** Prints every module URL the process loaded to stderr at exit. */
-const HOOK = `data:text/javascript,${encodeURIComponent(`
-import module from 'node:module';
-const seen = [];
-module.registerHooks({ load(url, ctx, next) { seen.push(url); return next(url, ctx); } });
-process.on('exit', () => process.stderr.write(${q(LOADED)} + '\\n' + seen.join('\\n') + '\\n'));
-`)}`;
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -27,8 +19,7 @@ afterEach(async () => {
 
 /** Our built files the run loaded that carry the SDK's protocol class (the SDK is bundled into dist/chunks). */
 function sdkFilesLoaded(stderr: string): string[] {
-  const urls = stderr.slice(stderr.indexOf(LOADED) + LOADED.length).split('\n').filter((u) => u.startsWith('file:'));
-  const ours = urls.map((u) => fileURLToPath(u)).filter((f) => f.startsWith(path.join(REPO, 'dist')));
+  const ours = loadedFiles(stderr).filter((f) => f.startsWith(path.join(REPO, 'dist')));
   expect(ours.length).toBeGreaterThan(0);
   return ours.filter((f) => readFileSync(f, 'utf8').includes('extends Protocol'));
 }
@@ -38,7 +29,7 @@ describe('mcp tools --no-wait', () => {
     const { home, cleanup } = await tempHome();
     cleanups.push(cleanup);
     await writeFile(path.join(home, 'config.toml'), [`[mcp_servers.a]`, `command = ${q(process.execPath)}`, `args = [${q(MANAGER_FIXTURE)}]`, `env = { MGR_NAME = "a", MGR_TOOLS = "echo" }`, ''].join('\n'));
-    const env = { NODE_OPTIONS: `--import=${HOOK}` };
+    const env = LOADED_MODULES_ENV;
 
     const live = await runCliProcess(['mcp', 'tools', '--json'], { home, env });
     expect(live.code).toBe(0);
