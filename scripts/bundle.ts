@@ -7,10 +7,9 @@
 // tests import), the package's entries (`dist/api/*.js`) and the CLI (`dist/cli/main.js`); each is
 // rewritten in place with the same exports, and the code they share goes to `dist/chunks/`. Dynamic
 // imports stay dynamic (each its own chunk), so lazily loaded layers are still loaded on first use.
-// The MCP SDK, zod and commander are bundled too (INLINED in bundle-options.ts); other packages and Node's
-// built-ins stay external, resolved from node_modules (built-ins taken with process.getBuiltinModule:
-// builtinsByGetBuiltinModule there). The declarations (.d.ts) tsc wrote are kept
-// as they are.
+// The MCP SDK, zod and commander are bundled too (INLINED in bundle-options.ts); other packages stay
+// external, resolved from node_modules, and Node's built-ins are taken with process.getBuiltinModule
+// (builtinsByGetBuiltinModule there). The declarations (.d.ts) tsc wrote are kept as they are.
 import { globSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
