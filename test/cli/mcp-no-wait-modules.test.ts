@@ -1,5 +1,6 @@
 // `mcp tools --no-wait` answers from snapshots without starting a server, so it loads none of the MCP
-// SDK (issue 37: the warm start against a bare `node -e 0`). The built CLI runs with a hook that lists
+// SDK, nor Node modules only built-ins' ES facades load (issue 37: the warm start against a bare
+// `node -e 0`). The built CLI runs with a hook that lists
 // every file it loads (loaded-modules.ts); the SDK's protocol class marks the chunks that carry the SDK.
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -8,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, runCliProcess } from '../support/cli.js';
 import { tempHome } from '../support/temp.js';
 import { MANAGER_FIXTURE } from '../mcp/manager-harness.js';
-import { LOADED_MODULES_ENV, loadedFiles } from './loaded-modules.js';
+import { LOADED_MODULES_ENV, loadedBuiltins, loadedFiles } from './loaded-modules.js';
 
 const q = JSON.stringify;
 
@@ -43,5 +44,10 @@ describe('mcp tools --no-wait', () => {
     expect(listed(warm.stdout).map((t) => t.name)).toEqual(listed(live.stdout).map((t) => t.name));
     expect(new Set(listed(warm.stdout).map((t) => t.source))).toEqual(new Set(['snapshot']));
     expect(sdkFilesLoaded(warm.stderr)).toEqual([]);
+    // Nor what an import of a built-in runs through its ES facade's getters (the build takes built-ins
+    // with process.getBuiltinModule): worker_threads and the report for node:process and node:util,
+    // the fs streams for node:fs.
+    expect(loadedBuiltins(warm.stderr)).toContain('fs');
+    expect(loadedBuiltins(warm.stderr).filter((m) => ['worker_threads', 'internal/process/report', 'internal/fs/streams'].includes(m))).toEqual([]);
   });
 });
