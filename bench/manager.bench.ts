@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'rolldown';
-import { external, OUTPUT } from '../scripts/bundle-options.js';
+import { builtinsByGetBuiltinModule, external, OUTPUT } from '../scripts/bundle-options.js';
 import { median, row, type BenchContext, type BenchRow } from './bench-types.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -146,6 +146,7 @@ async function bundleSdk(dir: string): Promise<void> {
     cwd: REPO,
     platform: 'node',
     external,
+    plugins: [builtinsByGetBuiltinModule],
     logLevel: 'warn',
     output: { ...OUTPUT, dir },
   });

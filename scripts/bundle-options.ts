@@ -18,6 +18,8 @@ const INLINED = new Set([
   '@modelcontextprotocol/server',
   'zod',
   'smol-toml',
+  // The CLI's parser: bundled so that its imports of Node's built-ins are taken as below.
+  'commander',
   // The SDK client's dependencies, none of which we import ourselves.
   'cross-spawn', 'which', 'isexe', 'path-key', 'shebang-command', 'shebang-regex', 'eventsource', 'eventsource-parser', 'pkce-challenge',
 ]);
@@ -36,3 +38,45 @@ export const external = (id: string) => !id.startsWith('.') && !path.isAbsolute(
  * chunk's source as a one-byte string (one `…` made a whole file two bytes a character).
  */
 export const OUTPUT = { format: 'esm', sourcemap: false, comments: { jsdoc: false }, charset: 'ascii' } as const;
+
+/** `import … from "node:x";` as rolldown writes it for an external built-in: a default or a named import. */
+const BUILTIN_IMPORT = /^import (?:([\w$]+)|\{([^}]*)\}) from "(node:[\w/]+)";$/gm;
+
+/**
+ * Node's built-ins taken with `process.getBuiltinModule` instead of `import`. An `import` of a built-in
+ * makes its ES module facade, which reads every export once, and so runs every lazy getter: `node:fs`
+ * loads its streams, `fs/promises` and readline (about 30 of Node's own modules), `node:process` and
+ * `node:util` load the diagnostic report, `parseArgs`, worker_threads (about 15 more), each compiled
+ * at start-up. The bindings are read once when the chunk runs, which is when an import's would be
+ * first read unless chunks import each other in a cycle; `noChunkCycles` rules that out.
+ */
+export const builtinsByGetBuiltinModule = {
+  name: 'builtins-by-get-builtin-module',
+  renderChunk(code: string) {
+    const rewritten = code.replace(BUILTIN_IMPORT, (_line, name: string | undefined, names: string | undefined, id: string) => {
+      // globalThis: a chunk may bind `process` itself (commander imports it by that name).
+      const module = `globalThis.process.getBuiltinModule(${JSON.stringify(id)})`;
+      if (name !== undefined) return `const ${name} = ${module};`;
+      return `const {${names!.replace(/\s+as\s+/g, ': ')}} = ${module};`;
+    });
+    const left = /^import [^;]*from "node:[^"]+";$/m.exec(rewritten);
+    if (left) throw new Error(`builtins-by-get-builtin-module: an import of a built-in it does not rewrite: ${left[0]}`);
+    return { code: rewritten, map: null };
+  },
+  generateBundle(_options: unknown, bundle: Record<string, { type: string; imports?: string[] }>) {
+    noChunkCycles(bundle);
+  },
+};
+
+/** Fails the build if chunks import each other in a cycle (a chunk could then read a built-in before its chunk ran). */
+function noChunkCycles(bundle: Record<string, { type: string; imports?: string[] }>): void {
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') throw new Error(`chunks import each other in a cycle: ${[...path.slice(path.indexOf(file)), file].join(' -> ')}`);
+    state.set(file, 'open');
+    for (const next of bundle[file]?.imports ?? []) visit(next, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const [file, out] of Object.entries(bundle)) if (out.type === 'chunk') visit(file, []);
+}

@@ -7,9 +7,9 @@
 // tests import), the package's entries (`dist/api/*.js`) and the CLI (`dist/cli/main.js`); each is
 // rewritten in place with the same exports, and the code they share goes to `dist/chunks/`. Dynamic
 // imports stay dynamic (each its own chunk), so lazily loaded layers are still loaded on first use.
-// The MCP SDK and zod are bundled too (INLINED in bundle-options.ts); other packages and Node's
-// built-ins stay external, resolved from node_modules. The declarations (.d.ts) tsc wrote are kept
-// as they are.
+// The MCP SDK, zod and commander are bundled too (INLINED in bundle-options.ts); other packages stay
+// external, resolved from node_modules, and Node's built-ins are taken with process.getBuiltinModule
+// (builtinsByGetBuiltinModule there). The declarations (.d.ts) tsc wrote are kept as they are.
 import { globSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,7 +18,7 @@ import type * as Options from './bundle-options.js';
 
 const DIST = path.resolve(import.meta.dirname, '..', 'dist');
 // Loaded by its file name: Node runs this script with type stripping, which maps no `.js` to `.ts`.
-const { external, OUTPUT } = (await import(new URL('./bundle-options.ts', import.meta.url).href)) as typeof Options;
+const { builtinsByGetBuiltinModule, external, OUTPUT } = (await import(new URL('./bundle-options.ts', import.meta.url).href)) as typeof Options;
 
 function entries(): Record<string, string> {
   const files = [...globSync('**/index.js', { cwd: DIST }), ...globSync('api/*.js', { cwd: DIST }), 'cli/main.js'];
@@ -55,6 +55,7 @@ try {
     input: entries(),
     platform: 'node',
     external,
+    plugins: [builtinsByGetBuiltinModule],
     logLevel: 'warn',
     output: { ...OUTPUT, dir: out, entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
   });

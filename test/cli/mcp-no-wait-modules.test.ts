@@ -1,24 +1,17 @@
 // `mcp tools --no-wait` answers from snapshots without starting a server, so it loads none of the MCP
-// SDK (issue 37: the warm start against a bare `node -e 0`). The built CLI runs with a hook that lists
-// every file it loads; the SDK's protocol class marks the chunks that carry the SDK.
+// SDK, nor Node modules only built-ins' ES facades load (issue 37: the warm start against a bare
+// `node -e 0`). The built CLI runs with a hook that lists
+// every file it loads (loaded-modules.ts); the SDK's protocol class marks the chunks that carry the SDK.
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, runCliProcess } from '../support/cli.js';
 import { tempHome } from '../support/temp.js';
 import { MANAGER_FIXTURE } from '../mcp/manager-harness.js';
+import { LOADED_MODULES_ENV, loadedBuiltins, loadedFiles } from './loaded-modules.js';
 
 const q = JSON.stringify;
-const LOADED = '--- loaded ---';
-/** Prints every module URL the process loaded to stderr at exit. */
-const HOOK = `data:text/javascript,${encodeURIComponent(`
-import module from 'node:module';
-const seen = [];
-module.registerHooks({ load(url, ctx, next) { seen.push(url); return next(url, ctx); } });
-process.on('exit', () => process.stderr.write(${q(LOADED)} + '\\n' + seen.join('\\n') + '\\n'));
-`)}`;
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -27,8 +20,7 @@ afterEach(async () => {
 
 /** Our built files the run loaded that carry the SDK's protocol class (the SDK is bundled into dist/chunks). */
 function sdkFilesLoaded(stderr: string): string[] {
-  const urls = stderr.slice(stderr.indexOf(LOADED) + LOADED.length).split('\n').filter((u) => u.startsWith('file:'));
-  const ours = urls.map((u) => fileURLToPath(u)).filter((f) => f.startsWith(path.join(REPO, 'dist')));
+  const ours = loadedFiles(stderr).filter((f) => f.startsWith(path.join(REPO, 'dist')));
   expect(ours.length).toBeGreaterThan(0);
   return ours.filter((f) => readFileSync(f, 'utf8').includes('extends Protocol'));
 }
@@ -38,7 +30,7 @@ describe('mcp tools --no-wait', () => {
     const { home, cleanup } = await tempHome();
     cleanups.push(cleanup);
     await writeFile(path.join(home, 'config.toml'), [`[mcp_servers.a]`, `command = ${q(process.execPath)}`, `args = [${q(MANAGER_FIXTURE)}]`, `env = { MGR_NAME = "a", MGR_TOOLS = "echo" }`, ''].join('\n'));
-    const env = { NODE_OPTIONS: `--import=${HOOK}` };
+    const env = LOADED_MODULES_ENV;
 
     const live = await runCliProcess(['mcp', 'tools', '--json'], { home, env });
     expect(live.code).toBe(0);
@@ -52,5 +44,10 @@ describe('mcp tools --no-wait', () => {
     expect(listed(warm.stdout).map((t) => t.name)).toEqual(listed(live.stdout).map((t) => t.name));
     expect(new Set(listed(warm.stdout).map((t) => t.source))).toEqual(new Set(['snapshot']));
     expect(sdkFilesLoaded(warm.stderr)).toEqual([]);
+    // Nor what an import of a built-in runs through its ES facade's getters (the build takes built-ins
+    // with process.getBuiltinModule): worker_threads and the report for node:process and node:util,
+    // the fs streams for node:fs.
+    expect(loadedBuiltins(warm.stderr)).toContain('fs');
+    expect(loadedBuiltins(warm.stderr).filter((m) => ['worker_threads', 'internal/process/report', 'internal/fs/streams'].includes(m))).toEqual([]);
   });
 });

@@ -71,7 +71,7 @@ export async function createOps(options: OpsOptions): Promise<Ops> {
   let config: ConfigSource | undefined;
   let clients: () => ClientRow[] = () => [];
   const activity = new Activity();
-  const metrics: Metrics = await createMetrics({ upstreams: () => source.upstreams(), clients: () => clients(), inFlight: () => activity.inFlight, config: () => config?.current() });
+  const metrics: Metrics = createMetrics({ upstreams: () => source.upstreams(), clients: () => clients(), inFlight: () => activity.inFlight, config: () => config?.current() });
   const listeners: TelemetryListener[] = [metrics, activity];
   const telemetry = createTelemetry({ tracer: options.tracer, listeners });
   const feeds = new Set<http.ServerResponse>();
