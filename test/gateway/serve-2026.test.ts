@@ -155,7 +155,8 @@ describe('switchboard serve --http: 2026-07-28 and 2025 clients on one endpoint'
     const key = Object.keys(first.result!.inputRequests as object)[0]!;
     const state = first.result!.requestState as string;
     const answers = { [key]: { action: 'accept', content: { answer: 'raw answer' } } };
-    const tampered = `${state.slice(0, -2)}${state.endsWith('A') ? 'B' : 'A'}${state.slice(-1)}`;
+    // One character of the sealed state changed (never to itself: that would be the real state).
+    const tampered = `${state.slice(0, -2)}${state.at(-2) === 'A' ? 'B' : 'A'}${state.slice(-1)}`;
     const refused = await post2026(serve.url, 2, 'tools/call', 'mcp__solo__ask', { name: 'mcp__solo__ask', arguments: { message: 'raw' }, inputResponses: answers, requestState: tampered });
     expect(refused.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid requestState: it was altered/) });
     const tooLong = await post2026(serve.url, 3, 'tools/call', 'mcp__solo__ask', { name: 'mcp__solo__ask', arguments: { message: 'raw' }, inputResponses: answers, requestState: 'x'.repeat(5000) });
