@@ -68,11 +68,11 @@ function procFile(pid: string | number, name: string): string | undefined {
 
 // The scans below read /proc synchronously: tests poll them every few milliseconds while processes
 // exit, and with hundreds of processes on the machine the asynchronous reads (one thread-pool trip
-// per file) cost about ten times the CPU. A process's status is read only when its command matches.
+// per file) cost about ten times the CPU. A process's state is read only when its command matches.
 
 /** PIDs of live processes whose command line contains `marker`. */
 export async function findProcessesByMarker(marker: string): Promise<number[]> {
-  return livePids().filter((pid) => procFile(pid, 'cmdline')?.includes(marker) && /^State:\s+(\S)/m.exec(procFile(pid, 'status') ?? '')?.[1] !== 'Z' && isAlive(pid));
+  return livePids().filter((pid) => procFile(pid, 'cmdline')?.includes(marker) === true && isAlive(pid));
 }
 
 /** SIGKILLs every process carrying `marker` and waits until none is left; returns how many there were. */
