@@ -398,7 +398,8 @@ export const GATEWAY_ROWS: readonly string[] = [
 ];
 
 /**
- * The rows `npm test` runs, for each subject that has them (SWITCHBOARD_TEST_FULL=1 runs them all,
+ * The rows `npm test` runs, each on one of the subjects that have it, in turn (fault-matrix.test.ts's
+ * inSlice; SWITCHBOARD_TEST_FULL=1 runs every row on every subject,
  * test/support/long-runs.ts): a healthy server, a start that never answers and one that exits, a crash
  * mid-call and a crash with restart, answers out of order, over HTTP a crash and a 401, for the manager
  * a 2026-07-28 server and an expiring session, and the protected gateway with its authorization server

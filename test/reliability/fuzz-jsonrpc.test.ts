@@ -25,9 +25,10 @@ afterEach(async () => {
   await killProcessesByMarker(marker);
 });
 
-// What `npm test` fuzzes, each at the full count: the gateway over both transports. SWITCHBOARD_TEST_FULL=1
-// (`npm run test:reliability`) adds the SDK baseline and mcp-server over stdio and HTTP.
-const SLICE_TARGETS = ['switchboard serve (stdio, one upstream)', 'switchboard serve --http (one upstream)'];
+// What `npm test` fuzzes, at the full count: the gateway over HTTP (our own HTTP host, its probes, and
+// the frames behind them). SWITCHBOARD_TEST_FULL=1 (`npm run test:reliability`) adds the gateway over
+// stdio, the SDK baseline and mcp-server over stdio and HTTP.
+const SLICE_TARGETS = ['switchboard serve --http (one upstream)'];
 const targets = sliceOf(FUZZ_TARGETS, (t) => SLICE_TARGETS.includes(t.name));
 if (targets.length === 0) throw new Error(`SLICE_TARGETS names no fuzz target: ${SLICE_TARGETS.join(', ')}`);
 
