@@ -9,7 +9,8 @@ import { COMPONENTS, missingComponents } from './test/support/system-components.
 // - integration: test/<module>/ mirroring src/, real processes and servers, many spawn dist/
 //   (integration-own-process: those of its files that need a fresh process, OWN_PROCESS below);
 // - reliability: fault matrix, fuzzing, security and storms (test/reliability/), their long runs
-//   sliced unless SWITCHBOARD_TEST_FULL=1 (test/support/long-runs.ts, `npm run test:reliability`).
+//   sliced unless SWITCHBOARD_TEST_FULL=1 (test/support/long-runs.ts, `npm run test:reliability`);
+//   the fault matrix alone in a fresh process (reliability-own-process).
 //
 // A test that needs a program beyond Node and npm carries the component's tag ({ tags: ['chromium'] });
 // the tags of missing components skip, and the skip summary names them at the end of the run.
@@ -20,6 +21,7 @@ const missing = await missingComponents();
 // (keyutils) gives each thread its own session keyring, and a worker that ran other files hands the
 // store's calls to more of its thread pool, so the keyring test would find no usable keyring.
 const OWN_PROCESS = ['test/mcp-client/oauth/token-store.test.ts'];
+const FAULT_MATRIX = 'test/reliability/fault-matrix.test.ts';
 
 export default defineConfig({
   test: {
@@ -45,8 +47,9 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], isolate: false } },
       { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: ['test/reliability/**', ...OWN_PROCESS], isolate: false } },
       { extends: true, test: { name: 'integration-own-process', include: OWN_PROCESS } },
-      // Isolated: the fault matrix checks that nothing at all is left below its process.
-      { extends: true, test: { name: 'reliability', include: ['test/reliability/**/*.test.ts'] } },
+      { extends: true, test: { name: 'reliability', include: ['test/reliability/**/*.test.ts'], exclude: [FAULT_MATRIX], isolate: false } },
+      // A fresh process: the fault matrix checks that nothing at all is left below its process.
+      { extends: true, test: { name: 'reliability-own-process', include: [FAULT_MATRIX] } },
     ],
   },
 });

@@ -6,7 +6,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 export class ReliabilityFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const first = (spec: TestSpecification) => spec.project.name === 'reliability';
+    const first = (spec: TestSpecification) => spec.project.name.startsWith('reliability');
     return [...sorted.filter(first), ...sorted.filter((spec) => !first(spec))];
   }
 }
