@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { responsesTurn, rsp, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
 import { makeServerHome, RawStdioClient, type Frame, type ServerHome } from '../support/mcp-server-harness.js';
 
@@ -29,10 +29,34 @@ function start(args: string[] = []): RawStdioClient {
   return c;
 }
 
+// One initialized server (with its own model server and home) for the tests that need nothing of a
+// fresh connection: each uses its own request ids, threads and files, and counts model requests and
+// frames from where it began. Tests about the first messages, the first server request, per-connection
+// capabilities, cancellation or the process's end start their own.
+let sharedServer: Promise<{ c: RawStdioClient; model: FakeModelServer; sh: ServerHome }> | undefined;
+function shared(): Promise<{ c: RawStdioClient; model: FakeModelServer; sh: ServerHome }> {
+  sharedServer ??= (async () => {
+    const m = await startFakeModelServer();
+    const home = await makeServerHome(m);
+    const c = RawStdioClient.spawn(home);
+    await c.initialize();
+    return { c, model: m, sh: home };
+  })();
+  return sharedServer;
+}
+afterAll(async () => {
+  if (!sharedServer) return;
+  const { c, model: m, sh: home } = await sharedServer;
+  sharedServer = undefined;
+  await c.stop();
+  await m.close();
+  await home.cleanup();
+});
+
 const shellCall = (id: string, command: string[]) => responsesTurn({ calls: [{ id, name: 'shell', args: { command } }] });
 const hangingTurn = () => ({ kind: 'responses' as const, events: [rsp.created()], hang: true });
 type Item = Record<string, unknown>;
-const outputsSent = (n: number) => (model.requests[n]!.body.input as Item[]).filter((i) => i.type === 'function_call_output').map((i) => String(i.output));
+const outputsSent = (m: FakeModelServer, n: number) => (m.requests[n]!.body.input as Item[]).filter((i) => i.type === 'function_call_output').map((i) => String(i.output));
 const resultOf = (f: Frame) => f.result as { content: { type: string; text: string }[]; structuredContent?: { threadId: string; content: string }; isError?: boolean };
 
 describe('protocol surface', () => {
@@ -71,8 +95,7 @@ describe('protocol surface', () => {
   });
 
   it('lists exactly the two Codex tools with their schemas', async () => {
-    const c = start();
-    await c.initialize();
+    const { c } = await shared();
     const r = await c.response(c.request('tools/list', { cursor: 'ignored' }));
     const outputSchema = { type: 'object', properties: { threadId: { type: 'string' }, content: { type: 'string' } }, required: ['threadId', 'content'] };
     expect(r.result).toEqual({
@@ -129,8 +152,8 @@ describe('protocol surface', () => {
   });
 
   it('tool-level failures are isError results with Codex texts', async () => {
-    const c = start();
-    await c.initialize();
+    const { c, model } = await shared();
+    const before = model.requests.length;
     const call = async (params: Record<string, unknown>) => resultOf(await c.response(c.request('tools/call', params)));
     expect(await call({ name: 'nope', arguments: {} })).toEqual({ content: [{ type: 'text', text: "Unknown tool 'nope'" }], isError: true });
     expect((await call({ name: 'codex' })).content[0]!.text).toBe('Missing arguments for codex tool-call; the `prompt` field is required.');
@@ -153,7 +176,7 @@ describe('protocol surface', () => {
       structuredContent: { threadId: unknown, content: `Session not found for thread_id: ${unknown}` },
       isError: true,
     });
-    expect(model.requests).toHaveLength(0);
+    expect(model.requests).toHaveLength(before);
   });
 });
 
@@ -199,8 +222,7 @@ describe('a full turn', () => {
 
 describe('approvals', () => {
   it('exec approvals: spec accept, legacy decision, decline, error answer and a malformed answer', async () => {
-    const c = start();
-    await c.initialize();
+    const { c, model, sh } = await shared();
     const answers: { answer: (id: string | number) => void; runs: boolean }[] = [
       { answer: (eid) => c.respond(eid, { decision: 'approved' }), runs: true },
       { answer: (eid) => c.respond(eid, { action: 'accept', decision: 'approved_for_session' }), runs: true },
@@ -220,13 +242,12 @@ describe('approvals', () => {
       expect(result.isError).toBeUndefined();
       expect(result.content[0]!.text).toBe(`done ${n}`);
       expect(existsSync(path.join(sh.work, file))).toBe(runs);
-      if (!runs) expect(outputsSent(before + 1).join('\n')).toContain('rejected by user');
+      if (!runs) expect(outputsSent(model, before + 1).join('\n')).toContain('rejected by user');
     }
   });
 
   it('patch approvals ask with codex_changes; accepted patches apply, declined or failed ones do not', async () => {
-    const c = start();
-    await c.initialize();
+    const { c, model, sh } = await shared();
     const patch = (file: string) => `*** Begin Patch\n*** Add File: ${file}\n+hello\n*** End Patch`;
     for (const [file, answer] of [['kept.txt', 'accept'], ['refused.txt', 'cancel'], ['errored.txt', 'error']] as const) {
       model.enqueue(responsesTurn({ calls: [{ id: `p-${file}`, name: 'apply_patch', args: { input: patch(file) } }] }), responsesTurn({ text: 'patched' }));
@@ -260,7 +281,7 @@ describe('approvals', () => {
     expect(existsSync(path.join(sh.work, 'never.txt'))).toBe(false);
     const warning = c.events(id).find((e) => e.msg.type === 'warning');
     expect(String(warning?.msg.message)).toMatch(/touch never\.txt.*did not declare form elicitation support/);
-    expect(outputsSent(1).join('\n')).toContain('rejected by user');
+    expect(outputsSent(model, 1).join('\n')).toContain('rejected by user');
   });
 });
 
@@ -314,8 +335,7 @@ describe('cancellation and concurrency', () => {
   });
 
   it('runs several calls at once on one connection, each on its own thread', async () => {
-    const c = start();
-    await c.initialize();
+    const { c, model, sh } = await shared();
     for (let i = 0; i < 3; i++) model.enqueue(responsesTurn({ text: 'same answer' }));
     const ids = [0, 1, 2].map((i) => c.request('tools/call', { name: 'codex', arguments: { prompt: `task ${i}`, cwd: sh.work } }));
     const results = await Promise.all(ids.map(async (id) => resultOf(await c.response(id))));
