@@ -31,8 +31,9 @@ function start(args: string[] = []): RawStdioClient {
 
 // One initialized server (with its own model server and home) for the tests that need nothing of a
 // fresh connection: each uses its own request ids, threads and files, and counts model requests and
-// frames from where it began. Tests about the first messages, the first server request, per-connection
-// capabilities, cancellation or the process's end start their own.
+// frames from where it began; only one of them hangs the model (waitForHang counts every hang so far).
+// Tests about the first messages, the first server request, per-connection capabilities or the
+// process's end start their own.
 let sharedServer: Promise<{ c: RawStdioClient; model: FakeModelServer; sh: ServerHome }> | undefined;
 function shared(): Promise<{ c: RawStdioClient; model: FakeModelServer; sh: ServerHome }> {
   sharedServer ??= (async () => {
@@ -287,29 +288,30 @@ describe('approvals', () => {
 
 describe('cancellation and concurrency', () => {
   it('cancelling during a pending approval aborts the turn; the late approval changes nothing; ping still works', async () => {
+    const { c, model, sh } = await shared();
+    const before = model.requests.length;
+    const from = c.frames.length;
     model.enqueue(shellCall('c1', ['touch', 'late.txt']));
-    const c = start();
-    await c.initialize();
     const id = c.request('tools/call', { name: 'codex', arguments: { prompt: 'x', cwd: sh.work } });
-    const elicit = await c.serverRequest('elicitation/create');
+    const elicit = await c.serverRequest('elicitation/create', from);
     c.notify('notifications/cancelled', { requestId: id, reason: 'user pressed escape' });
     const result = resultOf(await c.response(id));
     expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Turn aborted.' }] });
     expect(result.structuredContent?.threadId).toEqual(expect.any(String));
     // The elicitation was cancelled towards the client too.
-    await c.waitFor((f) => f.method === 'notifications/cancelled' && f.params?.requestId === elicit.id, 'elicitation cancel');
+    await c.waitFor((f) => f.method === 'notifications/cancelled' && f.params?.requestId === elicit.id, 'elicitation cancel', 30_000, from);
     c.respond(elicit.id, { action: 'accept', content: { decision: 'approved' } });
     expect((await c.response(c.request('ping'))).result).toEqual({});
     expect(existsSync(path.join(sh.work, 'late.txt'))).toBe(false);
-    expect(model.requests).toHaveLength(1);
+    expect(model.requests).toHaveLength(before + 1);
   });
 
   it('refuses codex-reply on a busy thread and a reused request id; the original call stays cancellable', async () => {
+    const { c, model, sh } = await shared();
+    const from = c.frames.length;
     model.enqueue(hangingTurn());
-    const c = start();
-    await c.initialize();
     const id = c.request('tools/call', { name: 'codex', arguments: { prompt: 'long', cwd: sh.work } }, 'req-A');
-    const configured = await c.codexEvent('session_configured');
+    const configured = await c.codexEvent('session_configured', from);
     const threadId = (configured.params?._meta as { threadId: string }).threadId;
     await model.waitForHang();
     const busy = resultOf(await c.response(c.request('tools/call', { name: 'codex-reply', arguments: { prompt: 'more', threadId } })));
@@ -326,7 +328,7 @@ describe('cancellation and concurrency', () => {
     );
     expect(reused.error).toEqual({ code: -32600, message: 'A request with this ID is still running.' });
     c.notify('notifications/cancelled', { requestId: id });
-    const original = await c.waitFor((f) => f.id === id && 'result' in f, 'the original call\'s result');
+    const original = await c.waitFor((f) => f.id === id && 'result' in f, 'the original call\'s result', 30_000, from);
     expect(resultOf(original)).toMatchObject({ isError: true, content: [{ text: 'Turn aborted.' }] });
     // The thread is free again: a reply now runs.
     model.enqueue(responsesTurn({ text: 'second answer' }));
