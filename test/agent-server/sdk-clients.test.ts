@@ -3,7 +3,7 @@
 // client's elicitation handler, progress for clients that ask for it, and cancellation.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responsesTurn, rsp, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
 import { makeServerHome, spawnHttpServer, type ServerHome } from '../support/mcp-server-harness.js';
 import { connectClient, type Sdk, type TestClient, type Wire } from '../support/mcp-test-clients.js';
@@ -29,19 +29,25 @@ describe.each([
     sh = await makeServerHome(model);
     if (transport === 'http') http = await spawnHttpServer(sh, [], { SWITCHBOARD_MCP_TOKEN: TOKEN });
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await client?.close();
     client = null;
-  });
-  afterAll(async () => {
     if (http) expect(await http.stop()).toBe(0);
     await model.close();
     await sh.cleanup();
   });
 
-  const connect = async (capabilities?: Record<string, unknown>) => {
-    const wire: Wire = transport === 'stdio' ? { kind: 'stdio', sh } : { kind: 'http', url: http!.url, token: TOKEN };
-    client = await connectClient(sdk, wire, capabilities);
+  // One connection (over stdio: one server process) for the describe's tests: each runs its own turns on
+  // its own threads and files, and starts from an empty event and elicitation record, so what it checks
+  // is its own. A server process per start is what stdio.test.ts and codex-command-lines.test.ts check.
+  const connect = async () => {
+    if (!client) {
+      const wire: Wire = transport === 'stdio' ? { kind: 'stdio', sh } : { kind: 'http', url: http!.url, token: TOKEN };
+      client = await connectClient(sdk, wire);
+    }
+    client.events.length = 0;
+    client.elicitations.length = 0;
+    client.answer = async () => ({ action: 'decline' });
     return client;
   };
 

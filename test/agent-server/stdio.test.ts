@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { responsesTurn, rsp, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
 import { makeServerHome, RawStdioClient, type Frame, type ServerHome } from '../support/mcp-server-harness.js';
 
@@ -29,10 +29,35 @@ function start(args: string[] = []): RawStdioClient {
   return c;
 }
 
+// One initialized server (with its own model server and home) for the tests that need nothing of a
+// fresh connection: each uses its own request ids, threads and files, and counts model requests and
+// frames from where it began; only one of them hangs the model (waitForHang counts every hang so far).
+// Tests about the first messages, the first server request, per-connection capabilities or the
+// process's end start their own.
+let sharedServer: Promise<{ c: RawStdioClient; model: FakeModelServer; sh: ServerHome }> | undefined;
+function shared(): Promise<{ c: RawStdioClient; model: FakeModelServer; sh: ServerHome }> {
+  sharedServer ??= (async () => {
+    const m = await startFakeModelServer();
+    const home = await makeServerHome(m);
+    const c = RawStdioClient.spawn(home);
+    await c.initialize();
+    return { c, model: m, sh: home };
+  })();
+  return sharedServer;
+}
+afterAll(async () => {
+  if (!sharedServer) return;
+  const { c, model: m, sh: home } = await sharedServer;
+  sharedServer = undefined;
+  await c.stop();
+  await m.close();
+  await home.cleanup();
+});
+
 const shellCall = (id: string, command: string[]) => responsesTurn({ calls: [{ id, name: 'shell', args: { command } }] });
 const hangingTurn = () => ({ kind: 'responses' as const, events: [rsp.created()], hang: true });
 type Item = Record<string, unknown>;
-const outputsSent = (n: number) => (model.requests[n]!.body.input as Item[]).filter((i) => i.type === 'function_call_output').map((i) => String(i.output));
+const outputsSent = (m: FakeModelServer, n: number) => (m.requests[n]!.body.input as Item[]).filter((i) => i.type === 'function_call_output').map((i) => String(i.output));
 const resultOf = (f: Frame) => f.result as { content: { type: string; text: string }[]; structuredContent?: { threadId: string; content: string }; isError?: boolean };
 
 describe('protocol surface', () => {
@@ -71,8 +96,7 @@ describe('protocol surface', () => {
   });
 
   it('lists exactly the two Codex tools with their schemas', async () => {
-    const c = start();
-    await c.initialize();
+    const { c } = await shared();
     const r = await c.response(c.request('tools/list', { cursor: 'ignored' }));
     const outputSchema = { type: 'object', properties: { threadId: { type: 'string' }, content: { type: 'string' } }, required: ['threadId', 'content'] };
     expect(r.result).toEqual({
@@ -129,8 +153,8 @@ describe('protocol surface', () => {
   });
 
   it('tool-level failures are isError results with Codex texts', async () => {
-    const c = start();
-    await c.initialize();
+    const { c, model } = await shared();
+    const before = model.requests.length;
     const call = async (params: Record<string, unknown>) => resultOf(await c.response(c.request('tools/call', params)));
     expect(await call({ name: 'nope', arguments: {} })).toEqual({ content: [{ type: 'text', text: "Unknown tool 'nope'" }], isError: true });
     expect((await call({ name: 'codex' })).content[0]!.text).toBe('Missing arguments for codex tool-call; the `prompt` field is required.');
@@ -153,7 +177,7 @@ describe('protocol surface', () => {
       structuredContent: { threadId: unknown, content: `Session not found for thread_id: ${unknown}` },
       isError: true,
     });
-    expect(model.requests).toHaveLength(0);
+    expect(model.requests).toHaveLength(before);
   });
 });
 
@@ -199,8 +223,7 @@ describe('a full turn', () => {
 
 describe('approvals', () => {
   it('exec approvals: spec accept, legacy decision, decline, error answer and a malformed answer', async () => {
-    const c = start();
-    await c.initialize();
+    const { c, model, sh } = await shared();
     const answers: { answer: (id: string | number) => void; runs: boolean }[] = [
       { answer: (eid) => c.respond(eid, { decision: 'approved' }), runs: true },
       { answer: (eid) => c.respond(eid, { action: 'accept', decision: 'approved_for_session' }), runs: true },
@@ -220,13 +243,12 @@ describe('approvals', () => {
       expect(result.isError).toBeUndefined();
       expect(result.content[0]!.text).toBe(`done ${n}`);
       expect(existsSync(path.join(sh.work, file))).toBe(runs);
-      if (!runs) expect(outputsSent(before + 1).join('\n')).toContain('rejected by user');
+      if (!runs) expect(outputsSent(model, before + 1).join('\n')).toContain('rejected by user');
     }
   });
 
   it('patch approvals ask with codex_changes; accepted patches apply, declined or failed ones do not', async () => {
-    const c = start();
-    await c.initialize();
+    const { c, model, sh } = await shared();
     const patch = (file: string) => `*** Begin Patch\n*** Add File: ${file}\n+hello\n*** End Patch`;
     for (const [file, answer] of [['kept.txt', 'accept'], ['refused.txt', 'cancel'], ['errored.txt', 'error']] as const) {
       model.enqueue(responsesTurn({ calls: [{ id: `p-${file}`, name: 'apply_patch', args: { input: patch(file) } }] }), responsesTurn({ text: 'patched' }));
@@ -260,35 +282,36 @@ describe('approvals', () => {
     expect(existsSync(path.join(sh.work, 'never.txt'))).toBe(false);
     const warning = c.events(id).find((e) => e.msg.type === 'warning');
     expect(String(warning?.msg.message)).toMatch(/touch never\.txt.*did not declare form elicitation support/);
-    expect(outputsSent(1).join('\n')).toContain('rejected by user');
+    expect(outputsSent(model, 1).join('\n')).toContain('rejected by user');
   });
 });
 
 describe('cancellation and concurrency', () => {
   it('cancelling during a pending approval aborts the turn; the late approval changes nothing; ping still works', async () => {
+    const { c, model, sh } = await shared();
+    const before = model.requests.length;
+    const from = c.frames.length;
     model.enqueue(shellCall('c1', ['touch', 'late.txt']));
-    const c = start();
-    await c.initialize();
     const id = c.request('tools/call', { name: 'codex', arguments: { prompt: 'x', cwd: sh.work } });
-    const elicit = await c.serverRequest('elicitation/create');
+    const elicit = await c.serverRequest('elicitation/create', from);
     c.notify('notifications/cancelled', { requestId: id, reason: 'user pressed escape' });
     const result = resultOf(await c.response(id));
     expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Turn aborted.' }] });
     expect(result.structuredContent?.threadId).toEqual(expect.any(String));
     // The elicitation was cancelled towards the client too.
-    await c.waitFor((f) => f.method === 'notifications/cancelled' && f.params?.requestId === elicit.id, 'elicitation cancel');
+    await c.waitFor((f) => f.method === 'notifications/cancelled' && f.params?.requestId === elicit.id, 'elicitation cancel', 30_000, from);
     c.respond(elicit.id, { action: 'accept', content: { decision: 'approved' } });
     expect((await c.response(c.request('ping'))).result).toEqual({});
     expect(existsSync(path.join(sh.work, 'late.txt'))).toBe(false);
-    expect(model.requests).toHaveLength(1);
+    expect(model.requests).toHaveLength(before + 1);
   });
 
   it('refuses codex-reply on a busy thread and a reused request id; the original call stays cancellable', async () => {
+    const { c, model, sh } = await shared();
+    const from = c.frames.length;
     model.enqueue(hangingTurn());
-    const c = start();
-    await c.initialize();
     const id = c.request('tools/call', { name: 'codex', arguments: { prompt: 'long', cwd: sh.work } }, 'req-A');
-    const configured = await c.codexEvent('session_configured');
+    const configured = await c.codexEvent('session_configured', from);
     const threadId = (configured.params?._meta as { threadId: string }).threadId;
     await model.waitForHang();
     const busy = resultOf(await c.response(c.request('tools/call', { name: 'codex-reply', arguments: { prompt: 'more', threadId } })));
@@ -305,7 +328,7 @@ describe('cancellation and concurrency', () => {
     );
     expect(reused.error).toEqual({ code: -32600, message: 'A request with this ID is still running.' });
     c.notify('notifications/cancelled', { requestId: id });
-    const original = await c.waitFor((f) => f.id === id && 'result' in f, 'the original call\'s result');
+    const original = await c.waitFor((f) => f.id === id && 'result' in f, 'the original call\'s result', 30_000, from);
     expect(resultOf(original)).toMatchObject({ isError: true, content: [{ text: 'Turn aborted.' }] });
     // The thread is free again: a reply now runs.
     model.enqueue(responsesTurn({ text: 'second answer' }));
@@ -314,8 +337,7 @@ describe('cancellation and concurrency', () => {
   });
 
   it('runs several calls at once on one connection, each on its own thread', async () => {
-    const c = start();
-    await c.initialize();
+    const { c, model, sh } = await shared();
     for (let i = 0; i < 3; i++) model.enqueue(responsesTurn({ text: 'same answer' }));
     const ids = [0, 1, 2].map((i) => c.request('tools/call', { name: 'codex', arguments: { prompt: `task ${i}`, cwd: sh.work } }));
     const results = await Promise.all(ids.map(async (id) => resultOf(await c.response(id))));
