@@ -7,13 +7,14 @@
 // Cached on disk under node_modules/.cache/switchboard-fixtures/<hash>/, the hash over every file of
 // test/fixtures, npm's record of the installed packages and this file: a changed fixture or package
 // builds anew, an unchanged one builds nothing. vitest's globalSetup (this module's `setup`) builds
-// before the workers start; a test run some other way builds on first use. Forced by deleting the folder.
+// before the workers start; a test run some other way builds on first use. Forced by deleting the
+// folder; SWITCHBOARD_FIXTURE_SOURCES=1 runs the sources instead (stack traces with their own lines).
 //
 // Run by Node with type stripping (`node test/support/fixture-bundles.ts`) to build: a worker that
 // finds no bundle builds in a child, so that the constants naming fixtures stay synchronous.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -44,7 +45,7 @@ const BUNDLED_FIXTURES = [
  * bundle, built if need be; a fixture not bundled (one that loads no SDK) is its source.
  */
 export function fixtureProgram(fixture: string): string {
-  if (!BUNDLED_FIXTURES.includes(fixture)) return path.join(FIXTURES, fixture);
+  if (!BUNDLED_FIXTURES.includes(fixture) || process.env.SWITCHBOARD_FIXTURE_SOURCES === '1') return path.join(FIXTURES, fixture);
   return path.join(ensureFixtureBundles(), bundleName(fixture));
 }
 
@@ -59,7 +60,9 @@ let ready: string | undefined;
 export function ensureFixtureBundles(): string {
   if (ready !== undefined) return ready;
   const dir = path.join(CACHE, inputsHash());
-  if (!existsSync(path.join(dir, DONE))) {
+  if (existsSync(path.join(dir, DONE))) {
+    touch(path.join(dir, DONE));
+  } else {
     const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), dir], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
     if (run.status !== 0 || !existsSync(path.join(dir, DONE))) {
       throw new Error(`building the fixture bundles failed (exit ${run.status ?? run.signal}): ${run.stderr}\nrun \`node test/support/fixture-bundles.ts\` to see it alone`);
@@ -139,11 +142,23 @@ async function buildFixtureBundles(dir: string): Promise<void> {
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
-  // Earlier trees' bundles go, and builds killed half-way an hour ago (not one running now).
+  // Other trees' bundles go once unused for an hour (a run still going may use them: each use
+  // touches the folder's DONE file), and so do builds killed half-way.
   for (const entry of readdirSync(CACHE)) {
     const file = path.join(CACHE, entry);
-    if (file !== dir && (!entry.startsWith('.building-') || Date.now() - statSync(file).mtimeMs > 3_600_000)) rmSync(file, { recursive: true, force: true });
+    if (file !== dir && Date.now() - lastUse(file) > 3_600_000) rmSync(file, { recursive: true, force: true });
   }
+}
+
+/** When bundles were last used (or a build was started): their DONE file's time, else the folder's. */
+function lastUse(folder: string): number {
+  const stat = statSync(path.join(folder, DONE), { throwIfNoEntry: false }) ?? statSync(folder, { throwIfNoEntry: false });
+  return stat?.mtimeMs ?? Date.now();
+}
+
+function touch(file: string): void {
+  const now = new Date();
+  utimesSync(file, now, now);
 }
 
 if (import.meta.main) {
