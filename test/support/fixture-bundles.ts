@@ -28,7 +28,7 @@ const CACHE = path.join(REPO, 'node_modules', '.cache', 'switchboard-fixtures');
 const DONE = 'complete';
 
 /** The entries bundled (paths under test/fixtures): the fixture servers tests start as processes. */
-const BUNDLED_FIXTURES = [
+export const BUNDLED_FIXTURES = [
   'mcp/manager-server.mjs',
   'mcp/stdio-v2-server.mjs',
   'mcp/stdio-v1-server.mjs',
