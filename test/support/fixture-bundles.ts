@@ -110,7 +110,8 @@ const IMPORT_BY_URL = /import\(new URL\(('[^']+'|"[^"]+"), import\.meta\.url\)\.
 const IMPORTS_BY_URL = {
   name: 'imports-by-url',
   transform(code: string, id: string) {
-    return id.startsWith(FIXTURES + path.sep) && IMPORT_BY_URL.test(code) ? { code: code.replace(IMPORT_BY_URL, 'import($1)') } : null;
+    const rewritten = id.startsWith(FIXTURES + path.sep) ? code.replace(IMPORT_BY_URL, 'import($1)') : code;
+    return rewritten === code ? null : { code: rewritten };
   },
 };
 
