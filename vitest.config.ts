@@ -42,6 +42,8 @@ export default defineConfig({
     dangerouslyIgnoreUnhandledErrors: false,
     tags: COMPONENTS.map((c) => ({ name: c.id, description: `needs ${c.what}`, skip: missing[c.id] !== undefined })),
     provide: { missingComponents: missing },
+    // The fixture servers tests spawn, bundled once before the workers start (cached on disk).
+    globalSetup: ['test/support/fixture-bundles.ts'],
     reporters: ['default', new SkipSummaryReporter(missing)],
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], isolate: false } },

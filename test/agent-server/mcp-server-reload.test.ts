@@ -4,7 +4,6 @@
 // the old configuration serving and is reported on /readyz until the fix applies.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responsesTurn, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
@@ -12,8 +11,9 @@ import { revisionOf, saveAsEditor } from '../support/config-save.js';
 import { makeServerHome, spawnHttpServer, type ServerHome } from '../support/mcp-server-harness.js';
 import { killProcessesByMarker } from '../support/process-tree.js';
 import { waitFor } from '../support/wait.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const CHAOS = fileURLToPath(new URL('../fixtures/chaos-server.ts', import.meta.url));
+const CHAOS = fixtureProgram('chaos-server.ts');
 const TOKEN = 'reload-test-token-0123456789';
 const q = JSON.stringify;
 

@@ -5,11 +5,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, runCli } from '../support/cli.js';
+import { BIN, runCli } from '../support/cli.js';
 import { tempHome } from '../support/temp.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
 const q = JSON.stringify;
-const SERVER = path.join(FIXTURES, 'mcp', 'stdio-v2-server.mjs');
+const SERVER = fixtureProgram('mcp/stdio-v2-server.mjs');
 const ERAS = [
   ['e2025', '2025-11-25', '{ FIXTURE_INPUT_REQUIRED = "1" }'],
   ['e2026', '2026-07-28', '{ FIXTURE_INPUT_REQUIRED = "1", FIXTURE_SERVE = "modern-only" }'],

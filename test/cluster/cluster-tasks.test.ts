@@ -2,12 +2,12 @@
 // each server, one shared request-state key): a task lives in the replica that created it, and its
 // tasks/get, tasks/update and tasks/cancel sent to the other replica are forwarded there; an id whose
 // holder was altered is not trusted (the replica answers as for an unknown task).
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster, type Replica } from '../../scripts/cluster/cluster.mjs';
 import { post2026 } from '../support/raw-2026.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const TASK_FIXTURE = fileURLToPath(new URL('../fixtures/task-upstream.mjs', import.meta.url));
+const TASK_FIXTURE = fixtureProgram('task-upstream.mjs');
 const EXT = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { [EXT]: {} } } };
 type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string } };

@@ -9,9 +9,10 @@ import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectLauncher, type StdioLauncher } from '../../src/mcp-client/index.js';
 import { nullLogger } from '../../src/util/index.js';
-import { FIXTURES, startExecServerProcess, type ExecServerProcess } from '../support/exec-processes.js';
+import { startExecServerProcess, type ExecServerProcess } from '../support/exec-processes.js';
 import { isAlive } from '../support/process-tree.js';
 import { waitFor } from '../support/wait.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
 const TOKEN = randomBytes(24).toString('base64url');
 const suffix = randomBytes(3).toString('hex');
@@ -91,7 +92,7 @@ describe('exec-server in a network namespace', { tags: ['netns'], timeout: 60_00
     const rx = counter('rx_bytes');
     const tx = counter('tx_bytes');
     const launched = await launcher.launch(
-      { serverName: 'echo', command: process.execPath, args: [path.join(FIXTURES, 'chaos-server.ts'), '--process-tools'], env: null, envVars: [], cwd: dir },
+      { serverName: 'echo', command: process.execPath, args: [fixtureProgram('chaos-server.ts'), '--process-tools'], env: null, envVars: [], cwd: dir },
       { logger: nullLogger },
     );
     const client = new Client({ name: 'netns-test', version: '1.0.0' });

@@ -8,9 +8,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStdioTarget, type FuzzTarget } from './fuzz-target.js';
 import { startHttpTarget } from './http-target.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CHAOS = path.join(REPO, 'test/fixtures/chaos-server.ts');
+const CHAOS = fixtureProgram('chaos-server.ts');
 const CLI = path.join(REPO, 'bin/switchboard.js');
 /** POSTs in flight at once on the HTTP targets' one session. */
 export const HTTP_CONCURRENCY = 4;

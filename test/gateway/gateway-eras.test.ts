@@ -2,13 +2,13 @@
 // gateway's 2025 client as an elicitation/create request, exactly as a 2025 upstream's own request
 // does, and the client's answer decides the call. A client that declared no elicitation gets a clear
 // error for the 2026 upstream's call instead of a hang.
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMcpServerConfig } from '../../src/config/index.js';
 import { startGateway, textOf, type GatewayHarness } from './gateway-harness.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/mcp/stdio-v2-server.mjs');
+const FIXTURE = fixtureProgram('mcp/stdio-v2-server.mjs');
 const server = (name: string, env: Record<string, string>) =>
   parseMcpServerConfig(name, { command: process.execPath, args: [FIXTURE], env: { FIXTURE_INPUT_REQUIRED: '1', ...env } }).config;
 const SERVERS = () => [server('modern', { FIXTURE_SERVE: 'modern-only' }), server('legacy', {})];

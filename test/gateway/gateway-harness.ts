@@ -2,7 +2,6 @@
 // client an SDK v2 client on an in-memory transport (one connection of the host), real upstream servers
 // (child processes) behind it through the real connection manager, and recorded notifications to
 // wait on instead of sleeping.
-import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager, SnapshotStore, type McpManagerEvent, type RestartPolicyOptions } from '../../src/mcp/index.js';
@@ -11,8 +10,9 @@ import { startServing, type Connection } from '../../src/mcp-host/index.js';
 import { nullLogger, type Logger } from '../../src/util/index.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { Changes } from '../support/wait.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-export const UPSTREAM_FIXTURE = fileURLToPath(new URL('../fixtures/gateway-upstream.mjs', import.meta.url));
+export const UPSTREAM_FIXTURE = fixtureProgram('gateway-upstream.mjs');
 
 /** A stdio server running the gateway upstream fixture under `name`. */
 export function upstream(name: string, extra: Record<string, unknown> = {}): McpServerConfig {

@@ -18,8 +18,9 @@ import { descendants } from '../support/process-tree.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { textOf } from './gateway-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const MODERN_FIXTURE = path.resolve(import.meta.dirname, '../fixtures/mcp/stdio-v2-server.mjs');
+const MODERN_FIXTURE = fixtureProgram('mcp/stdio-v2-server.mjs');
 const CALL = { timeout: 60_000 };
 /** How long a client holds its answer waiting for the others to be asked (only reached when some never are). */
 const GATHER_TIMEOUT_MS = 20_000;

@@ -21,8 +21,9 @@ import { post2026 as postRaw2026 } from '../support/raw-2026.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { textOf, UPSTREAM_FIXTURE } from './gateway-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const MODERN_FIXTURE = path.resolve(import.meta.dirname, '../fixtures/mcp/stdio-v2-server.mjs');
+const MODERN_FIXTURE = fixtureProgram('mcp/stdio-v2-server.mjs');
 const CALL = { timeout: 60_000 };
 
 /** One raw 2026-07-28 request; the JSON-RPC answer. */

@@ -8,7 +8,6 @@
 // fixed file applies. `switchboard mcp add` and `mcp remove` reach the running gateways the same way.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,8 +19,9 @@ import { removeTree } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 import { textOf } from './gateway-harness.js';
 import { firstStatusFrame, spawnServe, type ServeProcess } from './serve-process.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const CHAOS = fileURLToPath(new URL('../fixtures/chaos-server.ts', import.meta.url));
+const CHAOS = fixtureProgram('chaos-server.ts');
 const CALL = { timeout: 60_000 };
 const q = JSON.stringify;
 

@@ -7,7 +7,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
@@ -16,8 +15,9 @@ import { removeTree, tempDir } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 import { textOf } from './gateway-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const TASK_FIXTURE = fileURLToPath(new URL('../fixtures/task-upstream.mjs', import.meta.url));
+const TASK_FIXTURE = fixtureProgram('task-upstream.mjs');
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const Loose = z.looseObject({});
 type Loose = z.infer<typeof Loose>;

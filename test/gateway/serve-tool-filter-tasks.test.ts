@@ -4,7 +4,6 @@
 // task-augmented call and as a 2026-07-28 tasks-extension call, and the upstream never runs it.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
@@ -13,8 +12,9 @@ import { post2026 } from '../support/raw-2026.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { textOf } from './gateway-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const TASK_FIXTURE = fileURLToPath(new URL('../fixtures/task-upstream.mjs', import.meta.url));
+const TASK_FIXTURE = fixtureProgram('task-upstream.mjs');
 const Loose = z.looseObject({});
 const REFUSAL = "tool 'work' is disabled for MCP server 't'";
 const WITH_TASKS = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };

@@ -1,7 +1,6 @@
 // `switchboard serve --tool-search` (the built CLI over stdio, chaos-server upstreams) given a changed
 // config.toml: the servers pinned with always_loaded follow the file without a restart (same
 // processes), the client is told its tools/list changed, and a removed server's tools leave the search.
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +10,9 @@ import { killProcessesByMarker } from '../support/process-tree.js';
 import { removeTree } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 import { textOf } from './gateway-harness.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const CHAOS = fileURLToPath(new URL('../fixtures/chaos-server.ts', import.meta.url));
+const CHAOS = fixtureProgram('chaos-server.ts');
 const CALL = { timeout: 60_000 };
 const q = JSON.stringify;
 

@@ -1,13 +1,13 @@
 // A task the gateway forgets before it ended (here: its session ended) is cancelled on its upstream (a real SDK v1 tasks server, test/fixtures/task-upstream.mjs): no one can read it any more,
 // so the upstream need not run it to its end. The host's one task table forgets it; the gateway's
 // work cancels it.
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseMcpServerConfig } from '../../src/config/index.js';
 import { startGateway, type GatewayHarness } from './gateway-harness.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const TASK_FIXTURE = fileURLToPath(new URL('../fixtures/task-upstream.mjs', import.meta.url));
+const TASK_FIXTURE = fixtureProgram('task-upstream.mjs');
 const Loose = z.looseObject({});
 
 describe('gateway: a forgotten task', () => {

@@ -8,6 +8,7 @@ import { createMcpClient, isMcpClientError, type McpClientError } from '../../sr
 import type { McpClient, McpClientDeps, McpClientOptions } from '../../src/mcp-client/index.js';
 import { createLogger } from '../../src/util/index.js';
 import type { Logger } from '../../src/util/index.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/mcp');
 export const NODE = process.execPath;
@@ -17,7 +18,7 @@ export function serverConfig(name: string, raw: Record<string, unknown>): McpSer
 }
 
 export function fixtureStdio(name: string, file: string, extra: Record<string, unknown> = {}): McpServerConfig {
-  return serverConfig(name, { command: NODE, args: [path.join(FIXTURES, file)], ...extra });
+  return serverConfig(name, { command: NODE, args: [fixtureProgram(`mcp/${file}`)], ...extra });
 }
 
 export interface CapturingLogger extends Logger {

@@ -1,12 +1,12 @@
 // The 2026-07-28 probe's bound: a stdio server silent on `server/discover` (a 2025 server ignoring an
 // unknown request) gets `initialize` after STDIO_PROBE_TIMEOUT_MS, at most half the startup timeout;
 // over HTTP silence is an outage and the startup timeout ends it. Real chaos-server processes.
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnUrlServer } from '../support/fixture-processes.js';
 import { clientPool, NODE, serverConfig, textOf } from './helpers.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const CHAOS = fileURLToPath(new URL('../fixtures/chaos-server.ts', import.meta.url));
+const CHAOS = fixtureProgram('chaos-server.ts');
 const pool = clientPool();
 const stops: (() => void)[] = [];
 afterEach(async () => {

@@ -4,7 +4,6 @@
 // carry no argument values.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -18,9 +17,10 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../supp
 import { post2026 } from '../support/raw-2026.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
 const TOKEN = 'otlp-trace-test-token-abcdefgh';
-const TRACED_UPSTREAM = fileURLToPath(new URL('../fixtures/traced-upstream.mjs', import.meta.url));
+const TRACED_UPSTREAM = fixtureProgram('traced-upstream.mjs');
 const SECRET_ARGUMENT = 'do-not-export-this-value';
 
 describe('tracing a gateway call over OTLP', () => {

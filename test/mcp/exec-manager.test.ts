@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMcpServerConfig } from '../../src/config/index.js';
 import { createDefaultClientFactory, McpConnectionManager, type McpManagerEvent } from '../../src/mcp/index.js';
 import { nullLogger } from '../../src/util/index.js';
-import { FIXTURES, startExecServerProcess, type ExecServerProcess } from '../support/exec-processes.js';
+import { startExecServerProcess, type ExecServerProcess } from '../support/exec-processes.js';
 import { EventLog } from '../support/wait.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
 const TOKEN = randomBytes(24).toString('base64url');
 let dir: string;
@@ -33,7 +34,7 @@ describe('connection manager over an exec-server', () => {
     const listen = url.replace(/^ws:\/\//, '');
     const server = parseMcpServerConfig('remote', {
       command: process.execPath,
-      args: [path.join(FIXTURES, 'mcp', 'manager-server.mjs')],
+      args: [fixtureProgram('mcp/manager-server.mjs')],
       cwd: dir,
       env: { MGR_NAME: 'remote' },
       environment: 'box',

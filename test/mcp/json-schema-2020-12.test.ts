@@ -14,8 +14,9 @@ import { startGateway, type GatewayHarness } from '../gateway/gateway-harness.js
 import { EventReader, makeHarness, text } from '../support/agent-harness.js';
 import { runCli } from '../support/cli.js';
 import { tempHome } from '../support/temp.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/mcp/stdio-v2-server.mjs');
+const FIXTURE = fixtureProgram('mcp/stdio-v2-server.mjs');
 const ERA_ENV = { modern: { FIXTURE_SERVE: 'modern-only' }, legacy: {} } as const;
 const stdioServer = (name: keyof typeof ERA_ENV) =>
   parseMcpServerConfig(name, { command: process.execPath, args: [FIXTURE], env: { FIXTURE_SCHEMA_2020: '1', ...ERA_ENV[name] } }).config;

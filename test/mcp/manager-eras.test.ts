@@ -15,11 +15,11 @@ import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
 import { createV1Server } from '../fixtures/mcp/v1-server.mjs';
 import { removeTree, tempDir } from '../support/temp.js';
 import { makeHarness, textOf, type Harness } from './manager-harness.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/mcp');
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const config = (name: string, raw: Record<string, unknown>): McpServerConfig => parseMcpServerConfig(name, raw).config;
-const stdio = (name: string, file: string, env: Record<string, string> = {}) => config(name, { command: process.execPath, args: [path.join(FIXTURES, file)], env });
+const stdio = (name: string, file: string, env: Record<string, string> = {}) => config(name, { command: process.execPath, args: [fixtureProgram(`mcp/${file}`)], env });
 
 const open: (Harness | HttpFixture)[] = [];
 const homes: string[] = [];

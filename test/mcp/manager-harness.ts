@@ -1,6 +1,5 @@
 // Test harness for McpConnectionManager: real stdio fixture servers, recorded events, and waiting for
 // an event instead of sleeping.
-import { fileURLToPath } from 'node:url';
 import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
 import {
   createDefaultClientFactory,
@@ -14,8 +13,9 @@ import {
 import { nullLogger } from '../../src/util/index.js';
 import { EventLog } from '../support/wait.js';
 import { tempDir, removeTree } from '../support/temp.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-export const MANAGER_FIXTURE = fileURLToPath(new URL('../fixtures/mcp/manager-server.mjs', import.meta.url));
+export const MANAGER_FIXTURE = fixtureProgram('mcp/manager-server.mjs');
 
 /** A stdio server running the manager fixture with the given knobs and extra config keys. */
 export function fixtureServer(name: string, knobs: Record<string, string> = {}, extra: Record<string, unknown> = {}): McpServerConfig {

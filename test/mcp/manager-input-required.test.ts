@@ -1,13 +1,13 @@
 // A tool that asks for confirmation, on a 2026-07-28 server (an input-required result) and on a 2025
 // server (an elicitation/create request from the server), goes through the manager's elicitation
 // routing the same way: the running call's handler is asked, and its answer decides.
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMcpServerConfig } from '../../src/config/index.js';
 import type { CallElicitation } from '../../src/mcp/index.js';
 import { makeHarness, textOf, type Harness } from './manager-harness.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/mcp/stdio-v2-server.mjs');
+const FIXTURE = fixtureProgram('mcp/stdio-v2-server.mjs');
 const server = (name: string, env: Record<string, string>) =>
   parseMcpServerConfig(name, { command: process.execPath, args: [FIXTURE], env: { FIXTURE_INPUT_REQUIRED: '1', ...env } }).config;
 

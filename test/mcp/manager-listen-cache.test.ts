@@ -2,7 +2,6 @@
 // revision: a tool added on the server reaches the catalog through subscriptions/listen (over HTTP
 // and stdio), a dropped listen stream is opened again and the next change still arrives, a list past
 // its ttlMs is read again on the next use, and a startup snapshot answers only within its TTL.
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMcpServerConfig, type McpServerConfig } from '../../src/config/index.js';
 import { SnapshotStore } from '../../src/mcp/index.js';
@@ -12,8 +11,8 @@ import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
 import { removeTree, tempDir } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 import { makeHarness, textOf, type Harness } from './manager-harness.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/mcp');
 const config = (name: string, raw: Record<string, unknown>): McpServerConfig => parseMcpServerConfig(name, raw).config;
 
 const open: (Harness | HttpFixture)[] = [];
@@ -69,7 +68,7 @@ describe('change notifications through subscriptions/listen', () => {
   });
 
   it('a tool registered at run time on a 2026-07-28 stdio server reaches the catalog', async () => {
-    const h = await harness([config('local', { command: process.execPath, args: [path.join(FIXTURES, 'stdio-v2-server.mjs')], env: { FIXTURE_SERVE: 'modern-only', FIXTURE_RUNTIME_TOOLS: '1' } })]);
+    const h = await harness([config('local', { command: process.execPath, args: [fixtureProgram('mcp/stdio-v2-server.mjs')], env: { FIXTURE_SERVE: 'modern-only', FIXTURE_RUNTIME_TOOLS: '1' } })]);
     await h.manager.listAllTools({ wait: 'all' });
     expect(h.manager.status()[0]!.protocol).toBe('2026-07-28');
     // On 2026-07-28 the server announces the new tool on the listen stream only.

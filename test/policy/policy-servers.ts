@@ -6,15 +6,15 @@
 // `others` (the second upstream only, or nothing) and `ops` (everything: the positive controls).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
 import { freePort } from '../mcp-client/oauth/helpers.js';
 import type { OAuthFixture } from '../fixtures/oauth-fixture.js';
 import type { OtlpReceiver } from '../support/otlp-receiver.js';
 import { removeTree, tempDir } from '../support/temp.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-export const GATEWAY_FIXTURE = fileURLToPath(new URL('../fixtures/gateway-upstream.mjs', import.meta.url));
-export const TASK_FIXTURE = fileURLToPath(new URL('../fixtures/task-upstream.mjs', import.meta.url));
+export const GATEWAY_FIXTURE = fixtureProgram('gateway-upstream.mjs');
+export const TASK_FIXTURE = fixtureProgram('task-upstream.mjs');
 
 /** The limits every HTTP server of the matrix has; each cell is its own caller, so none shares a budget. */
 export const LIMITS = { requestsPerMinute: 12, concurrentCalls: 2 };

@@ -2,16 +2,16 @@
 // with the chaos server once its startup settles, and what the outcome must be. Expectations are
 // patterns over the texts a user sees, so a row fails when the text stops saying what happened.
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { waitFor } from '../support/wait.js';
 import type { CallOutcome, RunningSubject, StartupOutcome } from './subjects.js';
 import { call, fails, ok, ready, type CaseRun, type FaultCase } from './fault-case.js';
 import { MODERN_HTTP_CASES, MODERN_STDIO_CASES } from './fault-cases-2026.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
 export type { CaseRun, FaultCase } from './fault-case.js';
 
-export const CHAOS = fileURLToPath(new URL('../fixtures/chaos-server.ts', import.meta.url));
+export const CHAOS = fixtureProgram('chaos-server.ts');
 export const NODE = process.execPath;
 
 /** Generous, so rows that should work never trip a deadline on a loaded machine. */

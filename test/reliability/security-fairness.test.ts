@@ -5,7 +5,6 @@
 // refused before its body is read. Each refusal is audited with the tool it named.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { RawHttpSession } from '../support/raw-http-session.js';
@@ -15,8 +14,9 @@ import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.
 import { freePort } from '../mcp-client/oauth/helpers.js';
 import { UPSTREAM_FIXTURE } from '../gateway/gateway-harness.js';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const TASK_FIXTURE = fileURLToPath(new URL('../fixtures/task-upstream.mjs', import.meta.url));
+const TASK_FIXTURE = fixtureProgram('task-upstream.mjs');
 const MAX_SESSIONS = 4;
 const PER_MINUTE = 12;
 /** As many concurrent calls as the sessions: a caller may hold every session busy, as the finding had it. */

@@ -14,8 +14,9 @@ import { killProcessesByMarker } from '../support/process-tree.js';
 import { spawnUrlServer } from '../support/fixture-processes.js';
 import { CHAOS, NODE } from './fault-cases.js';
 import { tempDir, removeTree } from '../support/temp.js';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 
-const WHOAMI = path.join(REPO, 'test/fixtures/chaos-server.ts');
+const WHOAMI = fixtureProgram('chaos-server.ts');
 const secret = (label: string) => `${label}-${randomBytes(12).toString('hex')}`;
 
 /** Secrets in the parent environment; names look like secrets, so the shell's filter drops them too. */

@@ -1,14 +1,13 @@
 // The stdio framing policy as a launcher test sees it: the chaos server in noise-stdout mode answers a
 // call through the launcher, and every noise line was skipped and logged at warn (as for a local server).
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import type { LaunchedServer } from '../../src/mcp-client/index.js';
 import { createLogger, type Logger } from '../../src/util/index.js';
-import { FIXTURES } from './exec-processes.js';
+import { fixtureProgram } from './fixture-bundles.js';
 
 /** Arguments after the Node program: the chaos server writing non-JSON lines around every message. */
-export const NOISY_SERVER_ARGS = [path.join(FIXTURES, 'chaos-server.ts'), '--mode', 'noise-stdout'];
+export const NOISY_SERVER_ARGS = [fixtureProgram('chaos-server.ts'), '--mode', 'noise-stdout'];
 
 const NOISE_WARNING = / WARN MCP server `[^`]*` wrote a stdout line that is not JSON; skipped: chaos-server: this line is not JSON-RPC \([1-3]\)/;
 

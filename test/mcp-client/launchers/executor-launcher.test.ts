@@ -10,14 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnvironmentConfig } from '../../../src/config/index.js';
 import { selectLauncher, type LaunchedServer, type StdioLauncher, type StdioServerSpec } from '../../../src/mcp-client/index.js';
 import { nullLogger } from '../../../src/util/index.js';
-import { EVERYTHING, FIXTURES, startExecServerProcess, type ExecServerProcess } from '../../support/exec-processes.js';
+import { EVERYTHING, startExecServerProcess, type ExecServerProcess } from '../../support/exec-processes.js';
 import { isAlive, killQuietly } from '../../support/process-tree.js';
 import { waitFor } from '../../support/wait.js';
 import { expectNoiseSkipped, NOISY_SERVER_ARGS } from '../../support/noisy-server.js';
+import { fixtureProgram } from '../../support/fixture-bundles.js';
 
 const TOKEN = randomBytes(24).toString('base64url');
 // The chaos fixture, healthy, with the tools that show where and how it runs (whoami, counter, ...).
-const FIXTURE = path.join(FIXTURES, 'chaos-server.ts');
+const FIXTURE = fixtureProgram('chaos-server.ts');
 const FIXTURE_ARGS = [FIXTURE, '--process-tools'];
 let dir: string;
 let tokenFile: string;

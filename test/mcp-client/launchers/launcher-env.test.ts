@@ -10,13 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnvironmentConfig } from '../../../src/config/index.js';
 import { createLocalLauncher, DEFAULT_ENV_VARS, selectLauncher, type StdioLauncher, type StdioServerSpec } from '../../../src/mcp-client/index.js';
 import { nullLogger } from '../../../src/util/index.js';
-import { FIXTURES, startExecServerProcess, type ExecServerProcess } from '../../support/exec-processes.js';
+import { startExecServerProcess, type ExecServerProcess } from '../../support/exec-processes.js';
 import { killQuietly } from '../../support/process-tree.js';
 import { isMissing } from '../../support/system-tags.js';
 import { startTestSshd, type TestSshd } from '../../support/test-sshd.js';
+import { fixtureProgram } from '../../support/fixture-bundles.js';
 
 // The chaos fixture, healthy, with `whoami` (its pid, cwd and environment).
-const FIXTURE_ARGS = [path.join(FIXTURES, 'chaos-server.ts'), '--process-tools'];
+const FIXTURE_ARGS = [fixtureProgram('chaos-server.ts'), '--process-tools'];
 const TOKEN = randomBytes(24).toString('base64url');
 
 /** Every default name set to something, wherever the server runs (sshd sets HOME, USER, LOGNAME, SHELL and PATH itself). */

@@ -9,14 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnvironmentConfig } from '../../../src/config/index.js';
 import { selectLauncher, type LaunchedServer, type StdioLauncher, type StdioServerSpec } from '../../../src/mcp-client/index.js';
 import { nullLogger } from '../../../src/util/index.js';
-import { FIXTURES } from '../../support/exec-processes.js';
 import { isAlive, killQuietly } from '../../support/process-tree.js';
 import { waitFor } from '../../support/wait.js';
 import { startTestSshd, type TestSshd } from '../../support/test-sshd.js';
 import { expectNoiseSkipped, NOISY_SERVER_ARGS } from '../../support/noisy-server.js';
+import { fixtureProgram } from '../../support/fixture-bundles.js';
 
 // The chaos fixture, healthy, with the tools that show where and how it runs (whoami, counter, ...).
-const FIXTURE = path.join(FIXTURES, 'chaos-server.ts');
+const FIXTURE = fixtureProgram('chaos-server.ts');
 const FIXTURE_ARGS = [FIXTURE, '--process-tools'];
 const SECRET_VALUE = `secret-${randomBytes(8).toString('hex')}`;
 const LOCAL_ENV = { LOCAL_VALUE: SECRET_VALUE, NOT_NAMED: 'must-not-travel', PATH: process.env.PATH, HOME: process.env.HOME };

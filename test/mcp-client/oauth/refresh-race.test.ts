@@ -8,8 +8,9 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
 import { httpServer, loginWithBrowser, storedCredentials } from './helpers.js';
 import { tempHome } from '../../support/temp.js';
+import { fixtureProgram } from '../../support/fixture-bundles.js';
 
-const CHILD = path.resolve(import.meta.dirname, '../../fixtures/oauth-refresh-child.mjs');
+const CHILD = fixtureProgram('oauth-refresh-child.mjs');
 const DIST = path.resolve(import.meta.dirname, '../../../dist/mcp-client/oauth/index.js');
 
 interface ChildResult {
