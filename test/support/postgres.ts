@@ -1,9 +1,12 @@
-// A real, throwaway PostgreSQL for tests and `npm run cluster`: initdb in a temporary folder, the
+// A real, throwaway PostgreSQL for tests and `npm run cluster`: a fresh cluster in a temporary folder
+// (a copy of one initdb made once per machine and PostgreSQL build, kept under the system's temporary
+// folder: initdb costs about 1 CPU-second, the copy a third of that), the
 // server on a loopback port (no Unix socket), trust auth for loopback only, removed on stop. As root
 // it runs as the `postgres` user (initdb refuses root). It dies with its parent (setpriv --pdeathsig).
 // Node built-ins only: scripts/cluster.mjs imports this file directly (Node strips the types).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, existsSync, readdirSync, renameSync } from 'node:fs';
 import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -70,18 +73,50 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-/** initdb a temporary cluster and start it on a loopback port. Throws when the binaries are missing. */
+/** A temporary folder the server's user owns (as root: the `postgres` user, as initdb refuses root). */
+async function serverOwnedTemp(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  if (isRoot) await chown(dir, Number(spawnSync('id', ['-u', 'postgres']).stdout.toString().trim()), Number(spawnSync('id', ['-g', 'postgres']).stdout.toString().trim()));
+  return dir;
+}
+
+const INITDB_ARGS = ['-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'];
+
+/**
+ * The data folder of a cluster initdb made for these binaries and arguments, made once (by whichever
+ * process asks first: made aside, then renamed into place, so processes racing each other all get a
+ * whole one) and copied by every server after. Never started itself.
+ */
+async function clusterTemplate(bin: string): Promise<string> {
+  const key = createHash('sha256').update(`${bin}\0${INITDB_ARGS.join(' ')}\0${process.getuid?.() ?? ''}`).digest('hex').slice(0, 16);
+  const template = path.join(os.tmpdir(), `sb-pg-template-${key}`);
+  if (existsSync(path.join(template, 'PG_VERSION'))) return template;
+  const aside = await serverOwnedTemp('sb-pg-initdb-');
+  try {
+    const [initCmd, initArgs] = asServerUser(path.join(bin, 'initdb'), ['-D', path.join(aside, 'data'), ...INITDB_ARGS]);
+    const init = spawnSync(initCmd, initArgs, { encoding: 'utf8' });
+    if (init.status !== 0) throw new Error(`initdb failed (${init.status}): ${init.stderr || init.stdout}`);
+    try {
+      renameSync(path.join(aside, 'data'), template);
+    } catch (error) {
+      if (!existsSync(path.join(template, 'PG_VERSION'))) throw error; // else another process made it first
+    }
+  } finally {
+    await rm(aside, { recursive: true, force: true });
+  }
+  return template;
+}
+
+/** A fresh cluster (a copy of the initdb template) in a temporary folder, started on a loopback port. Throws when the binaries are missing. */
 export async function startPostgres(options: { port?: number; log?: (line: string) => void } = {}): Promise<TestPostgres> {
   const bin = postgresBinDir();
   if (bin === null) throw new Error(`cannot start PostgreSQL: ${POSTGRES_NOT_FOUND}; install it with npm run setup:system`);
-  const root = await mkdtemp(path.join(os.tmpdir(), 'sb-pg-'));
+  const root = await serverOwnedTemp('sb-pg-');
   const dataDir = path.join(root, 'data');
-  if (isRoot) await chown(root, Number(spawnSync('id', ['-u', 'postgres']).stdout.toString().trim()), Number(spawnSync('id', ['-g', 'postgres']).stdout.toString().trim()));
-  const [initCmd, initArgs] = asServerUser(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
-  const init = spawnSync(initCmd, initArgs, { encoding: 'utf8' });
-  if (init.status !== 0) {
+  const copied = spawnSync('cp', ['-a', await clusterTemplate(bin), dataDir], { encoding: 'utf8' });
+  if (copied.status !== 0) {
     await rm(root, { recursive: true, force: true });
-    throw new Error(`initdb failed (${init.status}): ${init.stderr || init.stdout}`);
+    throw new Error(`copying the initdb template failed (${copied.status}): ${copied.stderr}`);
   }
   // Only loopback may connect; trust is safe there for a throwaway server.
   await writeFile(path.join(dataDir, 'pg_hba.conf'), 'host all all 127.0.0.1/32 trust\nhost all all ::1/128 trust\n');
