@@ -30,8 +30,11 @@ export class IdleThreads {
   sweep(now = Date.now()): void {
     for (const [id, used] of this.lastUsed) {
       if (now - used < this.idleMs || this.leases.isBusy(id)) continue;
-      this.lastUsed.delete(id);
       const thread = this.manager.find(id);
+      // A call returns on its turn's last event, a moment before the thread itself is idle again:
+      // a thread still running is looked at again on the next sweep, not forgotten.
+      if (thread?.status === 'running') continue;
+      this.lastUsed.delete(id);
       if (thread?.status !== 'idle') continue;
       this.logger.info('shutting down an idle thread (it resumes from its rollout on the next reply)', { threadId: id });
       thread.shutdown().catch((err: unknown) => this.logger.warn('idle thread shutdown failed', { threadId: id, error: errorMessage(err) }));
