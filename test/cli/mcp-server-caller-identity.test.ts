@@ -11,9 +11,9 @@ import { responsesTurn, startFakeModelServer, type FakeModelServer, type Recorde
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { makeServerHome, spawnHttpServer, type ServerHome } from '../support/mcp-server-harness.js';
 import { freePort } from '../mcp-client/oauth/helpers.js';
-import { OPENS_URLS, presentedTokens, signIn, signsInAs } from '../gateway/caller-harness.js';
+import { EXCHANGE_CLIENT, OPENS_URLS, presentedTokens, signIn, signsInAs } from '../gateway/caller-harness.js';
 
-const GATEWAY_SECRET = 'gateway-client-secret-4567';
+const GATEWAY_SECRET = EXCHANGE_CLIENT.clientSecret;
 type CodexResult = { isError?: boolean; content: { text: string }[]; structuredContent?: { threadId?: string } };
 
 describe('mcp-server --http: the agent acts as each caller upstream', () => {
@@ -29,7 +29,7 @@ describe('mcp-server --http: the agent acts as each caller upstream', () => {
     model = await startFakeModelServer();
     const port = await freePort();
     url = `http://127.0.0.1:${port}/mcp`;
-    fixture = await startOAuthFixture({ jwt: { audience: url }, preRegistered: { clientId: 'switchboard-gateway', clientSecret: GATEWAY_SECRET } });
+    fixture = await startOAuthFixture({ jwt: { audience: url }, preRegistered: EXCHANGE_CLIENT });
     sh = await makeServerHome(
       model,
       `[mcp_servers.team]

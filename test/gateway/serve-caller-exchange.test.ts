@@ -13,10 +13,10 @@ import { requireBuild } from '../support/mcp-server-harness.js';
 import { removeTree } from '../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { servePlace, spawnServe, type ServeProcess } from './serve-process.js';
-import { callerClient, operatorToken, presentedTokens, whoami as whoamiOf } from './caller-harness.js';
+import { callerClient, EXCHANGE_CLIENT, operatorToken, presentedTokens, whoami as whoamiOf } from './caller-harness.js';
 
 const STATIC_TOKEN = 'static-token-of-the-operator-0123';
-const GATEWAY_SECRET = 'gateway-client-secret-4567';
+const GATEWAY_SECRET = EXCHANGE_CLIENT.clientSecret;
 
 describe('switchboard serve --http: identity = "caller" by token exchange', () => {
   let fixture: OAuthFixture;
@@ -31,9 +31,9 @@ describe('switchboard serve --http: identity = "caller" by token exchange', () =
     const place = await servePlace('sb-caller-exchange-');
     const { port, work } = place;
     ({ home, mcpUrl } = place);
-    fixture = await startOAuthFixture({ jwt: { audience: mcpUrl }, preRegistered: { clientId: 'switchboard-gateway', clientSecret: GATEWAY_SECRET } });
+    fixture = await startOAuthFixture({ jwt: { audience: mcpUrl }, preRegistered: EXCHANGE_CLIENT });
     // The operator's own credential for the same upstream (a client_credentials token of the gateway).
-    operatorUpstreamToken = await operatorToken(fixture, { clientId: 'switchboard-gateway', clientSecret: GATEWAY_SECRET });
+    operatorUpstreamToken = await operatorToken(fixture);
     await writeFile(
       path.join(home, 'config.toml'),
       `[mcp_servers.ops]
