@@ -73,10 +73,15 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
+let serverUser: { uid: number; gid: number } | undefined;
+
 /** A temporary folder the server's user owns (as root: the `postgres` user, as initdb refuses root). */
 async function serverOwnedTemp(prefix: string): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  if (isRoot) await chown(dir, Number(spawnSync('id', ['-u', 'postgres']).stdout.toString().trim()), Number(spawnSync('id', ['-g', 'postgres']).stdout.toString().trim()));
+  if (isRoot) {
+    serverUser ??= { uid: Number(spawnSync('id', ['-u', 'postgres']).stdout.toString().trim()), gid: Number(spawnSync('id', ['-g', 'postgres']).stdout.toString().trim()) };
+    await chown(dir, serverUser.uid, serverUser.gid);
+  }
   return dir;
 }
 
