@@ -147,11 +147,12 @@ async function runCase(subjectKind: FaultSubject, c: FaultCase): Promise<MatrixR
  * place in SLICE_ROWS picks in turn, so each subject still runs a share of the slice (the gateways run
  * the manager beneath them). The long runs take every row on every subject.
  */
+const ROWS_OF = new Map(SUBJECTS.map((s) => [s.name, new Set(casesFor(s.name).map((c) => c.id))]));
 function inSlice(subject: string) {
   return (c: { id: string }): boolean => {
     const at = SLICE_ROWS.indexOf(c.id);
     if (at < 0) return false;
-    const having = SUBJECTS.filter((s) => casesFor(s.name).some((k) => k.id === c.id));
+    const having = SUBJECTS.filter((s) => ROWS_OF.get(s.name)!.has(c.id));
     return having[at % having.length]?.name === subject;
   };
 }

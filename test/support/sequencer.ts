@@ -1,5 +1,5 @@
 // The order files start in: vitest's (longest first by the last run's durations, else largest first,
-// one project after another), except that the reliability project goes first. Its files are few and
+// one project after another), except that the reliability projects go first. Their files are few and
 // long, and started last they would leave one worker running them while the others sit idle.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
