@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { TSC } from '../test/support/typescript.js';
 import { row, type BenchContext, type BenchRow } from './bench-types.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -50,7 +51,7 @@ async function buildToday(ctx: BenchContext): Promise<{ bin: string; ref: string
   ctx.log(`building today's switchboard (${ref.slice(0, 12)}) in ${dir}`);
   execFileSync('sh', ['-c', `git archive ${ref} | tar -x -C ${JSON.stringify(dir)}`], { cwd: REPO });
   await symlink(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
-  execFileSync(process.execPath, [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+  execFileSync(process.execPath, [TSC, '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
   const bin = path.join(dir, 'bin', 'switchboard.js');
   if (!existsSync(bin)) throw new Error(`today's build has no ${bin}`);
   return { bin, ref, dispose: () => rm(dir, { recursive: true, force: true }) };

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatTurn, startFakeModelServer, type FakeModelServer } from '../fixtures/fake-model-server.js';
 import { removeTree } from '../support/temp.js';
+import { TSC } from '../support/typescript.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const examples = ['aggregate-servers.ts', 'agent-turn.ts', 'embed-gateway.ts'].map((f) => path.join('examples', f));
@@ -54,11 +55,10 @@ describe('examples/', () => {
   });
 
   it('type-check against the built declarations', async () => {
-    const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
     // Command-line files: tsconfig.json (and its `paths` to src/) is not used, so 'switchboard'
     // resolves through package.json `exports` to dist/api/*.d.ts.
     const flags = ['--ignoreConfig', '--noEmit', '--skipLibCheck', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023', '--types', 'node'];
-    const result = await run(process.execPath, [tsc, ...flags, ...examples], process.env, 120_000);
+    const result = await run(process.execPath, [TSC, ...flags, ...examples], process.env, 120_000);
     expect(result.stdout + result.stderr).toBe('');
     expect(result.code).toBe(0);
   }, 130_000);
