@@ -1,6 +1,7 @@
 // The conformance fixture against the real @modelcontextprotocol/conformance CLI (a few representative
 // scenarios; `npm run conformance:server` runs all of them), its HTTP guards, its standalone entry, and
-// the scoring and baseline rules of scripts/conformance-server.ts.
+// the scoring and baseline rules of scripts/conformance-server.ts. npm test runs a slice of the
+// representative scenarios (one CLI run each, about a CPU-second); the long runs run them all.
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConformanceServer, type StartedServer } from '../fixtures/conformance-server.js';
 import { judge, listServerScenarios, parseBaseline, readScenarioResults, runConformanceCli, type ScenarioResult } from '../../scripts/conformance-server.js';
 import { spawnUrlServer, waitForExit } from '../support/fixture-processes.js';
+import { sliceOf, sliceTitle } from '../support/long-runs.js';
 import { removeTree } from '../support/temp.js';
 
 const REPRESENTATIVE = [
@@ -21,6 +23,8 @@ const REPRESENTATIVE = [
   'prompts-get-with-args',
   'dns-rebinding-protection',
 ];
+// The slice: a request, a server-to-client request during a call, and resumption of a stream.
+const SCENARIOS = sliceOf(REPRESENTATIVE, (s) => ['server-initialize', 'tools-call-elicitation', 'server-sse-polling'].includes(s));
 
 let server: StartedServer;
 let outDir: string;
@@ -47,14 +51,14 @@ function status(url: string, headers: Record<string, string>): Promise<number> {
 }
 
 describe('conformance fixture', () => {
-  it('passes representative scenarios of the real conformance suite with no failure or warning', { timeout: 120_000 }, async () => {
+  it(sliceTitle('passes representative scenarios of the real conformance suite with no failure or warning', SCENARIOS.length, REPRESENTATIVE.length), { timeout: 120_000 }, async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    for (const scenario of REPRESENTATIVE) {
+    for (const scenario of SCENARIOS) {
       const { code, output } = await runConformanceCli(['server', '--url', server.url, '--scenario', scenario, '-o', outDir], { timeoutMs: 60_000 });
       expect(code, output).toBe(0);
     }
     const results = await readScenarioResults(outDir);
-    expect([...results.keys()].sort()).toEqual([...REPRESENTATIVE].sort());
+    expect([...results.keys()].sort()).toEqual([...SCENARIOS].sort());
     for (const result of results.values()) expect(result, result.problems.join('\n')).toMatchObject({ passed: true, problems: [] });
     // The SSE-polling scenario really exercised resumption, not just the stream opening.
     const pollingDir = (await readdir(outDir)).find((d) => d.startsWith('server-server-sse-polling-'));
