@@ -61,7 +61,8 @@ export function exchangeSettings(server: McpServerConfig, env: NodeJS.ProcessEnv
 export class ExchangedToken implements AuthProvider {
   private subject: Secret | undefined;
   private issued: { token: Secret; refreshAt: number } | undefined;
-  private exchanging: Promise<string> | undefined;
+  /** The exchange under way, and the caller's token it trades. */
+  private exchanging: { subject: string | undefined; token: Promise<string> } | undefined;
   /** Exchanges made for this caller (tests and the status page read it). */
   exchanges = 0;
 
@@ -79,10 +80,20 @@ export class ExchangedToken implements AuthProvider {
   async token(): Promise<string> {
     const held = this.issued;
     if (held && this.settings.now() < held.refreshAt) return held.token.reveal();
-    this.exchanging ??= this.exchange().finally(() => {
-      this.exchanging = undefined;
-    });
-    return this.exchanging;
+    // Requests arriving during an exchange share it, unless the caller has presented another token
+    // since it began: the old one may have expired or been revoked, and its refusal must not fail a
+    // request that carries a good one.
+    const subject = this.subject?.reveal();
+    if (!this.exchanging || this.exchanging.subject !== subject) {
+      const run: { subject: string | undefined; token: Promise<string> } = {
+        subject,
+        token: this.exchange().finally(() => {
+          if (this.exchanging === run) this.exchanging = undefined;
+        }),
+      };
+      this.exchanging = run;
+    }
+    return this.exchanging.token;
   }
 
   /** The upstream refused the token: the next request exchanges again (the SDK retries once). */
@@ -119,7 +130,8 @@ export class ExchangedToken implements AuthProvider {
     const lifetime = issued.expiresAt === null ? Number.POSITIVE_INFINITY : issued.expiresAt - now;
     const refreshAt = issued.expiresAt === null ? Number.POSITIVE_INFINITY : issued.expiresAt - Math.min(EXCHANGE_SKEW_MS, lifetime / 4);
     const token = issued.tokens.access_token;
-    this.issued = { token: new Secret(token), refreshAt };
+    // A newer exchange (for the caller's newer token) keeps its own result.
+    if (this.subject?.reveal() === subject.reveal()) this.issued = { token: new Secret(token), refreshAt };
     return token;
   }
 }
