@@ -106,10 +106,18 @@ describe.each([
     const fromServer = (p: { message?: string }) => !(sdk === 'v2-2026' && p.message?.startsWith('Fulfilling input required'));
     const result = await c.callTool('codex', { prompt: 'go', cwd: sh.work }, { onprogress: (p) => fromServer(p) && progress.push(p) });
     expect(result.content[0]!.text).toBe('progress is visible');
-    expect(atApproval).toBeGreaterThanOrEqual(2);
     expect(progress[0]!.message).toBe('turn started');
-    expect(progress.map((p) => p.message)).toContain(`waiting for approval to run touch ${file}`);
     for (let i = 1; i < progress.length; i++) expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
+    if (sdk === 'v2-2026') {
+      // In 2026-07-28 the approval is an input-required result, which ends the wire request. The server
+      // sends "waiting for approval" just before it, but an SDK v2 client that reads both in one chunk
+      // (a loaded machine) handles the response first and drops the notification for a request it no
+      // longer holds: only what came before is certain.
+      expect(atApproval).toBeGreaterThanOrEqual(1);
+    } else {
+      expect(atApproval).toBeGreaterThanOrEqual(2);
+      expect(progress.map((p) => p.message)).toContain(`waiting for approval to run touch ${file}`);
+    }
   });
 
   it('cancelling the request aborts the turn and frees the thread for codex-reply', async () => {
