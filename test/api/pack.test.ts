@@ -192,11 +192,13 @@ describe(fullRun ? 'the npm package (packed as a publish does: prepack builds it
     for (const name of ['gpt-tokenizer', 'pg', ...OTEL.slice(1)]) expect(existsSync(path.join(app, 'node_modules', name)), name).toBe(false);
     expect(existsSync(path.join(app, 'node_modules', 'openai'))).toBe(true);
 
-    const traced = await run('npx', ['--no-install', 'switchboard', 'mcp', 'call', 'mcp__x__y'], { cwd: app, env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' } });
+    // The installed bin, run as npx runs it (npx itself is checked above; each npx costs about a CPU-second).
+    const bin = path.join(app, 'node_modules', '.bin', 'switchboard');
+    const traced = await run(bin, ['mcp', 'call', 'mcp__x__y'], { cwd: app, env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' } });
     expect(traced.code).toBe(1);
     expect(traced.stderr).toContain(`error: Trace export (OTEL_* variables set) needs the packages ${OTEL.join(', ')}, which switchboard does not install by default: run \`npm i ${OTEL.join(' ')}\``);
 
-    const stored = await run('npx', ['--no-install', 'switchboard', '-c', 'store.postgres_url_env_var="SB_DB"', 'audit', 'tail'], { cwd: app, env: { ...env, SB_DB: 'postgres://127.0.0.1:9/x' } });
+    const stored = await run(bin, ['-c', 'store.postgres_url_env_var="SB_DB"', 'audit', 'tail'], { cwd: app, env: { ...env, SB_DB: 'postgres://127.0.0.1:9/x' } });
     expect(stored.code).toBe(1);
     expect(stored.stderr).toContain('error: The PostgreSQL store ([store] postgres_url_env_var = "SB_DB") needs the package pg, which switchboard does not install by default: run `npm i pg`');
 
