@@ -17,10 +17,7 @@ import { guarded, listened, served, type ServeOptions } from './served.js';
 /** SSE `retry:` announced on resumable HTTP streams, unless the caller sets another. */
 const SSE_RETRY_MS = 1_000;
 
-/**
- * Serve Streamable HTTP: 2025 clients in sessions, 2026-07-28 clients per request. close() stops
- * accepting, ends every session and waiting request, then closes the product.
- */
+/** What `serveHttp` (serve.ts, the public face) does once this module is loaded. */
 export async function serveHttp(product: Product, http: HttpServeOptions, options: ServeOptions): Promise<HttpHost> {
   const { logger } = options;
   if (product.ops) http.ops?.setSource(product.ops);
