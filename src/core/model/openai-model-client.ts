@@ -1,7 +1,8 @@
 // ModelClient over the official `openai` package, for both wire APIs. The one place where model
 // retries happen: 429 / 5xx / connection failures (request budget) and broken or idle streams
 // (stream budget) are re-sent with backoff, each announced as a `retrying` event.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import type * as OpenAISdk from 'openai';
 import type { ModelProviderConfig } from '../../config/index.js';
 import { abortError, nullLogger, sleep, type Logger } from '../../util/index.js';
 import { openChatStream, ChatDecoder } from './chat-wire.js';
@@ -22,6 +23,18 @@ export interface OpenAIModelClientOptions {
   retryBaseDelayMs?: number;
 }
 
+/**
+ * The `openai` package (about 240 modules, a quarter of a CPU-second to load), imported by the
+ * first model request: a process that never calls a model, or has not yet (`mcp-server` before its
+ * first turn), does not load it.
+ */
+let openaiModule: typeof OpenAISdk | undefined;
+
+async function loadOpenAI(): Promise<typeof OpenAI> {
+  openaiModule ??= await import('openai');
+  return openaiModule.default;
+}
+
 const MAX_BACKOFF_MS = 30_000;
 const MAX_RETRY_AFTER_MS = 60_000;
 
@@ -36,10 +49,12 @@ function retryAfterMs(headers: Headers | undefined): number | null {
 /** Classify anything thrown while opening (`open`) or reading (`stream`) an attempt. */
 export function classifyModelError(err: unknown, phase: 'open' | 'stream'): ModelError {
   if (err instanceof ModelError) return err;
-  if (err instanceof OpenAI.APIConnectionError) {
+  // The SDK's errors exist only once the SDK has been loaded.
+  const OpenAI = openaiModule?.default;
+  if (OpenAI && err instanceof OpenAI.APIConnectionError) {
     return new ModelError('model_connection_failed', `connection to the model failed: ${err.message}`, { retry: phase === 'open' ? 'request' : 'stream', cause: err });
   }
-  if (err instanceof OpenAI.APIError) {
+  if (OpenAI && err instanceof OpenAI.APIError) {
     const status = typeof err.status === 'number' ? err.status : null;
     if (status === null) {
       // An error payload inside the stream (SSE `error` event).
@@ -82,7 +97,8 @@ export class OpenAIModelClient implements ModelClient {
     this.baseDelayMs = options.retryBaseDelayMs ?? 200;
   }
 
-  private sdk(resolved: ResolvedProvider): OpenAI {
+  private async sdk(resolved: ResolvedProvider): Promise<OpenAI> {
+    const OpenAI = await loadOpenAI();
     return new OpenAI({
       // A provider without env_key sends no Authorization header at all (the null below removes it).
       apiKey: resolved.apiKey ?? 'no-key',
@@ -107,7 +123,7 @@ export class OpenAIModelClient implements ModelClient {
   async *stream(request: ModelRequest, options: { signal: AbortSignal }): AsyncIterable<ResponseEvent> {
     const { signal } = options;
     const resolved = resolveProvider(this.provider, this.env);
-    const client = this.sdk(resolved);
+    const client = await this.sdk(resolved);
     const used = { request: 0, stream: 0 };
     for (;;) {
       if (signal.aborted) throw abortError(signal);

@@ -3,44 +3,26 @@
 // for every request of every revision: the caller's view, rounds, the task table, the audit trail,
 // server spans, Codex's refusal texts where the product has them, and the shutdown order.
 import type { Readable, Writable } from 'node:stream';
-import type { AuthInfo, Server, Transport } from '@modelcontextprotocol/server';
+import type { Server, Transport } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { errorMessage, type Logger } from '../../util/index.js';
-import type { Telemetry } from '../../util/telemetry/index.js';
-import { UNRESTRICTED, type AccessPolicy } from '../access/access-rules.js';
-import { AuditedTransport, auditedServer, type AuditSink } from '../access/audit-trail.js';
-import { callerOf } from '../access/caller.js';
-import { InputFlows } from '../flows/input-flows.js';
-import type { RequestStateKey } from '../flows/request-state.js';
-import { retryHolders, TaskIds } from '../flows/task-ids.js';
-import { closingAlso, HTTP_DEFAULTS, startHttpHost, type HttpHost, type HttpServeOptions } from '../http/http-host.js';
-import { createModernLeg } from '../http/modern-leg.js';
+import { UNRESTRICTED } from '../access/access-rules.js';
+import { AuditedTransport } from '../access/audit-trail.js';
+import type { HttpHost, HttpServeOptions } from '../http/http-host-types.js';
 import type { ScopedNotifier } from '../http/scoped-events.js';
 import type { Ops } from '../ops/index.js';
 import { listenTap } from '../rpc/listen-tap.js';
 import { observedTransport } from '../rpc/observed-transport.js';
-import { errorResponseFor, RequestGuard } from '../rpc/request-guard.js';
 import { StdioFrameTransport } from '../rpc/stdio-transport.js';
-import { handlerTables, isDiscovery, legacyServer, modernServer, type Served } from './build-server.js';
+import { legacyServer, modernServer } from './build-server.js';
 import { HostSession } from './host-session.js';
-import { HostTasks } from './host-tasks.js';
 import type { Product } from './product.js';
+import { guarded, listened, served, type ServeOptions } from './served.js';
+
+export type { ServeOptions } from './served.js';
 
 /** A stdout frames did not drain within this long after stdin ended: exit with them unsent. */
 const DRAIN_TIMEOUT_MS = 5_000;
-/** SSE `retry:` announced on resumable HTTP streams, unless the caller sets another. */
-const SSE_RETRY_MS = 1_000;
-
-export interface ServeOptions {
-  logger: Logger;
-  /** [server_auth] rules: what each HTTP caller may see and use (absent: everyone everything). */
-  access?: AccessPolicy;
-  /** Where one record per served request goes. */
-  audit?: AuditSink;
-  /** A server span per request on stdio (HTTP requests are observed by the host's ops). */
-  telemetry?: Telemetry;
-}
-
 export interface StdioIO {
   stdin: Readable;
   stdout: Writable;
@@ -55,29 +37,6 @@ export interface StdioResult {
   exitCode: number;
   /** Frames still wait for a reader that never came: only exiting the process drops them. */
   outputStuck: boolean;
-}
-
-function served(product: Product, options: ServeOptions, key: RequestStateKey | undefined): Served & { ids: TaskIds } {
-  const ids = new TaskIds(key);
-  const tasks = new HostTasks(ids, options.logger);
-  return { product, access: options.access, flows: new InputFlows({ logger: options.logger, ...(key ? { key } : {}) }), tasks, logger: options.logger, ids, handlers: handlerTables(product, tasks) };
-}
-
-/** A listen stream opened, told to the product with its caller and that caller's view. */
-function listened(product: Product, s: Served, uris: string[], auth: AuthInfo | undefined, ended: AbortSignal): void {
-  const caller = callerOf(auth);
-  product.listening?.(uris, s.access?.viewFor(caller) ?? UNRESTRICTED, ended, caller);
-}
-
-/** Codex's refusal texts before the SDK sees a request, for a product that has them. */
-function guarded(s: Served, transport: Transport, stdio: boolean): { transport: Transport; guard?: RequestGuard } {
-  const texts = s.product.texts;
-  if (!texts) return { transport };
-  const methods = (era: 'legacy' | 'modern') => new Set(s.handlers[era].map(([m]) => m));
-  const legacy = new Set(['initialize', 'ping', ...methods('legacy')]);
-  const modern = stdio ? new Set(['server/discover', ...[...methods('modern')].filter((m) => !legacy.has(m))]) : new Set<string>();
-  const guard = new RequestGuard(transport, legacy, texts, modern);
-  return { transport: guard, guard };
 }
 
 /** One connection being served (a stdio pipe, an in-memory pair). */
@@ -167,74 +126,11 @@ export async function serveStdio(product: Product, io: StdioIO, options: ServeOp
 
 /**
  * Serve Streamable HTTP: 2025 clients in sessions, 2026-07-28 clients per request. close() stops
- * accepting, ends every session and waiting request, then closes the product.
+ * accepting, ends every session and waiting request, then closes the product. Loaded on first use
+ * (serve-http.ts says why).
  */
 export async function serveHttp(product: Product, http: HttpServeOptions, options: ServeOptions): Promise<HttpHost> {
-  const { logger } = options;
-  if (product.ops) http.ops?.setSource(product.ops);
-  const s = served(product, options, http.requestStateKey);
-  const leg = createModernLeg(
-    async (ctx) => {
-      const view = s.access?.viewFor(callerOf(ctx.authInfo)) ?? UNRESTRICTED;
-      const instructions = isDiscovery(ctx.requestInfo?.headers) ? await product.instructions?.(view) : undefined;
-      const server = modernServer(s, instructions, () => undefined);
-      return options.audit ? auditedServer(server, options.audit, product.describe) : server;
-    },
-    {
-      logger,
-      maxBodyBytes: http.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,
-      retries: retryHolders(s.flows, s.ids),
-      ...(options.audit ? { audit: options.audit } : {}),
-      ...(product.listening ? { onListen: (uris: string[], auth: AuthInfo | undefined, ended: AbortSignal) => listened(product, s, uris, auth, ended) } : {}),
-      ...(product.scopeOf
-        ? {
-            scopeOf: (auth: AuthInfo | undefined) => {
-              const caller = callerOf(auth);
-              return product.scopeOf!(s.access?.viewFor(caller) ?? UNRESTRICTED, caller);
-            },
-          }
-        : {}),
-    },
-  );
-  const unwatch = product.watch?.(leg.notify);
-  let host: HttpHost;
-  try {
-    host = await startHttpHost({
-      retryIntervalMs: SSE_RETRY_MS,
-      ...http,
-      currentSpan: product.currentSpan !== false,
-      ...(product.describe ? { describe: product.describe } : {}),
-      logger,
-      modern: leg,
-      async openSession(sessionTransport) {
-        const session = new HostSession(logger, s.access);
-        session.onClose(() => s.tasks.sessionClosed(session));
-        const audited = options.audit ? new AuditedTransport(sessionTransport, options.audit, product.describe) : sessionTransport;
-        const { transport, guard } = guarded(s, audited, false);
-        const server = legacyServer(s, session, () => sessionTransport, product.answersCancelled === true);
-        await server.connect(transport);
-        return {
-          // Only a reused id is refused before the transport: it would otherwise re-route the running call's stream.
-          ...(guard ? { refusal: (message) => errorResponseFor(guard, message) } : {}),
-          busy: () => session.inFlight > 0 || s.tasks.running(`session:${session.id}`) > 0,
-          protocolVersion: () => session.protocolVersion,
-          close: () => session.close(),
-        };
-      },
-    });
-  } catch (err) {
-    unwatch?.();
-    s.flows.close();
-    await leg.close();
-    await product.close?.();
-    throw err;
-  }
-  return closingAlso(host, async () => {
-    unwatch?.();
-    s.flows.close();
-    s.tasks.close();
-    await product.close?.();
-  });
+  return (await import('./serve-http.js')).serveHttp(product, http, options);
 }
 
 /** A stdio 2026-07-28 connection's own notifications as the notifier its product publishes to (the SDK routes them onto its listen streams). */
