@@ -2,7 +2,7 @@
 // caller that opened it (seen through the rules in force), its requests in flight (a busy session is never closed for
 // room or idleness) and, for products that answer a cancelled call, each request's own abort.
 import { randomUUID } from 'node:crypto';
-import type { InputRequest, Server } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, InputRequest, Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { errorMessage, type Logger } from '../../util/index.js';
 import { UNRESTRICTED, type AccessPolicy, type CallerView } from '../access/access-rules.js';
@@ -39,7 +39,9 @@ export class HostSession implements Session {
     this.server = server;
   }
 
-  get clientCapabilities() {
+  // Typed by name: an inferred type here is the SDK's whole schema spelled out in the declarations,
+  // which TypeScript 7 emits in a form TypeScript 6 rejects (a user's tsc without skipLibCheck).
+  get clientCapabilities(): ClientCapabilities | undefined {
     return this.server?.getClientCapabilities();
   }
 
