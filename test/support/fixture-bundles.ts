@@ -94,13 +94,19 @@ function inputsHash(): string {
 }
 
 // Fixtures that need the product import it from dist/ (`npm run build`'s output, as the CLI runs):
-// it stays an import of that file, by absolute URL, and is not part of the hash.
+// it stays an import of that file, by absolute URL, and is not part of the hash. Any other local
+// import must be a file of test/fixtures, the files the hash covers: a bundle taking in src/ or
+// test/support would not be rebuilt when they change, so the build refuses it.
 const DIST_EXTERNAL = {
   name: 'dist-external',
   resolveId(source: string, importer: string | undefined) {
     if (importer === undefined || !source.startsWith('.')) return null;
     const file = path.resolve(path.dirname(importer), source);
-    return file.startsWith(DIST + path.sep) ? { id: pathToFileURL(file).href, external: true } : null;
+    if (file.startsWith(DIST + path.sep)) return { id: pathToFileURL(file).href, external: true };
+    if (!importer.includes(`${path.sep}node_modules${path.sep}`) && !file.startsWith(FIXTURES + path.sep)) {
+      throw new Error(`${path.relative(REPO, importer)} imports ${source}, outside test/fixtures and dist/: the bundle cache would not see it change (import the product from dist/, or move the module into test/fixtures)`);
+    }
+    return null;
   },
 };
 
