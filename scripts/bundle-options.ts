@@ -8,8 +8,10 @@ import path from 'node:path';
  * node_modules, zod alone is 97 modules and the SDK client 10 more; bundled, they are a few chunks
  * with what we use of them: a process with 10 SDK clients measured 69.2-69.8 MiB against
  * 81.5-82.0 MiB, and loading the SDK client took 51-55 ms of CPU against 88-89 ms
- * (docs/performance.md). Everything else (OpenTelemetry, pg, openai, jose, hono, native modules)
- * stays a package, loaded where it is used.
+ * (docs/performance.md). `openai` too, as one chunk its first model request loads: from node_modules
+ * it is 236 modules, and a model request's process spent 0.17 CPU-seconds more loading them
+ * (docs/performance.md, "The openai package as one chunk"). Everything else (OpenTelemetry, pg, jose,
+ * hono, pino, native modules) stays a package, loaded where it is used.
  */
 const INLINED = new Set([
   '@modelcontextprotocol/client',
@@ -18,6 +20,8 @@ const INLINED = new Set([
   '@modelcontextprotocol/server',
   'zod',
   'smol-toml',
+  // The model client, imported by the first model request (its own chunk, chunks/openai-*.js).
+  'openai',
   // The CLI's parser: bundled so that its imports of Node's built-ins are taken as below.
   'commander',
   // The SDK client's dependencies, none of which we import ourselves.

@@ -1,8 +1,10 @@
 // `mcp-server` and `serve` on stdio answer their first requests without loading what only later or
 // other paths use (issue 33: every start of the CLI costs CPU): the `openai` package, loaded by the
 // first model request, and the HTTP host (hono, the SDK's Node adapter), loaded by `--http`.
-// The built CLI runs with a hook that lists every file it loads (loaded-modules.ts).
+// The built CLI runs with a hook that lists every file it loads (loaded-modules.ts). A package the
+// build bundles (scripts/bundle-options.ts) is a chunk of dist/chunks named after it, not node_modules.
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,16 +45,26 @@ async function toolsAndPackages(args: string[], home: string): Promise<{ tools: 
   child.stdin.write(REQUESTS.map((r) => `${JSON.stringify(r)}\n`).join(''));
   expect(await code).toBe(0);
   const modules = path.join(REPO, 'node_modules');
-  const packages = new Set(
-    loadedFiles(stderr)
+  const files = loadedFiles(stderr);
+  const packages = new Set([
+    ...files
       .filter((f) => f.startsWith(modules + path.sep))
       .map((f) => path.relative(modules, f).split(path.sep))
       .map((parts) => (parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!)),
-  );
+    ...files.filter((f) => path.dirname(f) === CHUNKS).flatMap((f) => chunkName(path.basename(f)) ?? []),
+  ]);
   return { tools: tools ?? [], packages };
 }
 
+const CHUNKS = path.join(REPO, 'dist', 'chunks');
+/** `openai-bUzflSyw.js` → `openai`: the module a chunk of the build is named after (rolldown's `[name]-[hash]`). */
+const chunkName = (file: string) => /^(.+)-[\w-]{8}\.js$/.exec(file)?.[1];
+
 const LATER = ['openai', 'hono', '@hono/node-server'];
+
+it('the build bundles openai as a chunk of its own (what the checks below look for besides node_modules)', () => {
+  expect(readdirSync(CHUNKS).map(chunkName)).toContain('openai');
+});
 
 describe('a stdio start', () => {
   it('mcp-server lists its tools without loading openai or the HTTP host', async () => {

@@ -24,9 +24,9 @@ export interface OpenAIModelClientOptions {
 }
 
 /**
- * The `openai` package (about 240 modules, a quarter of a CPU-second to load), imported by the
- * first model request: a process that never calls a model, or has not yet (`mcp-server` before its
- * first turn), does not load it.
+ * The `openai` package (bundled by the build into one chunk, chunks/openai-*.js: scripts/bundle-options.ts),
+ * imported by the first model request: a process that never calls a model, or has not yet
+ * (`mcp-server` before its first turn), does not load it.
  */
 let openaiModule: typeof OpenAISdk | undefined;
 
