@@ -4,7 +4,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
-import { stableJson, writeFileAtomic, type Logger } from '../util/index.js';
+import { stableJson, textHash64, writeFileAtomic, type Logger } from '../util/index.js';
 import { parseServerEra, serializeServerEra, type ServerEra } from './server-era.js';
 
 export const SNAPSHOT_SCHEMA_VERSION = 1;
@@ -41,12 +41,13 @@ export function snapshotIsFresh(snapshot: Pick<ToolSnapshot, 'cache'>, now = Dat
   return !cache || now < Date.parse(cache.listed_at) + cache.ttl_ms;
 }
 
-/** What a server's tool list depends on: how it is reached, not its filters or timeouts. */
+/**
+ * What a server's tool list depends on: how it is reached, not its filters or timeouts. (Until
+ * 2026-12 the first 16 hex digits of a SHA-256: a snapshot written then is not found, and the next
+ * live listing replaces it.)
+ */
 export function snapshotConfigHash(config: McpServerConfig): string {
-  return process.getBuiltinModule('node:crypto').createHash('sha256')
-    .update(stableJson({ transport: config.transport, environment: config.environment }))
-    .digest('hex')
-    .slice(0, 16);
+  return textHash64(stableJson({ transport: config.transport, environment: config.environment }));
 }
 
 export class SnapshotStore {

@@ -16,6 +16,7 @@ export * from './version.js';
 export { importOptional, isMissingPackage } from './optional-package.js';
 export { editDistance, closestName } from './edit-distance.js';
 export { stableJson } from './stable-json.js';
+export { textHash64 } from './text-hash.js';
 export * from './line-framer.js';
 export * from './process-group.js';
 export { Coalesced } from './coalesced.js';
