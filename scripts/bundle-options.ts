@@ -9,7 +9,7 @@ import path from 'node:path';
  * with what we use of them: a process with 10 SDK clients measured 69.2-69.8 MiB against
  * 81.5-82.0 MiB, and loading the SDK client took 51-55 ms of CPU against 88-89 ms
  * (docs/performance.md). `openai` too, as one chunk its first model request loads: from node_modules
- * it is 236 modules, and a model request's process spent 0.17 CPU-seconds more loading them
+ * it is 236 modules, and a process that calls a model spent 0.18 CPU-seconds more loading them
  * (docs/performance.md, "The openai package as one chunk"). Everything else (OpenTelemetry, pg, jose,
  * hono, pino, native modules) stays a package, loaded where it is used.
  */
