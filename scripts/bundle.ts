@@ -10,8 +10,9 @@
 // The MCP SDK, zod and commander are bundled too (INLINED in bundle-options.ts); other packages stay
 // external, resolved from node_modules, and Node's built-ins are taken with process.getBuiltinModule
 // (builtinsByGetBuiltinModule there). The declarations (.d.ts) tsc wrote are kept as they are.
+// The licences of the packages bundled go to dist/THIRD-PARTY-LICENSES.md (thirdPartyLicenses below).
 import { globSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'rolldown';
 import type * as Options from './bundle-options.js';
@@ -48,10 +49,37 @@ async function moveInto(from: string, to: string): Promise<void> {
   }
 }
 
+/** The folder of the package a bundled module belongs to (the last `node_modules/<name>` or `node_modules/@scope/name` of its path). */
+function packageDir(moduleId: string): string | undefined {
+  const at = moduleId.lastIndexOf(`${path.sep}node_modules${path.sep}`);
+  if (at < 0) return undefined;
+  const rest = moduleId.slice(at + '/node_modules/'.length).split(path.sep);
+  return moduleId.slice(0, at + '/node_modules/'.length) + rest.slice(0, rest[0]!.startsWith('@') ? 2 : 1).join(path.sep);
+}
+
+/**
+ * The notices the licences of the bundled packages ask to travel with their code (MIT, ISC, BSD,
+ * Apache-2.0): each package's name, version, licence and licence file, in one Markdown file. Found
+ * from the modules the build took in, so it lists exactly what is bundled; a package without a
+ * licence file stops the build.
+ */
+async function thirdPartyLicenses(moduleIds: readonly string[]): Promise<string> {
+  const dirs = [...new Set(moduleIds.flatMap((id) => packageDir(id) ?? []))];
+  const sections: string[] = [];
+  for (const dir of dirs) {
+    const pkg = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };
+    const file = (await readdir(dir)).find((f) => /^licen[cs]e(\.(md|txt))?$/i.test(f));
+    if (!file) throw new Error(`${pkg.name} is bundled but has no licence file in ${dir}`);
+    sections.push(`## ${pkg.name} ${pkg.version} (${pkg.license ?? 'see below'})\n\n\`\`\`\`text\n${(await readFile(path.join(dir, file), 'utf8')).trim()}\n\`\`\`\`\n`);
+  }
+  sections.sort();
+  return `# Third-party licences\n\nswitchboard's build bundles these packages into dist/ (scripts/bundle.ts); their licences follow.\n\n${sections.join('\n')}`;
+}
+
 // Beside dist/ (a rename does not cross file systems); a build killed half-way leaves it, ignored by git.
 const out = await mkdtemp(path.join(DIST, '..', '.bundle-'));
 try {
-  await build({
+  const { output } = await build({
     input: entries(),
     platform: 'node',
     external,
@@ -59,6 +87,7 @@ try {
     logLevel: 'warn',
     output: { ...OUTPUT, dir: out, entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
   });
+  await writeFile(path.join(out, 'THIRD-PARTY-LICENSES.md'), await thirdPartyLicenses(output.flatMap((o) => (o.type === 'chunk' ? o.moduleIds : []))));
   await removeCompiled(DIST);
   await moveInto(out, DIST);
 } finally {

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { responsesTurn, startFakeModelServer } from '../fixtures/fake-model-server.js';
 import { fullRun } from '../support/long-runs.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { removeTree } from '../support/temp.js';
@@ -142,6 +143,8 @@ describe(fullRun ? 'the npm package (packed as a publish does: prepack builds it
   it('holds the built dist/ with declarations, the bin and the README, and nothing else', () => {
     expect(files).toContain('bin/switchboard.js');
     expect(files).toContain('dist/cli/main.js');
+    // The licences of the packages the build bundles (scripts/bundle.ts), openai's among them.
+    expect(files).toContain('dist/THIRD-PARTY-LICENSES.md');
     expect(files).toContain('README.md');
     expect(files).toContain('package.json');
     for (const entry of ['index', 'agent', 'gateway', 'oauth']) {
@@ -189,8 +192,8 @@ describe(fullRun ? 'the npm package (packed as a publish does: prepack builds it
   it('installs none of its optional peer dependencies, and a feature that needs one names it', async () => {
     // What only some deployments use stays out of a plain install (docs/library.md#what-it-installs).
     // (@opentelemetry/api, 2 MB, comes anyway: prom-client needs it.)
-    for (const name of ['gpt-tokenizer', 'pg', ...OTEL.slice(1)]) expect(existsSync(path.join(app, 'node_modules', name)), name).toBe(false);
-    expect(existsSync(path.join(app, 'node_modules', 'openai'))).toBe(true);
+    // Nor openai: the build bundles it (one chunk; the model call below runs it from the tarball).
+    for (const name of ['gpt-tokenizer', 'pg', 'openai', ...OTEL.slice(1)]) expect(existsSync(path.join(app, 'node_modules', name)), name).toBe(false);
 
     // The installed bin, run as npx runs it (npx itself is checked above; each npx costs about a CPU-second).
     const bin = path.join(app, 'node_modules', '.bin', 'switchboard');
@@ -208,6 +211,27 @@ describe(fullRun ? 'the npm package (packed as a publish does: prepack builds it
     const counted = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: app, env });
     expectOk(counted, 'countTokens without gpt-tokenizer');
     expect(JSON.parse(counted.stdout)).toEqual({ count: { tokens: 5, exact: false }, window: null });
+  });
+
+  it('calls a model with the openai client the build bundled: `switchboard exec` against a fake model server', async () => {
+    const model = await startFakeModelServer();
+    const home = path.join(temp, 'model-home');
+    try {
+      await mkdir(home, { recursive: true });
+      await writeFile(
+        path.join(home, 'config.toml'),
+        ['model = "mock-model"', 'model_provider = "mock"', '[model_providers.mock]', `base_url = "${model.url}"`, 'wire_api = "responses"', 'env_key = "MOCK_KEY"', 'request_max_retries = 0', 'stream_max_retries = 0', ''].join('\n'),
+      );
+      model.enqueue(responsesTurn({ text: 'answered from the tarball' }));
+      const bin = path.join(app, 'node_modules', '.bin', 'switchboard');
+      const ran = await run(bin, ['exec', '--json', 'hi'], { cwd: app, env: { ...env, SWITCHBOARD_HOME: home, MOCK_KEY: 'sk-mock' } });
+      expectOk(ran, 'switchboard exec --json hi');
+      const last = JSON.parse(ran.stdout.trim().split('\n').at(-1)!) as { msg: { type: string; last_agent_message?: string } };
+      expect(last.msg).toMatchObject({ type: 'task_complete', last_agent_message: 'answered from the tarball' });
+      expect(model.requests.at(-1)!.body.model).toBe('mock-model');
+    } finally {
+      await model.close();
+    }
   });
 
   it('runs from CommonJS: require() loads it (Node >= 22.12 loads ES modules that way)', async () => {
