@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responsesTurn, startFakeModelServer } from '../fixtures/fake-model-server.js';
 import { fullRun } from '../support/long-runs.js';
-import { requireBuild } from '../support/mcp-server-harness.js';
+import { makeServerHome, requireBuild } from '../support/mcp-server-harness.js';
 import { removeTree } from '../support/temp.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -215,22 +215,19 @@ describe(fullRun ? 'the npm package (packed as a publish does: prepack builds it
 
   it('calls a model with the openai client the build bundled: `switchboard exec` against a fake model server', async () => {
     const model = await startFakeModelServer();
-    const home = path.join(temp, 'model-home');
+    // The home the agent-server tests use (test/support/mcp-server-harness.ts), with the tarball's bin on PATH.
+    const home = await makeServerHome(model);
     try {
-      await mkdir(home, { recursive: true });
-      await writeFile(
-        path.join(home, 'config.toml'),
-        ['model = "mock-model"', 'model_provider = "mock"', '[model_providers.mock]', `base_url = "${model.url}"`, 'wire_api = "responses"', 'env_key = "MOCK_KEY"', 'request_max_retries = 0', 'stream_max_retries = 0', ''].join('\n'),
-      );
       model.enqueue(responsesTurn({ text: 'answered from the tarball' }));
       const bin = path.join(app, 'node_modules', '.bin', 'switchboard');
-      const ran = await run(bin, ['exec', '--json', 'hi'], { cwd: app, env: { ...env, SWITCHBOARD_HOME: home, MOCK_KEY: 'sk-mock' } });
+      const ran = await run(bin, ['exec', '--json', 'hi'], { cwd: home.work, env: { ...home.env, PATH: env.PATH } });
       expectOk(ran, 'switchboard exec --json hi');
       const last = JSON.parse(ran.stdout.trim().split('\n').at(-1)!) as { msg: { type: string; last_agent_message?: string } };
       expect(last.msg).toMatchObject({ type: 'task_complete', last_agent_message: 'answered from the tarball' });
       expect(model.requests.at(-1)!.body.model).toBe('mock-model');
     } finally {
       await model.close();
+      await home.cleanup();
     }
   });
 
