@@ -49,13 +49,8 @@ async function moveInto(from: string, to: string): Promise<void> {
   }
 }
 
-/** The folder of the package a bundled module belongs to (the last `node_modules/<name>` or `node_modules/@scope/name` of its path). */
-function packageDir(moduleId: string): string | undefined {
-  const at = moduleId.lastIndexOf(`${path.sep}node_modules${path.sep}`);
-  if (at < 0) return undefined;
-  const rest = moduleId.slice(at + '/node_modules/'.length).split(path.sep);
-  return moduleId.slice(0, at + '/node_modules/'.length) + rest.slice(0, rest[0]!.startsWith('@') ? 2 : 1).join(path.sep);
-}
+/** The folder of the package a bundled module belongs to: its path up to the last `node_modules/<name>` (or `@scope/name`). */
+const PACKAGE_DIR = /^.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+/;
 
 /**
  * The notices the licences of the bundled packages ask to travel with their code (MIT, ISC, BSD,
@@ -64,7 +59,7 @@ function packageDir(moduleId: string): string | undefined {
  * licence file stops the build.
  */
 async function thirdPartyLicenses(moduleIds: readonly string[]): Promise<string> {
-  const dirs = [...new Set(moduleIds.flatMap((id) => packageDir(id) ?? []))];
+  const dirs = [...new Set(moduleIds.flatMap((id) => PACKAGE_DIR.exec(id)?.[0] ?? []))];
   const sections: string[] = [];
   for (const dir of dirs) {
     const pkg = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };

@@ -6,9 +6,10 @@
 const OFFSET_BASIS = 0xcbf29ce484222325n;
 const PRIME = 0x100000001b3n;
 const MASK = 0xffffffffffffffffn;
+const UTF8 = new TextEncoder();
 
 export function textHash64(text: string): string {
   let hash = OFFSET_BASIS;
-  for (const byte of new TextEncoder().encode(text)) hash = ((hash ^ BigInt(byte)) * PRIME) & MASK;
+  for (const byte of UTF8.encode(text)) hash = ((hash ^ BigInt(byte)) * PRIME) & MASK;
   return hash.toString(16).padStart(16, '0');
 }
