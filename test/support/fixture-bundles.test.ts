@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { REPO } from './cli.js';
-import { BUNDLED_FIXTURES, fixtureProgram } from './fixture-bundles.js';
+import { BUNDLED_FIXTURES, DIST_EXTERNAL, fixtureProgram } from './fixture-bundles.js';
 
 const DIST = pathToFileURL(path.join(REPO, 'dist')).href + '/';
 // How rolldown writes a bundle's imports: `import … from "x";` or `import "x";` on a line of its own
@@ -42,5 +42,13 @@ describe('fixture bundles', () => {
 
   it('chaos-server takes its listen-drop module with it (imported by URL in the source)', () => {
     expect(graph(fixtureProgram('chaos-server.ts')).files.some((file) => path.basename(file).startsWith('chaos-listen'))).toBe(true);
+  });
+
+  it("the build keeps dist/ an import, and refuses a fixture's import of a local module outside test/fixtures (the cache's hash would not see it change)", () => {
+    const fixture = path.join(REPO, 'test', 'fixtures', 'gateway-upstream.mjs');
+    expect(DIST_EXTERNAL.resolveId('../../dist/api/index.js', fixture)).toEqual({ id: pathToFileURL(path.join(REPO, 'dist', 'api', 'index.js')).href, external: true });
+    expect(DIST_EXTERNAL.resolveId('./event-store.mjs', fixture)).toBeNull();
+    expect(() => DIST_EXTERNAL.resolveId('../../src/util/index.ts', fixture)).toThrow(/imports \.\.\/\.\.\/src\/util\/index\.ts, outside test\/fixtures and dist\//);
+    expect(() => DIST_EXTERNAL.resolveId('../support/temp.ts', fixture)).toThrow(/outside test\/fixtures and dist\//);
   });
 });

@@ -97,7 +97,7 @@ function inputsHash(): string {
 // it stays an import of that file, by absolute URL, and is not part of the hash. Any other local
 // import must be a file of test/fixtures, the files the hash covers: a bundle taking in src/ or
 // test/support would not be rebuilt when they change, so the build refuses it.
-const DIST_EXTERNAL = {
+export const DIST_EXTERNAL = {
   name: 'dist-external',
   resolveId(source: string, importer: string | undefined) {
     if (importer === undefined || !source.startsWith('.')) return null;
