@@ -3,7 +3,8 @@
 // over Streamable HTTP on loopback, once per protocol era: the SDK v2 client negotiating the era
 // (2026-07-28 where the gateway offers it) and the SDK v1 client (a 2025 session). Per era, fresh
 // gateways: p50/p99 of 1,000 sequential tools/call after 1,000 warm-up calls (blocks of 100
-// alternating between the gateways; the p50 of those first 1,000 calls is a row of its own), then
+// alternating between the gateways; the p50 of those first 1,000 calls is a row of its own) and the
+// CPU each gateway's process tree used per call in either phase (read from /proc), then
 // per gateway 32 clients connecting at once, 20 calls each (calls ok/failed, wall time, processes
 // and RSS of the gateway's tree at rest before them and at their peak); then 500 clients at once
 // through a fresh switchboard alone. Switchboard's rows carry the best peer of the same run as their
@@ -13,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { killTree, peakSampler, sampleTree, scratchHome, startGateway, type Gateway, type GatewayName, type TreeSample } from './gateway-peers-procs.js';
+import { killTree, peakSampler, sampleTree, scratchHome, startGateway, treeCpuMs, type Gateway, type GatewayName, type TreeSample } from './gateway-peers-procs.js';
 import { row, type BenchContext, type BenchRow } from './bench-types.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -52,6 +53,9 @@ interface Latency {
   warmupP50: number;
   /** The protocol revision the client and this gateway agreed on. */
   era: string;
+  /** CPU the gateway's whole tree (the gateway and the stdio server) used per call: over the warm-up calls (the connect and the upstream's start included), and after them (ms). */
+  cpuWarmup: number;
+  cpuPerCall: number;
 }
 
 interface CrowdOutcome {
@@ -95,13 +99,24 @@ function worker(args: string[], timeoutMs: number, onLine: (line: string, reply:
 }
 
 async function sequential(era: Era, gateways: Gateway[]): Promise<Record<string, Latency>> {
-  let result: Record<string, Latency> | undefined;
+  let result: Record<string, Omit<Latency, 'cpuWarmup' | 'cpuPerCall'>> | undefined;
   const targets = gateways.map((g) => ({ name: g.name, url: g.url, tool: g.tool }));
-  await worker(['sequential', JSON.stringify({ client: era.client, targets, n: SEQUENTIAL, warmup: WARMUP })], SEQUENTIAL_TIMEOUT_MS, (line) => {
-    result = JSON.parse(line) as Record<string, Latency>;
+  // Each gateway's tree is its own, so its CPU over the alternating blocks is its share alone.
+  const cpu = () => Promise.all(gateways.map((g) => treeCpuMs(g.child.pid!)));
+  const before = await cpu();
+  let warmed: number[] = [];
+  let after: number[] = [];
+  await worker(['sequential', JSON.stringify({ client: era.client, targets, n: SEQUENTIAL, warmup: WARMUP })], SEQUENTIAL_TIMEOUT_MS, async (line, reply) => {
+    const message = JSON.parse(line) as { phase?: string } & Record<string, Omit<Latency, 'cpuWarmup' | 'cpuPerCall'>>;
+    // Sampled while the sessions are open: their teardown is no call, and supergateway's ends its server.
+    if (message.phase === 'warmed') warmed = await cpu();
+    else if (message.phase === 'measured') after = await cpu();
+    else return void (result = message);
+    reply('go');
   });
-  if (!result) throw new Error('sequential worker printed nothing');
-  return result;
+  if (!result || warmed.length === 0 || after.length === 0) throw new Error('sequential worker printed no result');
+  const measured = result;
+  return Object.fromEntries(gateways.map((g, k) => [g.name, { ...measured[g.name]!, cpuWarmup: (warmed[k]! - before[k]!) / WARMUP, cpuPerCall: (after[k]! - warmed[k]!) / SEQUENTIAL }]));
 }
 
 /** `clients` connect at once, `calls` each; the tree is sampled throughout and while the sessions are still open. */
@@ -138,6 +153,13 @@ function againstBest(value: (n: GatewayName) => number, peers: readonly GatewayN
   return { baseline: value(best), note: `baseline = the best peer (${best}); goal ≤ ${goal.toFixed(1)}x: ${verdict(ours <= goal * value(best))}` };
 }
 
+/** The CPU row: no goal of its own (it is what the latency rows cost); switchboard's against the peer that used least. */
+function cpuRow(ours: boolean, lat: Record<string, Latency>, key: 'cpuWarmup' | 'cpuPerCall', notes: string): { baseline?: number; notes: string } {
+  if (!ours) return { notes };
+  const least = PEERS.reduce((a, b) => (lat[b]![key] < lat[a]![key] ? b : a));
+  return { baseline: lat[least]![key], notes: `${notes}; baseline = the peer that used least (${least})` };
+}
+
 /** One era's rows: latency, the crowd and RSS per gateway; switchboard's against the best peer. */
 function eraRows(era: Era, lat: Record<string, Latency>, crowds: Record<string, CrowdOutcome>): BenchRow[] {
   // A peer whose crowd lost calls is no baseline for the crowd's figures.
@@ -163,6 +185,8 @@ function eraRows(era: Era, lat: Record<string, Latency>, crowds: Record<string, 
       row(`${label} tools/call p50, the first ${WARMUP} calls`, l.warmupP50, 'ms', goal(goals.warmup, `speaking ${l.era}; ${era.who}; a fresh gateway's first calls, blocks of 100 alternating`)),
       row(`${label} tools/call p50 after warm-up`, l.p50, 'ms', goal(goals.p50, `${SEQUENTIAL} sequential calls after the ${WARMUP} above`)),
       row(`${label} tools/call p99 after warm-up`, l.p99, 'ms', goal(goals.p99, `the same ${SEQUENTIAL} calls`)),
+      row(`${label} CPU of the gateway's tree per call, the first ${WARMUP} calls`, l.cpuWarmup, 'ms', cpuRow(ours, lat, 'cpuWarmup', `user + system of the gateway and its stdio server, from /proc: the connect and the upstream's start included`)),
+      row(`${label} CPU of the gateway's tree per call after warm-up`, l.cpuPerCall, 'ms', cpuRow(ours, lat, 'cpuPerCall', `the same, over the ${SEQUENTIAL} calls after them`)),
       row(`${label} ${crowdLabel}: wall time`, c.wallMs, 'ms', goal(goals.wall, `from the first connect to the last call answered; ${c.ok} ok, ${c.failed} failed, ${c.connected} clients connected${c.timedOut ? ', TIMED OUT' : ''}; ${c.tree.processes} processes (${c.tree.upstreams} upstream) at peak${topErrors(c.errors)}`)),
       row(`${label} RSS of the gateway's tree at rest`, c.idle.rssMb, 'MB', goal(goals.rest, `VmRSS summed over the tree (shared pages count in each process), ${REST_MS / 1000} s or more after the sequential calls, their sessions closed`)),
       row(`${label} RSS of the gateway's tree under ${crowdLabel}`, c.tree.rssMb, 'MB', goal(goals.peak, 'the same, peak while the crowd runs and its sessions are open')),
@@ -192,7 +216,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       const restFrom = Date.now();
       for (const g of started) {
         const l = lat[g.name]!;
-        ctx.log(`${era.label}: ${g.name} (${l.era}): first ${WARMUP} p50 ${l.warmupP50.toFixed(3)} ms, then p50 ${l.p50.toFixed(3)} ms, p99 ${l.p99.toFixed(3)} ms`);
+        ctx.log(`${era.label}: ${g.name} (${l.era}): first ${WARMUP} p50 ${l.warmupP50.toFixed(3)} ms, then p50 ${l.p50.toFixed(3)} ms, p99 ${l.p99.toFixed(3)} ms; tree CPU ${l.cpuWarmup.toFixed(3)}, then ${l.cpuPerCall.toFixed(3)} ms a call`);
       }
       const crowds: Record<string, CrowdOutcome> = {};
       for (const g of started) {

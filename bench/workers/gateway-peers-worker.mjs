@@ -6,6 +6,8 @@
 // Usage: node gateway-peers-worker.mjs sequential '{"client","targets":[{"name","url","tool"}],"n":1000,"warmup":1000}'
 //          prints {name: {p50, p99, warmupP50, era}} (ms), blocks of 100 calls alternating between
 //          the targets, after `warmup` calls each (the first calls of a fresh session, timed apart);
+//          after each of the two it prints {"phase":"warmed"} / {"phase":"measured"} and waits for a
+//          line on stdin;
 //        node gateway-peers-worker.mjs crowd '{"client","url","tool","clients","calls","callTimeoutMs"}'
 //          connects every client at once, each makes `calls` sequential calls; prints the outcome
 //          as one JSON line while the sessions are still open, then waits for a line on stdin before
@@ -60,6 +62,17 @@ async function end({ client, transport }) {
 const call = (client, tool, text, timeout) =>
   args.client === '2025' ? client.callTool({ name: tool, arguments: { text } }, undefined, { timeout }) : client.callTool({ name: tool, arguments: { text } }, { timeout });
 
+/** Prints `message` as a JSON line, then waits for a line on stdin (the bench's go-ahead once it has looked at the gateways). */
+async function sayAndWait(message) {
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+  const rl = createInterface({ input: process.stdin });
+  await new Promise((resolve) => {
+    rl.once('line', resolve);
+    rl.once('close', resolve);
+  });
+  rl.close();
+}
+
 /** p50/p99 of `n` calls per target in alternating blocks of 100, after `warmup` calls each (also blocks, also timed). */
 async function sequential({ targets, n, warmup }) {
   const conns = [];
@@ -80,7 +93,9 @@ async function sequential({ targets, n, warmup }) {
       return times;
     };
     const warm = await blocks(warmup);
+    await sayAndWait({ phase: 'warmed' }); // the bench samples the gateways' CPU between the two phases, and after them
     const times = await blocks(n);
+    await sayAndWait({ phase: 'measured' }); // while the sessions are open: supergateway stops a session's server with it
     return Object.fromEntries(targets.map((t, k) => [t.name, { p50: percentile(times[k], 50), p99: percentile(times[k], 99), warmupP50: percentile(warm[k], 50), era: eraOf(conns[k]) }]));
   } finally {
     await Promise.all(conns.map(end));
@@ -126,14 +141,8 @@ async function crowd({ url, tool, clients, calls, callTimeoutMs }) {
     }),
   );
   const wallMs = performance.now() - t0;
-  process.stdout.write(`${JSON.stringify({ ok, failed, connected, wallMs, errors })}\n`);
   // Hold the sessions open until the bench has looked at the gateway's processes.
-  const rl = createInterface({ input: process.stdin });
-  await new Promise((resolve) => {
-    rl.once('line', resolve);
-    rl.once('close', resolve);
-  });
-  rl.close();
+  await sayAndWait({ ok, failed, connected, wallMs, errors });
   await Promise.all(conns.map(end));
 }
 
