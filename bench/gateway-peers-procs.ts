@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { descendants, isAlive, killQuietly } from '../test/support/process-tree.js';
+import { cpuTimeMs, descendants, isAlive, killQuietly } from '../test/support/process-tree.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const NODE = process.execPath;
@@ -114,18 +114,7 @@ async function rssKb(pid: number): Promise<number> {
 /** CPU time (user + system, ms) the tree's live processes have used so far: a difference of two samples is what the tree spent between them. */
 export async function treeCpuMs(root: number): Promise<number> {
   const below = await descendants(root);
-  const ms = await Promise.all(
-    [root, ...below.map((p) => p.pid)].map(async (pid) => {
-      try {
-        // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux); field 2 may hold spaces.
-        const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
-        return (Number(fields[11]) + Number(fields[12])) * 10;
-      } catch {
-        return 0; // exited while we looked
-      }
-    }),
-  );
-  return ms.reduce((a, b) => a + b, 0);
+  return [root, ...below.map((p) => p.pid)].reduce((sum, pid) => sum + cpuTimeMs(pid), 0);
 }
 
 export async function sampleTree(root: number): Promise<TreeSample> {

@@ -98,25 +98,26 @@ function worker(args: string[], timeoutMs: number, onLine: (line: string, reply:
   });
 }
 
+/** What the worker measures of a gateway's calls; the bench adds their CPU. */
+type Timings = Omit<Latency, 'cpuWarmup' | 'cpuPerCall'>;
+
 async function sequential(era: Era, gateways: Gateway[]): Promise<Record<string, Latency>> {
-  let result: Record<string, Omit<Latency, 'cpuWarmup' | 'cpuPerCall'>> | undefined;
+  let timings: Record<string, Timings> | undefined;
   const targets = gateways.map((g) => ({ name: g.name, url: g.url, tool: g.tool }));
   // Each gateway's tree is its own, so its CPU over the alternating blocks is its share alone.
   const cpu = () => Promise.all(gateways.map((g) => treeCpuMs(g.child.pid!)));
-  const before = await cpu();
-  let warmed: number[] = [];
-  let after: number[] = [];
+  const samples: Record<'before' | 'warmed' | 'measured', number[]> = { before: await cpu(), warmed: [], measured: [] };
   await worker(['sequential', JSON.stringify({ client: era.client, targets, n: SEQUENTIAL, warmup: WARMUP })], SEQUENTIAL_TIMEOUT_MS, async (line, reply) => {
-    const message = JSON.parse(line) as { phase?: string } & Record<string, Omit<Latency, 'cpuWarmup' | 'cpuPerCall'>>;
+    const message = JSON.parse(line) as { phase?: 'warmed' | 'measured' };
+    if (message.phase === undefined) return void (timings = message as Record<string, Timings>);
     // Sampled while the sessions are open: their teardown is no call, and supergateway's ends its server.
-    if (message.phase === 'warmed') warmed = await cpu();
-    else if (message.phase === 'measured') after = await cpu();
-    else return void (result = message);
+    samples[message.phase] = await cpu();
     reply('go');
   });
-  if (!result || warmed.length === 0 || after.length === 0) throw new Error('sequential worker printed no result');
-  const measured = result;
-  return Object.fromEntries(gateways.map((g, k) => [g.name, { ...measured[g.name]!, cpuWarmup: (warmed[k]! - before[k]!) / WARMUP, cpuPerCall: (after[k]! - warmed[k]!) / SEQUENTIAL }]));
+  const { before, warmed, measured } = samples;
+  if (!timings || warmed.length === 0 || measured.length === 0) throw new Error('sequential worker printed no result');
+  const result = timings;
+  return Object.fromEntries(gateways.map((g, k) => [g.name, { ...result[g.name]!, cpuWarmup: (warmed[k]! - before[k]!) / WARMUP, cpuPerCall: (measured[k]! - warmed[k]!) / SEQUENTIAL }]));
 }
 
 /** `clients` connect at once, `calls` each; the tree is sampled throughout and while the sessions are still open. */

@@ -36,6 +36,15 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** CPU time (user + system, ms) the process has used so far; 0 once it has exited. */
+export function cpuTimeMs(pid: number): number {
+  const stat = procFile(pid, 'stat');
+  if (stat === undefined) return 0;
+  const fields = statFields(stat);
+  // utime and stime (stat's 14th and 15th fields), in clock ticks of 10 ms on Linux.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Pids of live processes whose parent is `ppid`. */
 export function childrenOf(ppid: number): number[] {
   return liveWhere((fields) => Number(fields[1]) === ppid);
