@@ -4,7 +4,6 @@
 // calls go on (once the stream has stayed closed past the grace for resuming it, 10 s).
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SESSION_STORM_SETTINGS } from '../support/long-runs.js';
@@ -12,7 +11,7 @@ import { requireBuild } from '../support/mcp-server-harness.js';
 import { descendants } from '../support/process-tree.js';
 import { RawHttpSession, readSse } from '../support/raw-http-session.js';
 import { removeTree, tempDir } from '../support/temp.js';
-import { waitFor } from '../support/wait.js';
+import { steadyPause, waitFor } from '../support/wait.js';
 import { textOf, UPSTREAM_FIXTURE } from './gateway-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
 
@@ -75,14 +74,13 @@ describe('serve --http: a client that disconnects mid-request', () => {
     try {
       const seen = async () => JSON.parse(textOf(await others[0]!.callTool({ name: 'mcp__solo__seen', arguments: {} }, CALL))) as { waiting: number; cancelled: number };
       const before = (await seen()).cancelled;
-      // The other clients keep a steady stream of calls going through the whole episode, a call every
-      // 20 ms or so each (as the fault matrix's healthy caller): calls back to back would only burn the
-      // cores the rest of the run shares for the 10 s the episode takes.
+      // The other clients keep a steady stream of calls going through the whole episode (paced as the
+      // fault matrix's healthy caller: back to back they would only burn the shared cores for 10 s).
       const steady = others.map(async (c, i) => {
         let n = 0;
         for (; !stop; n++) {
           if ((await echo(c, `${i}.${n}`)) !== `solo:${i}.${n}`) throw new Error(`client ${i}, call ${n}: wrong answer`);
-          await sleep(20);
+          await steadyPause();
         }
         return n;
       });

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnUrlServer } from '../support/fixture-processes.js';
-import { waitFor } from '../support/wait.js';
+import { steadyPause, waitFor } from '../support/wait.js';
 import { leftoverDescendants, findProcessesByMarker, killProcessesByMarker } from '../support/process-tree.js';
 import { casesFor, CHAOS, DEFAULT_TIMEOUTS, FAULT_CASES, NODE, SLICE_ROWS, type CaseRun, type FaultCase } from './fault-cases.js';
 import { FULL_VAR, fullRun, sliceOf, sliceTitle } from '../support/long-runs.js';
@@ -55,7 +55,7 @@ function keepCallingHealthy(subject: RunningSubject) {
       const r = await subject.call('good', 'echo', { text: `during ${i}` }, { timeoutMs: 60_000 });
       const ms = performance.now() - started;
       results.push(r.ok && r.text === `during ${i}` ? { ok: true, detail: '', ms } : { ok: false, detail: JSON.stringify(r), ms });
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await steadyPause();
     }
   })();
   return {

@@ -24,6 +24,14 @@ export async function waitFor<T>(check: () => T | Promise<T>, what: string, time
 }
 
 /**
+ * The pause between the calls of a client that keeps traffic going while a test waits out one of the
+ * product's timers: a steady stream of calls without burning the cores the rest of the run shares.
+ */
+export function steadyPause(): Promise<void> {
+  return sleep(20);
+}
+
+/**
  * Change notifications from something a test records (events, notifications, outcomes): a waiter
  * checks at once and again after each `notify()`, instead of polling.
  */
