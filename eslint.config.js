@@ -19,6 +19,22 @@ export default tseslint.config(
     // Library code never writes to stdout or calls console (ARCHITECTURE.md convention 5).
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.test.ts'],
-    rules: { 'no-console': 'error' },
+    rules: {
+      'no-console': 'error',
+      // An object made the prototype of another (or given its own getter) keeps what it reaches alive
+      // through V8's young collections: per request, that promoted whole requests (docs/performance.md,
+      // "Issue 37, ninth round"). Copy the fields, or use a class, instead.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='Object'][callee.property.name='create'][arguments.0.raw!='null']",
+          message: 'Object.create over an object makes it a prototype: copy its fields or use a class (docs/performance.md, "Issue 37, ninth round").',
+        },
+        {
+          selector: "CallExpression[callee.object.name=/^(Object|Reflect)$/][callee.property.name='setPrototypeOf']",
+          message: 'setPrototypeOf makes an object a prototype: use a class (docs/performance.md, "Issue 37, ninth round").',
+        },
+      ],
+    },
   },
 );

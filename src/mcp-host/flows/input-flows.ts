@@ -132,25 +132,8 @@ export class InputFlows {
   private start<R>(ctx: ServerContext, work: (flowCtx: ServerContext, channel: FlowChannel) => Promise<R>): Flow<R> {
     const flow = new Flow<R>(this.options.logger, { ...ctx.mcpReq.inputResponses });
     flow.attach(ctx);
-    // The work outlives this round: its signal is the flow's, its notifications and progress token the current round's.
-    const mcpReq = Object.create(ctx.mcpReq, {
-      signal: { value: flow.controller.signal },
-      notify: { value: (n: Notification) => flow.notify(n) },
-      _meta: { get: () => flow.meta },
-    }) as ServerContext['mcpReq'];
-    const flowCtx: ServerContext = { ...ctx, mcpReq };
-    const channel: FlowChannel = {
-      get suspended() {
-        return flow.suspended;
-      },
-      ask: (request, options) => flow.ask(request, options),
-      fail: (error) => {
-        if (flow.outcome) return;
-        flow.settle({ ok: false, error });
-        flow.abort(error.message);
-      },
-    };
-    void (async () => work(flowCtx, channel))().then(
+    const flowCtx: ServerContext = { ...ctx, mcpReq: new FlowMcpReq(ctx.mcpReq, flow) as unknown as ServerContext['mcpReq'] };
+    void (async () => work(flowCtx, new RoundChannel(flow)))().then(
       (value) => flow.settle({ ok: true, value }),
       (error: unknown) => flow.settle({ ok: false, error }),
     );
@@ -235,5 +218,52 @@ export class InputFlows {
       this.options.logger.debug('request waiting for input given up', { why: abortWhy });
       flow.abort(abortWhy);
     }
+  }
+}
+
+// The two per-request objects below are classes, their getters on the class: a per-request object
+// used as a prototype (Object.create over the request's mcpReq) or given its own getter makes V8
+// keep every request's objects through young collections (docs/performance.md, "Issue 37, ninth round").
+
+/**
+ * The request as the work sees it: the first round's, except that its signal is the flow's (the work
+ * outlives the round) and its notifications and `_meta` (the progress token) are the current round's.
+ */
+class FlowMcpReq {
+  readonly signal: AbortSignal;
+
+  constructor(
+    round: ServerContext['mcpReq'],
+    private readonly flow: Flow<unknown>,
+  ) {
+    const { _meta: _ignoredMeta, signal: _ignoredSignal, notify: _ignoredNotify, ...rest } = round;
+    Object.assign(this, rest);
+    this.signal = flow.controller.signal;
+  }
+
+  /** An own function, as the SDK's is, so that it may be called detached. */
+  readonly notify = (n: Notification): Promise<void> => this.flow.notify(n);
+
+  get _meta(): ServerContext['mcpReq']['_meta'] {
+    return this.flow.meta;
+  }
+}
+
+/** How the work asks its client, and ends the request early. */
+class RoundChannel implements FlowChannel {
+  constructor(private readonly flow: Flow<unknown>) {}
+
+  get suspended(): boolean {
+    return this.flow.suspended;
+  }
+
+  ask(request: InputRequest, options?: { key?: string; signal?: AbortSignal }): Promise<unknown> {
+    return this.flow.ask(request, options);
+  }
+
+  fail(error: Error): void {
+    if (this.flow.outcome) return;
+    this.flow.settle({ ok: false, error });
+    this.flow.abort(error.message);
   }
 }
