@@ -101,8 +101,13 @@ export function legacyServer(served: Served, session: HostSession, observed: () 
   return server;
 }
 
-/** A 2026-07-28 server: one per HTTP request, or the one pinned to a stdio connection. */
-export function modernServer(served: Served, instructions: string | undefined, observed: () => Transport | undefined): TaskServer {
+/**
+ * A 2026-07-28 server: one per HTTP request, or the one pinned to a stdio connection. `only`: the
+ * one method a per-request server answers (its `Mcp-Method` header, which the SDK has checked
+ * against the body); only that method's handler is registered, as a server that answers one
+ * exchange needs no other (docs/performance.md, "the per-request server's handlers").
+ */
+export function modernServer(served: Served, instructions: string | undefined, observed: () => Transport | undefined, only?: string): TaskServer {
   const { product } = served;
   const server = new TaskServer(product.info, {
     capabilities: capabilitiesFor(product, 'modern'),
@@ -110,6 +115,7 @@ export function modernServer(served: Served, instructions: string | undefined, o
     ...(instructions ? { instructions } : {}),
   });
   for (const [method, handler] of served.handlers.modern) {
+    if (only !== undefined && method !== only) continue;
     register(server, method, handler, (params, ctx) => {
       const view = viewFor(served, ctx);
       const transport = () => observed() ?? server.transport;
@@ -117,7 +123,7 @@ export function modernServer(served: Served, instructions: string | undefined, o
       return served.flows.round(ctx, requestSubject(params) ?? '', (flowCtx, channel) => run(served, method, handler, params, new RoundReq(flowCtx, view, transport(), channel), 'modern', ctx));
     });
   }
-  notifications(served, server, (ctx) => ({ view: viewFor(served, ctx), session: undefined }));
+  notifications(served, server, (ctx) => ({ view: viewFor(served, ctx), session: undefined }), only);
   server.onerror = (err) => served.logger.debug('mcp 2026-07-28 request error', { error: errorMessage(err) });
   return server;
 }
@@ -144,8 +150,9 @@ function register(server: TaskServer, method: string, handler: Handler, fn: (par
   else set.call(server, method, (request: { params?: Record<string, unknown> }, ctx: ServerContext) => fn(request.params ?? {}, ctx));
 }
 
-function notifications(served: Served, server: TaskServer, context: (ctx: ServerContext) => { view: CallerView; session: HostSession | undefined }): void {
+function notifications(served: Served, server: TaskServer, context: (ctx: ServerContext) => { view: CallerView; session: HostSession | undefined }, only?: string): void {
   for (const [method, handle] of Object.entries(served.product.notifications ?? {})) {
+    if (only !== undefined && method !== only) continue;
     const set = server.setNotificationHandler as unknown as (method: string, fn: (n: { params?: Record<string, unknown> }, ctx: ServerContext) => void) => void;
     set.call(server, method, (n, ctx) => {
       Promise.resolve(handle(n.params ?? {}, context(ctx ?? ({} as ServerContext)))).catch((err: unknown) => served.logger.warn(`${method} failed`, { error: errorMessage(err) }));

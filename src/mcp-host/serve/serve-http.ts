@@ -26,7 +26,7 @@ export async function serveHttp(product: Product, http: HttpServeOptions, option
     async (ctx) => {
       const view = s.access?.viewFor(callerOf(ctx.authInfo)) ?? UNRESTRICTED;
       const instructions = isDiscovery(ctx.requestInfo?.headers) ? await product.instructions?.(view) : undefined;
-      const server = modernServer(s, instructions, () => undefined);
+      const server = modernServer(s, instructions, () => undefined, ctx.requestInfo?.headers.get('mcp-method') ?? undefined);
       return options.audit ? auditedServer(server, options.audit, product.describe) : server;
     },
     {
