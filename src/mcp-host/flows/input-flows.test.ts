@@ -14,17 +14,19 @@ const ENVELOPE = {
 };
 const ask = (message: string) => ({ method: 'elicitation/create' as const, params: { mode: 'form' as const, message, requestedSchema: { type: 'object' as const, properties: {} } } });
 
-function serve(flows: InputFlows) {
+type Work = Parameters<InputFlows['round']>[2];
+
+const askTwo: Work = async (_flowCtx, channel) => {
+  const [a, b] = await Promise.all([channel.ask(ask('first?'), { key: 'a' }), channel.ask(ask('second?'), { key: 'b' })]);
+  return { content: [{ type: 'text' as const, text: JSON.stringify({ a, b }) }] };
+};
+
+function serve(flows: InputFlows, work: Work = askTwo) {
   const handler = createMcpHandler(
     () => {
       const server = new Server({ name: 'flows', version: '1.0.0' }, { capabilities: { tools: {} } });
       server.setRequestHandler('tools/list', () => ({ tools: [] }));
-      server.setRequestHandler('tools/call', (request, ctx) =>
-        flows.round(ctx, request.params.name, async (_flowCtx, channel) => {
-          const [a, b] = await Promise.all([channel.ask(ask('first?'), { key: 'a' }), channel.ask(ask('second?'), { key: 'b' })]);
-          return { content: [{ type: 'text' as const, text: JSON.stringify({ a, b }) }] };
-        }),
-      );
+      server.setRequestHandler('tools/call', (request, ctx) => flows.round(ctx, request.params.name, work) as Promise<{ content: { type: 'text'; text: string }[] }>);
       return server;
     },
     { legacy: 'reject', responseMode: 'json' },
@@ -36,7 +38,7 @@ function serve(flows: InputFlows) {
       new Request('http://localhost/mcp', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'work', arguments: {}, ...params, _meta: ENVELOPE } }),
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'work', arguments: {}, ...params, _meta: { ...(params._meta as object), ...ENVELOPE } } }),
       }),
       as === undefined ? undefined : { authInfo: authInfoFor(callerFromClaims('https://as.example', { sub: as }), undefined) },
     );
@@ -60,6 +62,29 @@ describe('InputFlows', () => {
     const r3 = await call({ inputResponses: { b: accept('2') }, requestState: r2.result!.requestState });
     expect(JSON.parse(r3.result!.content![0]!.text)).toEqual({ a: accept('1'), b: accept('2') });
     expect(flows.size).toBe(0);
+  });
+
+  it("shows the work its first round's request, with the flow's signal and the current round's _meta and notifications", async () => {
+    const flows = new InputFlows({ logger: nullLogger });
+    const seen: Record<string, unknown>[] = [];
+    const call = serve(flows, async (flowCtx, channel) => {
+      const look = () => ({ id: flowCtx.mcpReq.id, method: flowCtx.mcpReq.method, token: flowCtx.mcpReq._meta?.progressToken, aborted: flowCtx.mcpReq.signal.aborted });
+      seen.push(look());
+      const answer = await channel.ask(ask('go on?'), { key: 'a' });
+      seen.push(look());
+      const { notify } = flowCtx.mcpReq; // called detached, as the SDK's own may be
+      await notify({ method: 'notifications/message', params: { level: 'info', data: 'round two' } });
+      return { content: [{ type: 'text' as const, text: JSON.stringify(answer) }] };
+    });
+    const r1 = await call({ _meta: { progressToken: 'first' } });
+    expect(r1.result?.resultType).toBe('input_required');
+    const r2 = await call({ inputResponses: { a: accept('1') }, requestState: r1.result!.requestState, _meta: { progressToken: 'second' } });
+    expect(JSON.parse(r2.result!.content![0]!.text)).toEqual(accept('1'));
+    // The first round ended (its signal with it) while the work went on: the work's signal is the flow's.
+    expect(seen).toEqual([
+      { id: 1, method: 'tools/call', token: 'first', aborted: false },
+      { id: 1, method: 'tools/call', token: 'second', aborted: false },
+    ]);
   });
 
   it("binds the state to its caller and to the tool named: another caller's retry, or one naming another tool, is refused and answers nothing", async () => {
