@@ -105,7 +105,7 @@ export function legacyServer(served: Served, session: HostSession, observed: () 
  * A 2026-07-28 server: one per HTTP request, or the one pinned to a stdio connection. `only`: the
  * one method a per-request server answers (its `Mcp-Method` header, which the SDK has checked
  * against the body); only that method's handler is registered, as a server that answers one
- * exchange needs no other (docs/performance.md, "the per-request server's handlers").
+ * exchange needs no other (docs/performance.md, "Issue 37, ninth round").
  */
 export function modernServer(served: Served, instructions: string | undefined, observed: () => Transport | undefined, only?: string): TaskServer {
   const { product } = served;
