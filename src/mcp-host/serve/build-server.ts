@@ -160,8 +160,3 @@ function notifications(served: Served, server: TaskServer, context: (ctx: Server
   }
 }
 
-/** Only discovery carries instructions: other 2026-07-28 requests need not wait for them. */
-export function isDiscovery(headers: Headers | undefined): boolean {
-  return headers?.get('mcp-method') === 'server/discover';
-}
-

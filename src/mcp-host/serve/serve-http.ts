@@ -9,7 +9,7 @@ import { retryHolders } from '../flows/task-ids.js';
 import { closingAlso, HTTP_DEFAULTS, startHttpHost, type HttpHost, type HttpServeOptions } from '../http/http-host.js';
 import { createModernLeg } from '../http/modern-leg.js';
 import { errorResponseFor } from '../rpc/request-guard.js';
-import { isDiscovery, legacyServer, modernServer } from './build-server.js';
+import { legacyServer, modernServer } from './build-server.js';
 import { HostSession } from './host-session.js';
 import type { Product } from './product.js';
 import { guarded, listened, served, type ServeOptions } from './served.js';
@@ -24,9 +24,12 @@ export async function serveHttp(product: Product, http: HttpServeOptions, option
   const s = served(product, options, http.requestStateKey);
   const leg = createModernLeg(
     async (ctx) => {
+      // The request's method, as its Mcp-Method header names it (the SDK has checked it against the body).
+      const method = ctx.requestInfo?.headers.get('mcp-method') ?? undefined;
       const view = s.access?.viewFor(callerOf(ctx.authInfo)) ?? UNRESTRICTED;
-      const instructions = isDiscovery(ctx.requestInfo?.headers) ? await product.instructions?.(view) : undefined;
-      const server = modernServer(s, instructions, () => undefined, ctx.requestInfo?.headers.get('mcp-method') ?? undefined);
+      // Only discovery carries instructions: other 2026-07-28 requests need not wait for them.
+      const instructions = method === 'server/discover' ? await product.instructions?.(view) : undefined;
+      const server = modernServer(s, instructions, () => undefined, method);
       return options.audit ? auditedServer(server, options.audit, product.describe) : server;
     },
     {
