@@ -21,9 +21,10 @@ export default tseslint.config(
     ignores: ['src/**/*.test.ts'],
     rules: {
       'no-console': 'error',
-      // An object made the prototype of another (or given its own getter) keeps what it reaches alive
-      // through V8's young collections: per request, that promoted whole requests (docs/performance.md,
-      // "Issue 37, ninth round"). Copy the fields, or use a class, instead.
+      // An object made the prototype of another keeps what it reaches alive through V8's young
+      // collections: per request, that promoted whole requests (docs/performance.md, "Issue 37, ninth
+      // round"). Copy the fields, or use a class, instead. (A per-request object with its own getter
+      // does the same, which this rule cannot tell from a one-time one: keep such getters on a class.)
       'no-restricted-syntax': [
         'error',
         {
