@@ -104,11 +104,13 @@ audience = "${url}"
     expect(again.isError, again.content[0]?.text).not.toBe(true);
     expect(seen(model.requests.at(-1)!).subjects.at(-1)).toBe('alice');
 
-    // Both at once, each turn calling whoami five times: every answer is its own caller's. The model's
-    // steps go out in request order: both first requests come before either turn's five calls end (a
-    // turn that got the other's step would fail the count below, never pass it wrongly).
+    // Both at once, each turn calling whoami five times: every answer is its own caller's. The two turns'
+    // requests reach the model in no fixed order (one turn may finish its calls before the other's first
+    // request), so each reply is chosen by the request: a turn's first asks for the calls, its second
+    // (carrying their outputs) ends it.
     const before = model.requests.length;
-    model.enqueue(whoamiTurn('team', 5), whoamiTurn('team', 5), responsesTurn({ text: 'one' }), responsesTurn({ text: 'two' }));
+    const step = (req: RecordedRequest) => (seen(req).outputs.length === 0 ? whoamiTurn('team', 5) : responsesTurn({ text: 'done' }));
+    model.enqueue(step, step, step, step);
     const both = await Promise.all([codex(alice, 'codex', { prompt: 'I am alice' }), codex(bob, 'codex', { prompt: 'I am bob' })]);
     for (const r of both) expect(r.isError, r.content[0]?.text).not.toBe(true);
     const finals = model.requests.slice(before).map(seen).filter((s) => s.outputs.length > 0);
