@@ -7,9 +7,18 @@ import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 
 export function positiveInt(flag: string) {
+  return wholeNumber(flag, 1, 'a positive integer');
+}
+
+/** A whole number of at least 0 (0 meaning "never" or "off", as the flag's help says). */
+export function nonNegativeInt(flag: string) {
+  return wholeNumber(flag, 0, '0 or a positive integer');
+}
+
+function wholeNumber(flag: string, min: number, what: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(value)}`);
+    if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new UsageError(`${flag} must be ${what}, got ${JSON.stringify(value)}`);
     return n;
   };
 }

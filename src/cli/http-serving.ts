@@ -6,7 +6,7 @@ import type { HttpServeOptions } from '../mcp-host/index.js';
 import { isSwitchboardError } from '../util/index.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
-import { listenFlag, positiveInt, readBearerToken } from './flag-values.js';
+import { listenFlag, nonNegativeInt, positiveInt, readBearerToken } from './flag-values.js';
 
 export interface HttpServeFlags {
   http?: string;
@@ -15,11 +15,13 @@ export interface HttpServeFlags {
   allowedHost: string[];
   maxSessions?: number;
   idleTimeout?: number;
+  releaseMemoryAfter?: number;
   metricsListen?: string;
 }
 
-/** HTTP_DEFAULTS.maxSessions of mcp-host, repeated for the help text (mcp-host loads only when serving). */
+/** HTTP_DEFAULTS.maxSessions and IDLE_RELEASE_MS of mcp-host, repeated for the help text (mcp-host loads only when serving). */
 const DEFAULT_MAX_SESSIONS = 10_000;
+const DEFAULT_RELEASE_MEMORY_AFTER_S = 60;
 
 /** `--metrics-listen`, for every long-running command (its routes load only when it serves them). */
 export function addMetricsListenOption(cmd: Command): Command {
@@ -45,7 +47,13 @@ export function addHttpServeOptions(cmd: Command): Command {
         `HTTP: sessions held at once (default ${DEFAULT_MAX_SESSIONS}); past it the least recently used idle session is closed, its next request gets 404 and its client re-initializes`,
       ).argParser(positiveInt('--max-sessions')),
     )
-    .addOption(new Option('--idle-timeout <seconds>', 'HTTP: close a session idle this long (default 1800)').argParser(positiveInt('--idle-timeout')));
+    .addOption(new Option('--idle-timeout <seconds>', 'HTTP: close a session idle this long (default 1800)').argParser(positiveInt('--idle-timeout')))
+    .addOption(
+      new Option(
+        '--release-memory-after <seconds>',
+        `HTTP: when no request has come for this long, collect the heap and give it back to the system (default ${DEFAULT_RELEASE_MEMORY_AFTER_S}; 0: never). Sooner saves memory between bursts, but the calls after it run slower for a while`,
+      ).argParser(nonNegativeInt('--release-memory-after')),
+    );
 }
 
 /**
@@ -58,7 +66,7 @@ export async function httpServeOptions(ctx: CliContext, flags: HttpServeFlags, o
   const listen = listenFlag('--http', flags.http);
   const token = readBearerToken(ctx, flags.tokenFile, 'SWITCHBOARD_MCP_TOKEN');
   const insecureNoAuth = flags.insecureNoAuth === true;
-  const { checkAuthConfig } = await import('../mcp-host/http/index.js');
+  const { checkAuthConfig, IDLE_RELEASE_MS } = await import('../mcp-host/http/index.js');
   try {
     checkAuthConfig(listen, token, insecureNoAuth, oauth);
   } catch (err) {
@@ -71,7 +79,7 @@ export async function httpServeOptions(ctx: CliContext, flags: HttpServeFlags, o
     insecureNoAuth,
     allowedHosts: flags.allowedHost,
     // The process is the server: its heap goes back to the system when quiet (a library's host does not).
-    releaseIdleMemory: true,
+    releaseIdleMemoryAfterMs: flags.releaseMemoryAfter !== undefined ? flags.releaseMemoryAfter * 1000 : IDLE_RELEASE_MS,
     ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
     ...(flags.idleTimeout !== undefined ? { idleTimeoutMs: flags.idleTimeout * 1000 } : {}),
   };

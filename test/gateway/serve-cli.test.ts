@@ -81,6 +81,12 @@ describe('switchboard serve: usage', () => {
     expect(wide.stderr).toMatch(/only allowed on a loopback address/);
   });
 
+  it('refuses a --release-memory-after that is not a whole number of seconds', async () => {
+    const r = await runCli(['serve', '--http', '127.0.0.1:0', '--insecure-no-auth', '--release-memory-after', '-5'], { home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--release-memory-after must be 0 or a positive integer, got "-5"/);
+  });
+
   it('--help explains what is served, what is relayed, transparent mode and both transports', async () => {
     const r = await runCli(['serve', '--help'], { home });
     expect(r.code).toBe(0);
@@ -133,7 +139,11 @@ describe('switchboard serve --http (process)', () => {
     );
     home = made.home;
     await writeFile(path.join(home, 'token'), `${TOKEN}\n`, { mode: 0o600 });
-    serve = await spawnServe(['--http', '127.0.0.1:0', '--token-file', path.join(home, 'token')], { env: { ...made.env, SWITCHBOARD_LOG_LEVEL: 'debug' }, cwd: made.work });
+    // The heap is given back after 5 s without a request here (default 60 s), so that the last test sees it.
+    serve = await spawnServe(['--http', '127.0.0.1:0', '--token-file', path.join(home, 'token'), '--release-memory-after', '5'], {
+      env: { ...made.env, SWITCHBOARD_LOG_LEVEL: 'debug' },
+      cwd: made.work,
+    });
   }, 60_000);
   afterAll(async () => {
     await serve?.stop();
@@ -261,7 +271,7 @@ describe('switchboard serve --http (process)', () => {
   }, 60_000);
 
   // Last: the requests above were its load. The embedded gateway (startHttpGateway) does not do this.
-  it('gives its heap back once no request has come for 5 s (the debug log says so)', async () => {
+  it('gives its heap back once no request has come for --release-memory-after (the debug log says so)', async () => {
     const log = path.join(home, 'log', 'switchboard.log');
     const line = await waitFor(async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').find((l) => l.includes('idle: heap collected and shrunk')), 'the idle collection in the log', 20_000);
     expect(line).toMatch(/rssBeforeMb/);

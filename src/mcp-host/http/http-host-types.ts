@@ -71,11 +71,11 @@ export interface HttpHostOptions {
   /** Health, readiness, metrics and the status page beside the endpoint; its telemetry observes every request. */
   ops?: Ops;
   /**
-   * Give the heap back once the host has been quiet for a while (idle-memory.ts): a full collection
-   * of the whole process, so it is for a process that is a server (the CLI's `--http`), not for a
-   * program that embeds the host (default false).
+   * Give the heap back once the host has been quiet this long (idle-memory.ts): a full collection
+   * of the whole process, so it is for a process that is a server (the CLI's `--http`, default
+   * IDLE_RELEASE_MS), not for a program that embeds the host (default: absent or 0, never).
    */
-  releaseIdleMemory?: boolean;
+  releaseIdleMemoryAfterMs?: number;
   /** Whether a request's server span is the current span while the product handles it (ObservedTransportInfo.currentSpan; default true). */
   currentSpan?: boolean;
   /** What the product knows of a request (its real tool, its upstream), for the audit records of refusals at the door. */

@@ -238,7 +238,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     await serveOnSession(session, sessionId, req, res, body, messages, () => track(sessionId, session, req, res));
   };
 
-  const idle = options.releaseIdleMemory === true ? releaseWhenIdle(log) : undefined;
+  const idle = options.releaseIdleMemoryAfterMs ? releaseWhenIdle(log, options.releaseIdleMemoryAfterMs) : undefined;
   // A request (headers and body) must arrive within this: a slow body cannot hold a connection for long.
   const server = http.createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => {
     idle?.seen();

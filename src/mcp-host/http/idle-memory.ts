@@ -2,12 +2,23 @@
 // generation to its maximum) and keeps them when the load stops: a gateway that served 2,000 calls
 // held about 160 MB more at rest than when it started, nearly all of it garbage and empty heap that
 // only a full collection returns, which nothing runs while the process rests.
+//
+// By default not sooner than a minute: a collection that shrinks the heap does not keep alive the hidden
+// classes (maps) of objects no request holds at that moment (V8 retains them only in collections
+// that do not reduce memory), so it clears the inline caches and deoptimizes the code that serves
+// requests. The next calls run unoptimized until V8 has optimized them again: after a 7 s pause the
+// next 20 calls of one client took 87.5 and 82.8 ms against 61.8 and 59.1 ms, and 32 clients' 640
+// calls after a pause about twice the CPU (docs/performance.md, issue 37 eleventh round). Agents
+// pause for seconds between calls; a host quiet for a minute is at rest.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { Logger } from '../../util/index.js';
 
 /** How long no request may arrive before the host collects and shrinks its heap (once per quiet spell). */
-export const IDLE_RELEASE_MS = 5_000;
+export const IDLE_RELEASE_MS = 60_000;
+
+/** How often the quiet spell is checked: the collection runs within two of these after the idle time. */
+const CHECK_EVERY_MS = 5_000;
 
 type FullGc = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 let collector: FullGc | null | undefined;
@@ -60,7 +71,7 @@ export function releaseWhenIdle(log: Logger, idleMs = IDLE_RELEASE_MS): { seen()
       gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
       log.debug('idle: heap collected and shrunk', { rssBeforeMb: Math.round(before / 2 ** 20), rssAfterMb: Math.round(process.memoryUsage.rss() / 2 ** 20), tookMs: Date.now() - now });
     },
-    Math.max(100, idleMs / 4),
+    Math.max(100, Math.min(CHECK_EVERY_MS, idleMs / 4)),
   );
   timer.unref();
   return {
