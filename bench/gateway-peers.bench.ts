@@ -5,12 +5,13 @@
 // gateways: p50/p99 of 1,000 sequential tools/call after 1,000 warm-up calls (blocks of 100
 // alternating between the gateways; the p50 of those first 1,000 calls is a row of its own) and the
 // CPU each gateway's process tree used per call in either phase (read from /proc), then
-// per gateway 32 clients connecting at once, 20 calls each (calls ok/failed, wall time, processes
-// and RSS of the gateway's tree at rest before them and at their peak); then 500 clients at once
+// per gateway 32 clients connecting at once, 20 calls each, 8 s after those (calls ok/failed, wall
+// time, processes and RSS of the gateway's tree before them and at their peak), and the RSS of each
+// tree at rest, 75 s after its last call; then 500 clients at once
 // through a fresh switchboard alone. Switchboard's rows carry the best peer of the same run as their
 // baseline. The clients run in bench/workers/gateway-peers-worker.mjs; the processes are sampled
-// here from /proc. About 5 minutes on a loaded 2-core machine, most of it supergateway's crowds (each
-// starts 32 servers) and the 8,000 sequential calls per era.
+// here from /proc. About 7 minutes on a loaded 2-core machine, most of it supergateway's crowds (each
+// starts 32 servers), the 8,000 sequential calls and the rest per era.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -37,11 +38,16 @@ const SEQUENTIAL = 1_000;
 const WARMUP = 1_000;
 const CROWD = { clients: 32, calls: 20 };
 /**
- * "At rest" is this long after a gateway's last call: a gateway idle for a few seconds, as between a
- * team's bursts of work (switchboard's HTTP host collects and shrinks its heap after 5 s without a
- * request). Every gateway is sampled at least this long after the sequential calls ended.
+ * The crowd comes this long after the sequential calls: a gateway between a team's bursts of work,
+ * or an agent's pause between calls. Each tree's RSS then is a row of its own.
  */
-const REST_MS = 8_000;
+const BETWEEN_MS = 8_000;
+/**
+ * "At rest" is this long after a gateway's last call (its crowd): a gateway nobody is using.
+ * switchboard's HTTP host collects and shrinks its heap after 60 s without a request (checked every
+ * 5 s), and V8 shrinks any Node process's heap on its own some seconds after its last collection.
+ */
+const AT_REST_MS = 75_000;
 const BIG_CROWD = { clients: 500, calls: 20 };
 const CALL_TIMEOUT_MS = 20_000;
 const SEQUENTIAL_TIMEOUT_MS = 240_000; // 8,000 calls; a loaded 2-core machine can take minutes
@@ -65,7 +71,8 @@ interface CrowdOutcome {
   wallMs: number;
   errors: Record<string, number>;
   tree: TreeSample;
-  idle: TreeSample;
+  /** The tree just before the crowd. */
+  before: TreeSample;
   timedOut?: boolean;
 }
 
@@ -121,22 +128,22 @@ async function sequential(era: Era, gateways: Gateway[]): Promise<Record<string,
 }
 
 /** `clients` connect at once, `calls` each; the tree is sampled throughout and while the sessions are still open. */
-async function crowd(era: Era, g: Gateway, { clients, calls }: { clients: number; calls: number }, timeoutMs: number, restFrom?: number): Promise<CrowdOutcome> {
+async function crowd(era: Era, g: Gateway, { clients, calls }: { clients: number; calls: number }, timeoutMs: number, pauseFrom?: number): Promise<CrowdOutcome> {
   const pid = g.child.pid!;
-  if (restFrom !== undefined) await sleep(Math.max(0, restFrom + REST_MS - Date.now()));
-  const idle = await sampleTree(pid);
+  if (pauseFrom !== undefined) await sleep(Math.max(0, pauseFrom + BETWEEN_MS - Date.now()));
+  const before = await sampleTree(pid);
   const sampler = peakSampler(pid);
-  let outcome: Omit<CrowdOutcome, 'tree' | 'idle'> | undefined;
+  let outcome: Omit<CrowdOutcome, 'tree' | 'before'> | undefined;
   try {
     await worker(['crowd', JSON.stringify({ client: era.client, url: g.url, tool: g.tool, clients, calls, callTimeoutMs: CALL_TIMEOUT_MS })], timeoutMs, async (line, reply) => {
-      outcome = JSON.parse(line) as Omit<CrowdOutcome, 'tree' | 'idle'>;
+      outcome = JSON.parse(line) as Omit<CrowdOutcome, 'tree' | 'before'>;
       await sampler.take(); // once more while every session is still open
       reply('close');
     });
   } catch (err) {
     if (!outcome) outcome = { ok: 0, failed: clients * calls, connected: 0, wallMs: timeoutMs, errors: { [String(err)]: 1 }, timedOut: true };
   }
-  return { ...outcome!, tree: await sampler.stop(), idle };
+  return { ...outcome!, tree: await sampler.stop(), before };
 }
 
 const mb = (n: number) => `${n.toFixed(0)} MB`;
@@ -148,10 +155,11 @@ function topErrors(errors: Record<string, number>): string {
 }
 
 /** Switchboard's figure against the best peer's, with the goal's verdict (`goal` as a ratio). */
-function againstBest(value: (n: GatewayName) => number, peers: readonly GatewayName[], goal: number): { baseline: number; note: string } {
+function againstBest(value: (n: GatewayName) => number, peers: readonly GatewayName[], goal?: number): { baseline: number; note: string } {
   const best = peers.reduce((a, b) => (value(b) < value(a) ? b : a));
-  const ours = value('switchboard');
-  return { baseline: value(best), note: `baseline = the best peer (${best}); goal ≤ ${goal.toFixed(1)}x: ${verdict(ours <= goal * value(best))}` };
+  const baseline = value(best);
+  const verdictNote = goal === undefined ? 'no goal of its own' : `goal ≤ ${goal.toFixed(1)}x: ${verdict(value('switchboard') <= goal * baseline)}`;
+  return { baseline, note: `baseline = the best peer (${best}); ${verdictNote}` };
 }
 
 /** The CPU row: no goal of its own (it is what the latency rows cost); switchboard's against the peer that used least. */
@@ -162,7 +170,7 @@ function cpuRow(ours: boolean, lat: Record<string, Latency>, key: 'cpuWarmup' | 
 }
 
 /** One era's rows: latency, the crowd and RSS per gateway; switchboard's against the best peer. */
-function eraRows(era: Era, lat: Record<string, Latency>, crowds: Record<string, CrowdOutcome>): BenchRow[] {
+function eraRows(era: Era, lat: Record<string, Latency>, crowds: Record<string, CrowdOutcome>, rest: Record<string, TreeSample>): BenchRow[] {
   // A peer whose crowd lost calls is no baseline for the crowd's figures.
   const clean = PEERS.filter((n) => crowds[n]!.failed === 0);
   const crowdPeers = clean.length > 0 ? clean : PEERS;
@@ -171,7 +179,8 @@ function eraRows(era: Era, lat: Record<string, Latency>, crowds: Record<string, 
     p50: againstBest((n) => lat[n]!.p50, PEERS, 1),
     p99: againstBest((n) => lat[n]!.p99, PEERS, 1),
     wall: againstBest((n) => crowds[n]!.wallMs, crowdPeers, 1),
-    rest: againstBest((n) => crowds[n]!.idle.rssMb, crowdPeers, 0.8),
+    between: againstBest((n) => crowds[n]!.before.rssMb, crowdPeers),
+    rest: againstBest((n) => rest[n]!.rssMb, crowdPeers, 0.8),
     peak: againstBest((n) => crowds[n]!.tree.rssMb, crowdPeers, 0.8),
   };
   const crowdLabel = `${CROWD.clients} clients × ${CROWD.calls} calls`;
@@ -189,7 +198,8 @@ function eraRows(era: Era, lat: Record<string, Latency>, crowds: Record<string, 
       row(`${label} CPU of the gateway's tree per call, the first ${WARMUP} calls`, l.cpuWarmup, 'ms', cpuRow(ours, lat, 'cpuWarmup', `user + system of the gateway and its stdio server, from /proc: the connect and the upstream's start included`)),
       row(`${label} CPU of the gateway's tree per call after warm-up`, l.cpuPerCall, 'ms', cpuRow(ours, lat, 'cpuPerCall', `the same, over the ${SEQUENTIAL} calls after them`)),
       row(`${label} ${crowdLabel}: wall time`, c.wallMs, 'ms', goal(goals.wall, `from the first connect to the last call answered; ${c.ok} ok, ${c.failed} failed, ${c.connected} clients connected${c.timedOut ? ', TIMED OUT' : ''}; ${c.tree.processes} processes (${c.tree.upstreams} upstream) at peak${topErrors(c.errors)}`)),
-      row(`${label} RSS of the gateway's tree at rest`, c.idle.rssMb, 'MB', goal(goals.rest, `VmRSS summed over the tree (shared pages count in each process), ${REST_MS / 1000} s or more after the sequential calls, their sessions closed`)),
+      row(`${label} RSS of the gateway's tree between bursts`, c.before.rssMb, 'MB', goal(goals.between, `VmRSS summed over the tree (shared pages count in each process), ${BETWEEN_MS / 1000} s or more after the sequential calls, their sessions closed, just before the crowd`)),
+      row(`${label} RSS of the gateway's tree at rest`, rest[name]!.rssMb, 'MB', goal(goals.rest, `VmRSS summed over the tree (shared pages count in each process), ${AT_REST_MS / 1000} s or more after its last call (the crowd's), every session closed`)),
       row(`${label} RSS of the gateway's tree under ${crowdLabel}`, c.tree.rssMb, 'MB', goal(goals.peak, 'the same, peak while the crowd runs and its sessions are open')),
     );
     if (ours) {
@@ -214,18 +224,24 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       running.push(...started);
       ctx.log(`${era.label}: gateways up: ${started.map((g) => `${g.name} ${g.url}`).join(', ')}`);
       const lat = await sequential(era, started);
-      const restFrom = Date.now();
+      const pauseFrom = Date.now();
       for (const g of started) {
         const l = lat[g.name]!;
         ctx.log(`${era.label}: ${g.name} (${l.era}): first ${WARMUP} p50 ${l.warmupP50.toFixed(3)} ms, then p50 ${l.p50.toFixed(3)} ms, p99 ${l.p99.toFixed(3)} ms; tree CPU ${l.cpuWarmup.toFixed(3)}, then ${l.cpuPerCall.toFixed(3)} ms a call`);
       }
       const crowds: Record<string, CrowdOutcome> = {};
       for (const g of started) {
-        const c = (crowds[g.name] = await crowd(era, g, CROWD, 60_000, restFrom));
-        ctx.log(`${era.label}: ${g.name}: ${CROWD.clients} clients: ${c.ok} ok, ${c.failed} failed, ${c.wallMs.toFixed(0)} ms, ${c.tree.processes} processes (${c.tree.upstreams} upstream), ${mb(c.idle.rssMb)} at rest, ${mb(c.tree.rssMb)} peak`);
-        await killTree(g.child); // the next gateway's crowd runs on a quiet machine
+        // The gateways whose crowd is over stay up but idle: the next gateway's crowd runs on a quiet machine.
+        const c = (crowds[g.name] = await crowd(era, g, CROWD, 60_000, pauseFrom));
+        ctx.log(`${era.label}: ${g.name}: ${CROWD.clients} clients: ${c.ok} ok, ${c.failed} failed, ${c.wallMs.toFixed(0)} ms, ${c.tree.processes} processes (${c.tree.upstreams} upstream), ${mb(c.before.rssMb)} before, ${mb(c.tree.rssMb)} peak`);
       }
-      rows.push(...eraRows(era, lat, crowds));
+      ctx.log(`${era.label}: every gateway at rest for ${AT_REST_MS / 1000} s`);
+      await sleep(AT_REST_MS);
+      const rest: Record<string, TreeSample> = {};
+      for (const g of started) rest[g.name] = await sampleTree(g.child.pid!);
+      ctx.log(`${era.label}: at rest: ${started.map((g) => `${g.name} ${mb(rest[g.name]!.rssMb)}`).join(', ')}`);
+      await Promise.all(started.map((g) => killTree(g.child)));
+      rows.push(...eraRows(era, lat, crowds, rest));
     }
     // 500 clients through a fresh switchboard: nothing left from the runs above.
     const big = await startGateway('switchboard', scratch.home, scratch.env);
@@ -237,7 +253,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       row(`${label}: calls failed`, b.failed, 'calls', { notes: `of ${b.ok + b.failed}; ${b.connected} clients connected${b.timedOut ? '; TIMED OUT' : ''}; goal 0: ${verdict(b.failed === 0)}${topErrors(b.errors)}` }),
       row(`${label}: upstream processes`, b.tree.upstreams, 'processes', { notes: `copies of the stdio server, peak; goal 1: ${verdict(b.tree.upstreams === 1)}` }),
       row(`${label}: wall time`, b.wallMs, 'ms', { notes: 'from the first connect to the last call answered' }),
-      row(`${label}: RSS of the gateway's tree`, b.tree.rssMb, 'MB', { notes: `peak (at rest before: ${mb(b.idle.rssMb)})` }),
+      row(`${label}: RSS of the gateway's tree`, b.tree.rssMb, 'MB', { notes: `peak (before the first call: ${mb(b.before.rssMb)})` }),
     );
     return rows;
   } finally {
