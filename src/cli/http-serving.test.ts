@@ -1,9 +1,10 @@
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { IDLE_RELEASE_MS } from '../mcp-host/http/index.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { nonNegativeInt } from './flag-values.js';
-import { httpServeOptions } from './http-serving.js';
+import { addHttpServeOptions, httpServeOptions } from './http-serving.js';
 
 // httpServeOptions reads only the token's sources from the context here (no --token-file).
 const ctx = { cwd: process.cwd(), env: {}, stderr: { write: () => true } } as unknown as CliContext;
@@ -15,6 +16,8 @@ describe('--release-memory-after', () => {
     expect((await httpServeOptions(ctx, flags))?.releaseIdleMemoryAfterMs).toBe(IDLE_RELEASE_MS);
     expect((await httpServeOptions(ctx, { ...flags, releaseMemoryAfter: 5 }))?.releaseIdleMemoryAfterMs).toBe(5_000);
     expect((await httpServeOptions(ctx, { ...flags, releaseMemoryAfter: 0 }))?.releaseIdleMemoryAfterMs).toBe(0);
+    // The help text repeats the default (mcp-host loads only when serving): it must say the same.
+    expect(addHttpServeOptions(new Command('serve')).helpInformation()).toContain(`(default ${IDLE_RELEASE_MS / 1000}; 0: never)`);
   });
 
   it('accepts 0 or a whole number of seconds and refuses anything else as a usage error', () => {
