@@ -45,7 +45,7 @@ const BETWEEN_MS = 8_000;
 /**
  * "At rest" is this long after a gateway's last call (its crowd): a gateway nobody is using.
  * switchboard's HTTP host collects and shrinks its heap after 60 s without a request (checked every
- * 5 s), and V8 shrinks any Node process's heap on its own some seconds after its last collection.
+ * 5 s); V8's memory reducer may have shrunk a peer's heap by then, as it does on its own.
  */
 const AT_REST_MS = 75_000;
 const BIG_CROWD = { clients: 500, calls: 20 };
