@@ -10,8 +10,9 @@
 // tree at rest, 75 s after its last call; then 500 clients at once
 // through a fresh switchboard alone. Switchboard's rows carry the best peer of the same run as their
 // baseline. The clients run in bench/workers/gateway-peers-worker.mjs; the processes are sampled
-// here from /proc. About 7 minutes on a loaded 2-core machine, most of it supergateway's crowds (each
-// starts 32 servers), the 8,000 sequential calls and the rest per era.
+// here from /proc. About 7 minutes on an otherwise idle 2-core machine (longer when it is loaded),
+// most of it supergateway's crowds (each starts 32 servers), the 8,000 sequential calls and the
+// 75 s of rest per era.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,7 +1,7 @@
 import vm from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sinkLogger } from '../../util/index.js';
-import { releaseWhenIdle } from './idle-memory.js';
+import { IDLE_RELEASE_MS, releaseWhenIdle } from './idle-memory.js';
 
 const IDLE_MS = 1_000;
 
@@ -46,6 +46,18 @@ describe('releaseWhenIdle', () => {
     idle.seen();
     vi.advanceTimersByTime(IDLE_MS * 2);
     expect(released).toHaveLength(2);
+  });
+
+  it('with the default minute, collects within two checks of 5 s after the last request', () => {
+    const { log, released } = watched();
+    const idle = releaseWhenIdle(log, IDLE_RELEASE_MS);
+    stop = idle.stop;
+    idle.seen();
+    vi.advanceTimersByTime(IDLE_RELEASE_MS - 1_000);
+    expect(released).toHaveLength(0);
+    // The bench samples "at rest" 75 s after the last call: the collection must have run by then.
+    vi.advanceTimersByTime(1_000 + 2 * 5_000);
+    expect(released).toHaveLength(1);
   });
 
   it('gives no other context a gc global', () => {
