@@ -1,15 +1,27 @@
 // The common JSON-RPC message shapes recognised from their keys, without the SDK's zod union
 // (JSONRPCMessageSchema): each frame of a tools/call paid that union's parse once per hop (issue 14).
 // Only shapes that union certainly accepts unchanged pass here; anything else (error responses,
-// `_meta`, unknown keys, bad ids) goes to the SDK's parse, which accepts or rejects it as before.
+// results' `_meta`, related-task metadata, unknown keys, bad ids) goes to the SDK's parse, which
+// accepts or rejects it as before.
+
+/** The key of the 2025-11-25 tasks' related-task metadata in `_meta` (the SDK's RELATED_TASK_META_KEY; util loads no SDK). */
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The schema's request id: a string or an integer (zod's `int()` means a safe integer). */
 const isId = (id: unknown): boolean => typeof id === 'string' || Number.isSafeInteger(id);
 
-/** Absent, or an object whose `_meta` (the part the schema checks) is absent. */
-const plainParams = (params: unknown): boolean => params === undefined || (isPlainObject(params) && !('_meta' in params));
+/**
+ * A request's or notification's `_meta` as the schema (a loose object) passes it unchanged: its
+ * `progressToken` absent or an id, and no related-task metadata (an object the schema strips of
+ * unknown keys). A 2026-07-28 request's envelope (protocol version, client info, capabilities) and a
+ * client's progress token are such `_meta`.
+ */
+const plainMeta = (meta: unknown): boolean => isPlainObject(meta) && (!('progressToken' in meta) || isId(meta.progressToken)) && !(RELATED_TASK in meta);
+
+/** Absent, or an object whose `_meta` (the part the schema checks) is absent or plain. */
+const plainParams = (params: unknown): boolean => params === undefined || (isPlainObject(params) && (!('_meta' in params) || plainMeta(params._meta)));
 
 /**
  * True when `value` is a request, notification or result response that the SDK's message schema
