@@ -4,7 +4,10 @@
 // results' `_meta`, related-task metadata, unknown keys, bad ids) goes to the SDK's parse, which
 // accepts or rejects it as before.
 
-/** The key of the 2025-11-25 tasks' related-task metadata in `_meta` (the SDK's RELATED_TASK_META_KEY; util loads no SDK). */
+/**
+ * The key of the 2025-11-25 tasks' related-task metadata in `_meta`: the SDK's RELATED_TASK_META_KEY,
+ * written out because util loads no SDK (a test holds the two equal).
+ */
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -6,10 +6,10 @@
 // By default not sooner than a minute: a collection that shrinks the heap does not keep alive the
 // hidden classes (maps) of objects no request holds at that moment (V8 retains them only in
 // collections that do not reduce memory), so it clears the inline caches and deoptimizes the code
-// that serves requests. The next calls run unoptimized until V8 has optimized them again: after a 7 s pause the
-// next 20 calls of one client took 87.5 and 82.8 ms against 61.8 and 59.1 ms, and 32 clients' 640
-// calls after a pause about twice the CPU (docs/performance.md, issue 37 eleventh round). Agents
-// pause for seconds between calls; a host quiet for a minute is at rest.
+// that serves requests. The next calls run unoptimized until V8 has optimized them again: after a
+// 7 s pause the next 20 calls of one client took 87.5 and 82.8 ms against 61.8 and 59.1 ms, and 32
+// clients' 640 calls after a pause about twice the CPU (docs/performance.md, issue 37 eleventh
+// round). Agents pause for seconds between calls; a host quiet for a minute is at rest.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { Logger } from '../../util/index.js';
