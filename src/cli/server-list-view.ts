@@ -42,7 +42,7 @@ export function listEntryJson(server: McpServerConfig, auth: AuthStatus): Record
   };
 }
 
-/** `mcp get --json`: the list shape without auth, plus the tool filters. */
+/** `mcp get --json`: the list shape without auth, plus the tool filters (and stop_after_idle_sec when set). */
 export function getJson(server: McpServerConfig): Record<string, unknown> {
   return {
     name: server.name,
@@ -54,6 +54,7 @@ export function getJson(server: McpServerConfig): Record<string, unknown> {
     startup_timeout_sec: server.startup_timeout_sec,
     tool_timeout_sec: server.tool_timeout_sec,
     ...(server.environment !== null ? { environment: server.environment } : {}),
+    ...(server.stop_after_idle_sec !== null ? { stop_after_idle_sec: server.stop_after_idle_sec } : {}),
   };
 }
 
@@ -143,6 +144,7 @@ export function renderServerDetails(server: McpServerConfig, program = 'switchbo
   if (server.environment !== null) lines.push(`  environment: ${server.environment}`);
   if (server.startup_timeout_sec !== null) lines.push(`  startup_timeout_sec: ${server.startup_timeout_sec}`);
   if (server.tool_timeout_sec !== null) lines.push(`  tool_timeout_sec: ${server.tool_timeout_sec}`);
+  if (server.stop_after_idle_sec !== null) lines.push(`  stop_after_idle_sec: ${server.stop_after_idle_sec}`);
   lines.push(`  remove: ${program} mcp remove ${server.name}`);
   return `${lines.join('\n')}\n`;
 }

@@ -27,7 +27,7 @@ describe('buildConfig input', () => {
   it('types every key of a server table the validation knows, and no other', () => {
     const stdio: Required<StdioServerInput> = {
       command: 'x', args: [], env: {}, env_vars: [], cwd: '/',
-      enabled: true, required: false, startup_timeout_sec: 1, startup_timeout_ms: 1, tool_timeout_sec: 1, enabled_tools: [], disabled_tools: [],
+      enabled: true, required: false, startup_timeout_sec: 1, startup_timeout_ms: 1, tool_timeout_sec: 1, stop_after_idle_sec: 60, enabled_tools: [], disabled_tools: [],
       startup_mode: 'eager', environment: 'local', environment_id: 'local', experimental_environment: 'local', scopes: [], always_loaded: false,
       supports_parallel_tool_calls: false, default_tools_approval_mode: null, tools: null, name: null,
     };

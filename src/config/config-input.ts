@@ -14,6 +14,8 @@ interface ServerInputSettings {
   startup_timeout_ms?: number;
   /** Seconds per tool call; default 300. */
   tool_timeout_sec?: number;
+  /** Seconds with nothing running after which the server is stopped (its next use starts it again); default never. */
+  stop_after_idle_sec?: number;
   enabled_tools?: string[];
   disabled_tools?: string[];
   startup_mode?: 'eager' | 'lazy';

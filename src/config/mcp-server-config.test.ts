@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
-import { parseMcpServerConfig, startupTimeoutMs, toolTimeoutMs } from './mcp-server-config.js';
+import { parseMcpServerConfig, startupTimeoutMs, stopAfterIdleMs, toolTimeoutMs } from './mcp-server-config.js';
 import { parse as parseToml } from 'smol-toml';
 
 function server(body: string, name = 's') {
@@ -28,6 +28,7 @@ describe('parseMcpServerConfig: every key', () => {
       required: false,
       startup_timeout_sec: null,
       tool_timeout_sec: null,
+      stop_after_idle_sec: null,
       enabled_tools: null,
       disabled_tools: null,
       startup_mode: 'eager',
@@ -42,6 +43,15 @@ describe('parseMcpServerConfig: every key', () => {
     });
     expect(startupTimeoutMs(config)).toBe(30_000);
     expect(toolTimeoutMs(config)).toBe(300_000);
+    expect(stopAfterIdleMs(config)).toBeUndefined();
+  });
+
+  it('reads stop_after_idle_sec in float seconds, 0 meaning never', () => {
+    expect(stopAfterIdleMs(server('command = "x"\nstop_after_idle_sec = 600').config)).toBe(600_000);
+    expect(stopAfterIdleMs(server('command = "x"\nstop_after_idle_sec = 0.25').config)).toBe(250);
+    const never = server('command = "x"\nstop_after_idle_sec = 0').config;
+    expect(never.stop_after_idle_sec).toBeNull();
+    expect(stopAfterIdleMs(never)).toBeUndefined();
   });
 
   it('applies defaults to a minimal HTTP server', () => {
@@ -152,6 +162,7 @@ describe('parseMcpServerConfig: every validation error', () => {
     ['command = "a"\nstartup_timeout_sec = "30"', 'startup_timeout_sec must be a non-negative number', 'startup_timeout_sec'],
     ['command = "a"\nstartup_timeout_ms = nan', 'startup_timeout_ms must be a non-negative number', 'startup_timeout_ms'],
     ['command = "a"\ntool_timeout_sec = inf', 'tool_timeout_sec must be a non-negative number', 'tool_timeout_sec'],
+    ['command = "a"\nstop_after_idle_sec = -5', 'stop_after_idle_sec must be a non-negative number', 'stop_after_idle_sec'],
     ['command = "a"\nenabled_tools = "a"', 'enabled_tools must be an array of strings', 'enabled_tools'],
     ['command = "a"\ndisabled_tools = [true]', 'disabled_tools must be an array of strings', 'disabled_tools'],
     ['command = "a"\nstartup_mode = "later"', 'startup_mode must be "eager" or "lazy"', 'startup_mode'],

@@ -95,6 +95,7 @@ export function parseMcpServerConfig(name: string, raw: unknown): ParsedServer {
     required: settings.required,
     startup_timeout_sec: settings.startup_timeout_sec,
     tool_timeout_sec: settings.tool_timeout_sec,
+    stop_after_idle_sec: settings.stop_after_idle_sec,
     enabled_tools: settings.enabled_tools,
     disabled_tools: settings.disabled_tools,
     startup_mode: settings.startup_mode,
@@ -113,6 +114,11 @@ export function parseMcpServerConfig(name: string, raw: unknown): ParsedServer {
 
 export function startupTimeoutMs(config: McpServerConfig): number {
   return (config.startup_timeout_sec ?? DEFAULT_STARTUP_TIMEOUT_SEC) * 1000;
+}
+
+/** How long the server may have nothing running before it is stopped; undefined: never. */
+export function stopAfterIdleMs(config: McpServerConfig): number | undefined {
+  return config.stop_after_idle_sec ? config.stop_after_idle_sec * 1000 : undefined;
 }
 
 export function toolTimeoutMs(config: McpServerConfig): number {

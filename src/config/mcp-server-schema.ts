@@ -164,6 +164,7 @@ const settingsShape = {
   enabled: boolean.default(true),
   required: boolean.default(false),
   tool_timeout_sec: nonNegativeNumber.optional(),
+  stop_after_idle_sec: nonNegativeNumber.optional(),
   enabled_tools: stringArray.optional(),
   disabled_tools: stringArray.optional(),
   ...httpOnlySettingsShape,
@@ -203,6 +204,8 @@ export const serverSettingsSchema = z.preprocess(
     startup_timeout_sec: s.startup_timeout_sec ?? (s.startup_timeout_ms === undefined ? null : s.startup_timeout_ms / 1000),
     /** Seconds; null means the default (300 s). */
     tool_timeout_sec: s.tool_timeout_sec ?? null,
+    /** Seconds with nothing running after which the server is stopped (its next use starts it again); null or 0: never. */
+    stop_after_idle_sec: s.stop_after_idle_sec || null,
     enabled_tools: s.enabled_tools ?? null,
     disabled_tools: s.disabled_tools ?? null,
     startup_mode: s.startup_mode,

@@ -58,6 +58,8 @@ export class McpClient extends McpServerApi {
   private readonly background = new Set<Promise<void>>();
   /** Operations running now (a pool closes an idle connection only when none is). */
   activeOperations = 0;
+  /** When the last operation ended (or the client was made): how long it has had nothing running. */
+  idleSince = Date.now();
   private readonly setup: ConnectionSetup;
   private readonly telemetry: Telemetry;
 
@@ -137,7 +139,9 @@ export class McpClient extends McpServerApi {
 
   protected async run<T>(label: string, options: RunOptions, fn: OperationFn<T>): Promise<T> {
     this.activeOperations += 1;
-    const outcome = await this.runOutcome(label, options, fn).finally(() => (this.activeOperations -= 1));
+    const outcome = await this.runOutcome(label, options, fn).finally(() => {
+      if (--this.activeOperations === 0) this.idleSince = Date.now();
+    });
     if (outcome.recovered && label !== 'tools/list') this.refreshToolsAfterRecovery();
     return outcome.value;
   }

@@ -30,7 +30,7 @@ export abstract class McpServerApi {
   /** Run one operation through the wrapper (McpClient owns connections and recovery). */
   protected abstract run<T>(label: string, options: RequestOptions & Pick<OperationSpec, 'onProgress' | 'progress'>, fn: OperationFn<T>): Promise<T>;
   abstract get capabilities(): ServerCapabilities | undefined;
-  /** Resources subscribed to on a 2026-07-28 server: its listen stream asks for their updates. */
+  /** Resources subscribed to (either era); a 2026-07-28 server's listen stream asks for their updates. */
   protected readonly subscribedUris = new Set<string>();
   /** Lists whose changes may have been missed (the listen stream was down): read past the cache once. */
   protected readonly staleLists = new Set<string>();
@@ -72,16 +72,25 @@ export abstract class McpServerApi {
     if (!this.capabilities?.resources?.subscribe) throw unsupported('resource subscriptions', 'resources/subscribe');
     await this.run('resources/subscribe', options, async (c, a) => {
       // 2026-07-28 has no resources/subscribe: the listen stream names the resources instead.
-      if (!c.listen) return c.client.request({ method: 'resources/subscribe', params: { uri } }, a);
+      if (!c.listen) await c.client.request({ method: 'resources/subscribe', params: { uri } }, a);
       this.subscribedUris.add(uri);
-      await c.listen.reopen();
+      await c.listen?.reopen();
     });
+  }
+
+  /** Resources subscribed to now: a client holding any is not idle (ManagedServer's stop_after_idle_sec). */
+  get subscriptions(): number {
+    return this.subscribedUris.size;
   }
 
   async unsubscribe(uri: string, options: RequestOptions = {}): Promise<void> {
     this.require('resources', 'resources/unsubscribe');
     await this.run('resources/unsubscribe', options, async (c, a) => {
-      if (!c.listen) return c.client.request({ method: 'resources/unsubscribe', params: { uri } }, a);
+      if (!c.listen) {
+        await c.client.request({ method: 'resources/unsubscribe', params: { uri } }, a);
+        this.subscribedUris.delete(uri);
+        return;
+      }
       if (this.subscribedUris.delete(uri)) await c.listen.reopen();
     });
   }

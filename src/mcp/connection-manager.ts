@@ -174,6 +174,11 @@ export class McpConnectionManager extends ManagerOperations {
     return [...this.servers.values()].filter((s) => s.phase.kind === 'ready').map((s) => s.name);
   }
 
+  /** The servers whose instructions are known without starting them: the ready ones, and those stop_after_idle_sec stopped. */
+  instructedServers(): string[] {
+    return [...this.servers.values()].filter((s) => s.knownInstructions() !== undefined).map((s) => s.name);
+  }
+
   status(): ServerStatus[] {
     const counts = this.callers?.counts();
     return [...this.servers.values()].map((s) => (counts && this.actsAsCaller(s.name) ? { ...statusOf(s), identity: 'caller' as const, caller_connections: counts.get(s.name) ?? 0 } : statusOf(s)));

@@ -1,8 +1,9 @@
 // One configured server inside the manager: its lazily started, shared startup; its live or snapshot
-// tool list (server-tools.ts); background retries with backoff; crash restarts; and list_changed refreshes.
+// tool list (server-tools.ts); background retries with backoff; crash restarts; list_changed refreshes;
+// and its stop after stop_after_idle_sec with nothing running (its next use starts it again).
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
-import { startupTimeoutMs } from '../config/index.js';
+import { startupTimeoutMs, stopAfterIdleMs } from '../config/index.js';
 import type { McpClient, McpClientHandlers, McpClientState, PriorDiscovery } from '../mcp-client/index.js';
 import { errorMessage, McpClientError, type Logger } from '../util/index.js';
 import { RestartPolicy, RetryTimer, type RestartPolicyOptions } from './restart-policy.js';
@@ -41,6 +42,10 @@ export class ManagedServer {
   private eraValue: ServerEra | undefined;
   private startup: Promise<McpClient> | undefined;
   private readonly retry = new RetryTimer();
+  /** The check for stop_after_idle_sec while ready (one timer, re-armed for the idle time still to wait). */
+  private idleCheck: NodeJS.Timeout | undefined;
+  /** Set while stop_after_idle_sec has it stopped: what its last client knew, given out without starting it. */
+  private stoppedWith: { instructions: string | undefined } | undefined;
   private readonly policy: RestartPolicy;
   private readonly closed = new AbortController();
   /** Times it stopped after being ready (each one a restart, or the give-up). */
@@ -71,12 +76,14 @@ export class ManagedServer {
   retune(config: McpServerConfig): void {
     this.configValue = config;
     this.filterValue = toolFilterFor(config);
+    if (this.phaseValue.kind === 'ready') this.armIdleStop(stopAfterIdleMs(config));
   }
 
   /** A reload replaced or removed it: no more background retries or crash restarts (close() follows its drain). */
   retire(): void {
     this.retired = true;
     this.retry.clear();
+    this.armIdleStop(undefined);
   }
 
   get phase(): ServerPhase {
@@ -139,6 +146,16 @@ export class ManagedServer {
     await this.startup?.catch(() => {});
   }
 
+  /**
+   * The server's instructions when known without starting it: a ready client's, or, while it is
+   * stopped for being idle, its last client's; undefined (not known) for a server never started.
+   */
+  knownInstructions(): { instructions: string | undefined } | undefined {
+    const ready = this.readyClient();
+    if (ready) return { instructions: ready.instructions };
+    return this.phaseValue.kind === 'idle' ? this.stoppedWith : undefined;
+  }
+
   /** The client when the server is ready now: what clientForCall resolves to, without a promise. */
   readyClient(): McpClient | undefined {
     return this.phaseValue.kind === 'ready' ? this.client : undefined;
@@ -177,6 +194,7 @@ export class ManagedServer {
   async close(): Promise<void> {
     this.closed.abort(new McpClientError('cancelled', 'MCP startup cancelled'));
     this.retry.clear();
+    this.armIdleStop(undefined);
     const wasStarting = this.phaseValue.kind === 'starting';
     const client = this.client;
     this.client = undefined;
@@ -286,6 +304,40 @@ export class ManagedServer {
   private setPhase(phase: ServerPhase): void {
     if (this.phaseValue.kind === 'closed') return;
     this.phaseValue = phase;
+    this.armIdleStop(phase.kind === 'ready' && !this.retired ? stopAfterIdleMs(this.config) : undefined);
     this.deps.onPhase(this);
+  }
+
+  /** Check for stop_after_idle_sec in `inMs` (undefined: stop checking). */
+  private armIdleStop(inMs: number | undefined): void {
+    clearTimeout(this.idleCheck);
+    this.idleCheck = undefined;
+    if (inMs === undefined) return;
+    this.idleCheck = setTimeout(() => this.stopIfIdle(), inMs);
+    this.idleCheck.unref();
+  }
+
+  /**
+   * A ready server whose client has had nothing running (no operation, no resource subscription) for
+   * stop_after_idle_sec is stopped: its live tools stay in the catalog as its snapshot, and it goes
+   * back to idle, so its next use starts it again as a lazy server starts (the recorded era kept).
+   */
+  private stopIfIdle(): void {
+    const idleMs = stopAfterIdleMs(this.config);
+    const client = this.client;
+    if (this.phaseValue.kind !== 'ready' || !client || idleMs === undefined) return;
+    const busy = client.activeOperations > 0 || client.subscriptions > 0 || this.calls.inFlight > 0;
+    const idleFor = Date.now() - client.idleSince;
+    if (busy || idleFor < idleMs) {
+      this.armIdleStop(busy ? idleMs : idleMs - idleFor);
+      return;
+    }
+    const live = this.toolList.current('ready');
+    if (live) this.toolList.loadSnapshot(live.tools, this.listCache);
+    this.client = undefined;
+    this.stoppedWith = { instructions: client.instructions };
+    this.deps.logger.info(`MCP server '${this.name}' stopped after ${Math.round(idleFor / 100) / 10} s with nothing running (stop_after_idle_sec); its next use starts it again`);
+    this.setPhase({ kind: 'idle' });
+    void client.close().catch(() => {});
   }
 }

@@ -221,9 +221,15 @@ export abstract class ManagerOperations {
     return this.use(serverName, options, async (client) => (client.capabilities?.completions ? client.complete(params, requestOptions(options)) : NO_COMPLETIONS));
   }
 
-  /** The server's instructions; undefined while it is unavailable. */
+  /** The server's instructions (a server stopped for being idle: its last ones, without starting it); undefined while it is unavailable. */
   async instructions(serverName: string, options: Reach = {}): Promise<string | undefined> {
-    return (await this.client(serverName, options).catch(() => undefined))?.instructions;
+    try {
+      const known = this.actsAsCaller(serverName) ? undefined : this.managed(serverName).knownInstructions();
+      if (known) return known.instructions;
+      return (await this.client(serverName, options)).instructions;
+    } catch {
+      return undefined;
+    }
   }
 
   /** logging/setLevel on `serverName` when it offers logging; false when it does not. */

@@ -9,7 +9,7 @@ import { stableJson } from '../util/index.js';
  * always loaded or parallel, and what its next start does. Every other key (transport, environment,
  * OAuth, scopes, tool_timeout_sec, which the client applies to every request it makes) needs a new one.
  */
-export const IN_PLACE_SETTINGS = ['enabled_tools', 'disabled_tools', 'required', 'always_loaded', 'supports_parallel_tool_calls', 'startup_mode', 'startup_timeout_sec'] as const;
+export const IN_PLACE_SETTINGS = ['enabled_tools', 'disabled_tools', 'required', 'always_loaded', 'supports_parallel_tool_calls', 'startup_mode', 'startup_timeout_sec', 'stop_after_idle_sec'] as const;
 
 /** The servers of a reload by what happens to them (names in the new config's order; `removed` in the old one's). */
 export interface ServersDiff {

@@ -159,6 +159,7 @@ describe('mcp add / list / get / remove round trip', () => {
         'cwd = "/srv"',
         'startup_timeout_sec = 12.5',
         'tool_timeout_sec = 60',
+        'stop_after_idle_sec = 600',
         'enabled_tools = []',
         'disabled_tools = ["rm", "mv"]',
         '[mcp_servers.events]',
@@ -194,6 +195,7 @@ describe('mcp add / list / get / remove round trip', () => {
       startup_timeout_sec: 12.5,
       tool_timeout_sec: 60,
     });
+    expect(json[2]).not.toHaveProperty('stop_after_idle_sec'); // Codex's list shape
     expect((await cli('mcp', 'get', 'remote_fs')).stdout).toBe(
       [
         'remote_fs',
@@ -208,6 +210,7 @@ describe('mcp add / list / get / remove round trip', () => {
         '  environment: buildbox',
         '  startup_timeout_sec: 12.5',
         '  tool_timeout_sec: 60',
+        '  stop_after_idle_sec: 600',
         '  remove: switchboard mcp remove remote_fs',
         '',
       ].join('\n'),
@@ -216,7 +219,7 @@ describe('mcp add / list / get / remove round trip', () => {
     expect(events.stdout).toContain('  transport: sse\n  url: http://127.0.0.1:9/sse\n  bearer_token_env_var: -\n  http_headers: Authorization=*****, X-B=*****\n  env_http_headers: X-Env=ENV_VAR\n');
     expect(events.stdout).not.toContain('secret-value');
     expect(await cli('mcp', 'get', 'off')).toEqual({ code: 0, stdout: 'off (disabled)\n', stderr: '' });
-    expect(JSON.parse((await cli('mcp', 'get', 'remote_fs', '--json')).stdout)).toMatchObject({ enabled_tools: [], disabled_tools: ['rm', 'mv'], environment: 'buildbox' });
+    expect(JSON.parse((await cli('mcp', 'get', 'remote_fs', '--json')).stdout)).toMatchObject({ enabled_tools: [], disabled_tools: ['rm', 'mv'], environment: 'buildbox', stop_after_idle_sec: 600 });
   });
 });
 

@@ -1,0 +1,70 @@
+// `switchboard serve --http` with stop_after_idle_sec on its stdio upstream: the upstream process exits
+// once it has had nothing running that long; clients of both eras still list its tools and get its
+// instructions without starting it again; their next call starts it (a new process) and is answered.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { requireBuild } from '../support/mcp-server-harness.js';
+import { descendants } from '../support/process-tree.js';
+import { removeTree, tempDir } from '../support/temp.js';
+import { waitFor } from '../support/wait.js';
+import { textOf, UPSTREAM_FIXTURE } from './gateway-harness.js';
+import { spawnServe, type ServeProcess } from './serve-process.js';
+
+const CALL = { timeout: 60_000 };
+const INSTRUCTIONS = 'Use the solo tools for echoing.';
+
+describe('switchboard serve --http: an upstream stopped after stop_after_idle_sec', () => {
+  let serve: ServeProcess;
+  let home: string;
+  const clients: Client[] = [];
+
+  const upstreamPids = async (): Promise<number[]> => (await descendants(serve.child.pid!)).filter((p) => p.command.includes(UPSTREAM_FIXTURE)).map((p) => p.pid);
+  async function connect(era: 'modern' | 'legacy'): Promise<Client> {
+    const client = new Client({ name: era, version: '1.0.0' }, { capabilities: {}, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
+    await client.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
+    clients.push(client);
+    return client;
+  }
+  const echo = (client: Client, text: string) => client.callTool({ name: 'mcp__solo__echo', arguments: { text } }, CALL).then(textOf);
+
+  beforeAll(async () => {
+    requireBuild();
+    home = await tempDir('sb-serve-idle-');
+    const work = path.join(home, 'work');
+    await mkdir(work);
+    await writeFile(
+      path.join(home, 'config.toml'),
+      `[mcp_servers.solo]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}]\nenv = { GW_NAME = "solo", GW_INSTRUCTIONS = ${JSON.stringify(INSTRUCTIONS)} }\nstop_after_idle_sec = 1\n`,
+    );
+    serve = await spawnServe(['--http', '127.0.0.1:0', '--insecure-no-auth', '--verbose'], { env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home }, cwd: work });
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close().catch(() => {})));
+    await serve?.stop();
+    if (home) await removeTree(home);
+  });
+
+  it.each(['modern', 'legacy'] as const)('%s client: stopped when idle, listed and described while stopped, started again by the next call', async (era) => {
+    const client = await connect(era);
+    expect(await echo(client, 'one')).toBe('solo:one');
+    const [first] = await upstreamPids();
+    expect(first).toBeDefined();
+
+    await waitFor(async () => (await upstreamPids()).length === 0, 'the idle upstream to exit', 20_000);
+    expect(serve.stderr()).toMatch(/MCP server 'solo' stopped after [\d.]+ s with nothing running \(stop_after_idle_sec\); its next use starts it again/);
+
+    // Listing, and a new client's initialize, are answered from what the gateway kept: nothing starts.
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('mcp__solo__echo');
+    const late = await connect(era);
+    expect(late.getInstructions()).toContain(INSTRUCTIONS);
+    expect(await upstreamPids()).toEqual([]);
+
+    expect(await echo(late, 'two')).toBe('solo:two');
+    const after = await upstreamPids();
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(first);
+    expect(await echo(client, 'three')).toBe('solo:three');
+  }, 90_000);
+});

@@ -1,0 +1,109 @@
+// stop_after_idle_sec: a server with nothing running for that long is stopped (its process exits), its
+// tools stay in the catalog, and its next use starts it again; a running call or a resource
+// subscription keeps it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseMcpServerConfig } from '../../src/config/index.js';
+import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
+import { startHttpFixture, type HttpFixture } from '../fixtures/mcp/http-fixture.js';
+import { waitFor } from '../support/wait.js';
+import { fixtureServer, isUpdate, makeHarness, textOf, type Harness } from './manager-harness.js';
+
+let h: Harness | undefined;
+let fixture: HttpFixture | undefined;
+afterEach(async () => {
+  await h?.close();
+  await fixture?.close();
+  h = undefined;
+  fixture = undefined;
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const stateOf = (name: string) => h!.manager.status().find((s) => s.name === name);
+const pidOf = async (name: string) => Number(textOf(await h!.manager.callServerTool(name, 'pid', {})));
+
+describe('stop_after_idle_sec', () => {
+  it('stops a server with nothing running, keeps its tools listed, and starts it again on the next call', async () => {
+    h = await makeHarness([fixtureServer('s', { MGR_PROCESS_TOOLS: '1' }, { stop_after_idle_sec: 0.5 }), fixtureServer('kept', { MGR_PROCESS_TOOLS: '1' })]);
+    h.manager.start();
+    await h.manager.waitForStartup();
+    const listed = (await h.manager.listAllTools({ wait: 'none' })).map((t) => t.name).sort();
+    const first = await pidOf('s');
+    const kept = await pidOf('kept');
+    const toolCount = stateOf('s')!.tools;
+    expect(toolCount).toBeGreaterThan(2);
+    const changesBefore = h.events.filter((e) => e.type === 'mcp_tools_changed').length;
+
+    await waitFor(() => stateOf('s')?.state === 'idle' && !alive(first), 'the idle server stopped, its process gone');
+    expect(stateOf('s')).toMatchObject({ state: 'idle', source: 'snapshot', tools: toolCount });
+    expect(stateOf('kept')?.state).toBe('ready');
+    expect(alive(kept)).toBe(true);
+    // The catalog did not change: the same tools, and no list change said to anyone.
+    expect((await h.manager.listAllTools({ wait: 'none' })).map((t) => t.name).sort()).toEqual(listed);
+    expect(h.events.filter((e) => e.type === 'mcp_tools_changed')).toHaveLength(changesBefore);
+
+    const second = await pidOf('s');
+    expect(second).not.toBe(first);
+    expect(stateOf('s')).toMatchObject({ state: 'ready', source: 'live', restarts: 0 });
+    expect(textOf(await h.manager.callServerTool('s', 'echo', { text: 'again' }))).toBe('s:echo:again');
+  });
+
+  it('keeps a server while a call runs longer than the idle time, and counts the idle time from its end', async () => {
+    h = await makeHarness([fixtureServer('s', { MGR_PROCESS_TOOLS: '1' }, { stop_after_idle_sec: 0.4 })]);
+    h.manager.start();
+    await h.waitFor(isUpdate('s', 'ready'));
+    const pid = await pidOf('s');
+    expect(textOf(await h.manager.callServerTool('s', 'sleep', { ms: 1_500 }))).toBe('slept 1500');
+    const ended = performance.now();
+    expect(await pidOf('s')).toBe(pid);
+    await waitFor(() => stateOf('s')?.state === 'idle', 'the server stopped after the call');
+    expect(performance.now() - ended).toBeGreaterThanOrEqual(350);
+    await waitFor(() => !alive(pid), 'its process gone');
+  });
+
+  it('keeps a 2026-07-28 HTTP server while a resource subscription is held, and stops it once it ends', async () => {
+    const f = (fixture = await startHttpFixture({ flavor: 'modern', legacy: 'reject', createServer: () => createFixtureServer({ resources: true, subscribe: true }) as never }));
+    const { config } = parseMcpServerConfig('res', { url: fixture.url, stop_after_idle_sec: 0.3 });
+    h = await makeHarness([config]);
+    h.manager.start();
+    await h.waitFor(isUpdate('res', 'ready'));
+    await h.manager.subscribe('res', 'memo://note');
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect(stateOf('res')?.state).toBe('ready');
+    expect(f.listenerCount()).toBe(1);
+    await h.manager.unsubscribe('res', 'memo://note');
+    await waitFor(() => stateOf('res')?.state === 'idle', 'the server stopped once unsubscribed');
+    await waitFor(() => f.listenerCount() === 0, 'its listen stream closed');
+    // Its next use opens a session again.
+    expect((await h.manager.readResource('res', 'memo://note')).contents[0]).toMatchObject({ text: 'note body' });
+    expect(stateOf('res')?.state).toBe('ready');
+  });
+
+  it('a reload that sets it applies it to the running server in place (same process), and one that clears it keeps the server', async () => {
+    h = await makeHarness([fixtureServer('s', { MGR_PROCESS_TOOLS: '1' }), fixtureServer('t', { MGR_PROCESS_TOOLS: '1' }, { stop_after_idle_sec: 0.6 })]);
+    h.manager.start();
+    await h.manager.waitForStartup();
+    const [s, t] = [await pidOf('s'), await pidOf('t')];
+    const done = h.manager.reload({ s: fixtureServer('s', { MGR_PROCESS_TOOLS: '1' }, { stop_after_idle_sec: 0.3 }), t: fixtureServer('t', { MGR_PROCESS_TOOLS: '1' }) });
+    expect(done.updated.sort()).toEqual(['s', 't']);
+    expect([await pidOf('s'), await pidOf('t')]).toEqual([s, t]);
+    await waitFor(() => stateOf('s')?.state === 'idle' && !alive(s), 'the reloaded server stopped when idle');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(stateOf('t')?.state).toBe('ready');
+    expect(alive(t)).toBe(true);
+  });
+
+  it('never stops a server without the setting, nor with it at 0', async () => {
+    h = await makeHarness([fixtureServer('default'), fixtureServer('zero', {}, { stop_after_idle_sec: 0 })]);
+    h.manager.start();
+    await h.manager.waitForStartup();
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(h.manager.status().map((s) => s.state)).toEqual(['ready', 'ready']);
+  });
+});
