@@ -130,8 +130,8 @@ function agentOpsSource(ops: Ops, runtime: AgentRuntime, changes: (() => void)[]
   const status = () => runtime.mcp.status();
   ops.setSource({
     upstreams: status,
-    // A server that acts as each caller has no connection of its own to be ready: its callers connect.
-    ready: async () => status().every((s) => !s.required || s.state === 'ready' || s.identity === 'caller') && (await runtime.store.reachable()),
+    // The manager's module is loaded by now (the runtime runs it); this command's module loads without it.
+    ready: async () => (await import('../mcp/index.js')).requiredServersUp(status()) && (await runtime.store.reachable()),
     onChange: (listener) => changes.push(listener),
   });
 }

@@ -14,6 +14,8 @@ export class UpstreamTaskWork implements TaskWork {
   /** A 2026-07-28 task's outcome, asked for as soon as the task exists. */
   private readonly outcome: Promise<PassThroughResult> | undefined;
   private lastStatus: string;
+  /** Keeps the upstream from being stopped for being idle (stop_after_idle_sec) while the task is held. */
+  private readonly release: () => void;
 
   constructor(
     private readonly manager: McpConnectionManager,
@@ -27,6 +29,8 @@ export class UpstreamTaskWork implements TaskWork {
     private readonly logger: Logger,
   ) {
     this.lastStatus = initial.status;
+    // Its result lives only in the upstream's process until the gateway forgets the task.
+    this.release = manager.holdServer(home.server);
     if (context.era === 'modern') {
       // No question comes after the outcome: a tasks/get waiting for one answers now.
       this.outcome = this.fetch(context.signal).finally(() => context.settled());
@@ -67,6 +71,7 @@ export class UpstreamTaskWork implements TaskWork {
 
   forgotten(): void {
     this.unregister();
+    this.release();
     // Still running upstream with no one left to read it: the upstream need not run it to its end.
     if (isTerminal(this.lastStatus)) return;
     cancelUpstreamTask(this.manager, this.home.server, this.upstreamId, this.home.caller).catch((err: unknown) =>

@@ -44,8 +44,12 @@ export class ManagedServer {
   private readonly retry = new RetryTimer();
   /** The check for stop_after_idle_sec while ready (one timer, re-armed for the idle time still to wait). */
   private idleCheck: NodeJS.Timeout | undefined;
+  /** Holds on it (a task it runs for a client): while any is, stop_after_idle_sec does not stop it. */
+  private holds = 0;
+  /** When the last hold was let go: the idle time counts from then too. */
+  private heldUntil = 0;
   /** Set while stop_after_idle_sec has it stopped: what its last client knew, given out without starting it. */
-  private stoppedWith: { instructions: string | undefined } | undefined;
+  private stoppedWith: { instructions: string | undefined; at: number } | undefined;
   private readonly policy: RestartPolicy;
   private readonly closed = new AbortController();
   /** Times it stopped after being ready (each one a restart, or the give-up). */
@@ -146,6 +150,18 @@ export class ManagedServer {
     await this.startup?.catch(() => {});
   }
 
+  /** Keep it from being stopped for being idle until the returned function is called (once is enough). */
+  hold(): () => void {
+    this.holds += 1;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.holds -= 1;
+      this.heldUntil = Date.now();
+    };
+  }
+
   /**
    * The server's instructions when known without starting it: a ready client's, or, while it is
    * stopped for being idle, its last client's; undefined (not known) for a server never started.
@@ -154,6 +170,11 @@ export class ManagedServer {
     const ready = this.readyClient();
     if (ready) return { instructions: ready.instructions };
     return this.phaseValue.kind === 'idle' ? this.stoppedWith : undefined;
+  }
+
+  /** When stop_after_idle_sec stopped it, while it stays stopped (ms since the epoch). */
+  get stoppedIdleAt(): number | undefined {
+    return this.phaseValue.kind === 'idle' ? this.stoppedWith?.at : undefined;
   }
 
   /** The client when the server is ready now: what clientForCall resolves to, without a promise. */
@@ -318,16 +339,16 @@ export class ManagedServer {
   }
 
   /**
-   * A ready server whose client has had nothing running (no operation, no resource subscription) for
-   * stop_after_idle_sec is stopped: its live tools stay in the catalog as its snapshot, and it goes
-   * back to idle, so its next use starts it again as a lazy server starts (the recorded era kept).
+   * A ready server whose client has had nothing running (no operation, no resource subscription, no
+   * hold) for stop_after_idle_sec is stopped: its live tools stay in the catalog as its snapshot, and
+   * it goes back to idle, so its next use starts it again as a lazy server starts (the recorded era kept).
    */
   private stopIfIdle(): void {
     const idleMs = stopAfterIdleMs(this.config);
     const client = this.client;
     if (this.phaseValue.kind !== 'ready' || !client || idleMs === undefined) return;
-    const busy = client.activeOperations > 0 || client.subscriptions > 0 || this.calls.inFlight > 0;
-    const idleFor = Date.now() - client.idleSince;
+    const busy = client.activeOperations > 0 || client.subscriptions > 0 || this.calls.inFlight > 0 || this.holds > 0;
+    const idleFor = Date.now() - Math.max(client.idleSince, this.heldUntil);
     if (busy || idleFor < idleMs) {
       this.armIdleStop(busy ? idleMs : idleMs - idleFor);
       return;
@@ -335,7 +356,7 @@ export class ManagedServer {
     const live = this.toolList.current('ready');
     if (live) this.toolList.loadSnapshot(live.tools, this.listCache);
     this.client = undefined;
-    this.stoppedWith = { instructions: client.instructions };
+    this.stoppedWith = { instructions: client.instructions, at: Date.now() };
     this.deps.logger.info(`MCP server '${this.name}' stopped after ${Math.round(idleFor / 100) / 10} s with nothing running (stop_after_idle_sec); its next use starts it again`);
     this.setPhase({ kind: 'idle' });
     void client.close().catch(() => {});

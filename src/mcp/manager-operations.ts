@@ -109,6 +109,15 @@ export abstract class ManagerOperations {
     return this.answered(serverName, options, fn(client));
   }
 
+  /**
+   * Keep `serverName` from being stopped by stop_after_idle_sec until the returned function is called
+   * (a task it runs that a client may still ask about). A server that acts as each caller has no
+   * shared connection to keep: nothing to do.
+   */
+  holdServer(serverName: string): () => void {
+    return this.actsAsCaller(serverName) ? () => {} : this.managed(serverName).hold();
+  }
+
   /** Start `serverName` if it is not running and wait until it is ready (or fails); `caller`: that caller's connection. */
   async waitForServer(serverName: string, options: Reach = {}): Promise<void> {
     await this.client(serverName, options);

@@ -33,6 +33,16 @@ export interface ServerStatus {
   identity?: 'caller';
   /** With identity `caller`: the callers' own connections to it held now. */
   caller_connections?: number;
+  /** State `idle` because stop_after_idle_sec stopped it at this time (ms since the epoch); its next use starts it. */
+  stopped_idle_at?: number;
+}
+
+/**
+ * Every `required` server is up: ready, stopped by stop_after_idle_sec (healthy, started again on
+ * its next use), or acting as each caller (no connection of its own: its callers connect).
+ */
+export function requiredServersUp(rows: readonly ServerStatus[]): boolean {
+  return rows.every((s) => !s.required || s.state === 'ready' || s.stopped_idle_at !== undefined || s.identity === 'caller');
 }
 
 export function startupStatus(phase: ServerPhase): McpStartupStatus | undefined {
@@ -64,6 +74,8 @@ export function statusOf(s: ManagedServer): ServerStatus {
     restarts: s.crashes,
   };
   if (phase.kind === 'ready') base.startup_ms = phase.startupMs;
+  const stoppedAt = s.stoppedIdleAt;
+  if (stoppedAt !== undefined) base.stopped_idle_at = stoppedAt;
   if (phase.kind === 'failed') {
     base.error = phase.display;
     base.retry_at = phase.retryAt;

@@ -5,6 +5,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { z } from 'zod';
+import { fixtureProgram } from '../support/fixture-bundles.js';
 import { requireBuild } from '../support/mcp-server-harness.js';
 import { descendants } from '../support/process-tree.js';
 import { removeTree, tempDir } from '../support/temp.js';
@@ -14,6 +16,8 @@ import { spawnServe, type ServeProcess } from './serve-process.js';
 
 const CALL = { timeout: 60_000 };
 const INSTRUCTIONS = 'Use the solo tools for echoing.';
+const TASK_FIXTURE = fixtureProgram('task-upstream.mjs');
+const Loose = z.looseObject({});
 
 describe('switchboard serve --http: an upstream stopped after stop_after_idle_sec', () => {
   let serve: ServeProcess;
@@ -36,7 +40,8 @@ describe('switchboard serve --http: an upstream stopped after stop_after_idle_se
     await mkdir(work);
     await writeFile(
       path.join(home, 'config.toml'),
-      `[mcp_servers.solo]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}]\nenv = { GW_NAME = "solo", GW_INSTRUCTIONS = ${JSON.stringify(INSTRUCTIONS)} }\nstop_after_idle_sec = 1\n`,
+      `[mcp_servers.solo]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}]\nenv = { GW_NAME = "solo", GW_INSTRUCTIONS = ${JSON.stringify(INSTRUCTIONS)} }\nstop_after_idle_sec = 1\n` +
+        `[mcp_servers.tasks]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(TASK_FIXTURE)}]\nstop_after_idle_sec = 0.5\n`,
     );
     serve = await spawnServe(['--http', '127.0.0.1:0', '--insecure-no-auth', '--verbose'], { env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home }, cwd: work });
   }, 60_000);
@@ -67,4 +72,16 @@ describe('switchboard serve --http: an upstream stopped after stop_after_idle_se
     expect(after[0]).not.toBe(first);
     expect(await echo(client, 'three')).toBe('solo:three');
   }, 90_000);
+
+  it("keeps an upstream while the gateway holds a task of it, so a 2025 client's late tasks/result is answered", async () => {
+    const client = await connect('legacy');
+    const created = await client.request({ method: 'tools/call', params: { name: 'mcp__tasks__work', arguments: { label: 'kept', steps: 2, stepMs: 50 }, task: { ttl: 60_000 } } }, Loose, CALL);
+    const { taskId } = created.task as { taskId: string };
+    const taskPids = async () => (await descendants(serve.child.pid!)).filter((p) => p.command.includes(TASK_FIXTURE)).map((p) => p.pid);
+    const [pid] = await taskPids();
+    // Four times the idle time with nothing running on it: the task's result lives only in its process.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(await taskPids()).toEqual([pid]);
+    expect(textOf((await client.request({ method: 'tasks/result', params: { taskId } } as never, Loose, CALL)) as never)).toBe('done kept');
+  }, 60_000);
 });

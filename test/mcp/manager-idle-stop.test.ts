@@ -3,6 +3,7 @@
 // subscription keeps it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMcpServerConfig } from '../../src/config/index.js';
+import { requiredServersUp } from '../../src/mcp/index.js';
 import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
 import { startHttpFixture, type HttpFixture } from '../fixtures/mcp/http-fixture.js';
 import { waitFor } from '../support/wait.js';
@@ -30,7 +31,7 @@ const pidOf = async (name: string) => Number(textOf(await h!.manager.callServerT
 
 describe('stop_after_idle_sec', () => {
   it('stops a server with nothing running, keeps its tools listed, and starts it again on the next call', async () => {
-    h = await makeHarness([fixtureServer('s', { MGR_PROCESS_TOOLS: '1' }, { stop_after_idle_sec: 0.5 }), fixtureServer('kept', { MGR_PROCESS_TOOLS: '1' })]);
+    h = await makeHarness([fixtureServer('s', { MGR_PROCESS_TOOLS: '1' }, { stop_after_idle_sec: 0.5, required: true }), fixtureServer('kept', { MGR_PROCESS_TOOLS: '1' })]);
     h.manager.start();
     await h.manager.waitForStartup();
     const listed = (await h.manager.listAllTools({ wait: 'none' })).map((t) => t.name).sort();
@@ -41,7 +42,9 @@ describe('stop_after_idle_sec', () => {
     const changesBefore = h.events.filter((e) => e.type === 'mcp_tools_changed').length;
 
     await waitFor(() => stateOf('s')?.state === 'idle' && !alive(first), 'the idle server stopped, its process gone');
-    expect(stateOf('s')).toMatchObject({ state: 'idle', source: 'snapshot', tools: toolCount });
+    expect(stateOf('s')).toMatchObject({ state: 'idle', source: 'snapshot', tools: toolCount, stopped_idle_at: expect.any(Number) });
+    // Stopped for being idle is healthy: a required server so stopped keeps the endpoint ready.
+    expect(requiredServersUp(h.manager.status())).toBe(true);
     expect(stateOf('kept')?.state).toBe('ready');
     expect(alive(kept)).toBe(true);
     // The catalog did not change: the same tools, and no list change said to anyone.
@@ -51,6 +54,7 @@ describe('stop_after_idle_sec', () => {
     const second = await pidOf('s');
     expect(second).not.toBe(first);
     expect(stateOf('s')).toMatchObject({ state: 'ready', source: 'live', restarts: 0 });
+    expect(stateOf('s')).not.toHaveProperty('stopped_idle_at');
     expect(textOf(await h.manager.callServerTool('s', 'echo', { text: 'again' }))).toBe('s:echo:again');
   });
 
@@ -97,6 +101,20 @@ describe('stop_after_idle_sec', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     expect(stateOf('t')?.state).toBe('ready');
     expect(alive(t)).toBe(true);
+  });
+
+  it('keeps a server while it is held (a task the gateway holds), and counts the idle time from the release', async () => {
+    h = await makeHarness([fixtureServer('s', {}, { stop_after_idle_sec: 0.3 })]);
+    h.manager.start();
+    await h.waitFor(isUpdate('s', 'ready'));
+    const release = h.manager.holdServer('s');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(stateOf('s')?.state).toBe('ready');
+    release();
+    release(); // letting go twice counts once
+    const released = performance.now();
+    await waitFor(() => stateOf('s')?.state === 'idle', 'the server stopped once let go');
+    expect(performance.now() - released).toBeGreaterThanOrEqual(250);
   });
 
   it('never stops a server without the setting, nor with it at 0', async () => {

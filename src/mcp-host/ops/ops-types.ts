@@ -18,6 +18,8 @@ export interface UpstreamRow {
   identity?: 'caller';
   /** With identity `caller`: the callers' connections to it held now. */
   caller_connections?: number;
+  /** State `idle` because stop_after_idle_sec stopped it at this time (ms since the epoch). */
+  stopped_idle_at?: number;
 }
 
 export interface ClientRow {
