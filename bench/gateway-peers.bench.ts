@@ -8,7 +8,8 @@
 // per gateway 32 clients connecting at once, 20 calls each, 8 s after those (calls ok/failed, wall
 // time, processes and RSS of the gateway's tree before them and at their peak), and the RSS of each
 // tree at rest, 75 s after its last call; then 500 clients at once
-// through a fresh switchboard alone. Switchboard's rows carry the best peer of the same run as their
+// through a fresh switchboard alone. A second switchboard runs alongside with stop_after_idle_sec = 60
+// on its upstream (not the default): its rows say what that setting buys at rest and costs elsewhere. Switchboard's rows carry the best peer of the same run as their
 // baseline. The clients run in bench/workers/gateway-peers-worker.mjs; the processes are sampled
 // here from /proc. About 7 minutes on an otherwise idle 2-core machine (longer when it is loaded),
 // most of it supergateway's crowds (each starts 32 servers), the 8,000 sequential calls and the
@@ -16,13 +17,13 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { killTree, peakSampler, sampleTree, scratchHome, startGateway, treeCpuMs, type Gateway, type GatewayName, type TreeSample } from './gateway-peers-procs.js';
+import { IDLE_STOP, killTree, peakSampler, sampleTree, scratchHome, startGateway, treeCpuMs, type Gateway, type GatewayName, type TreeSample } from './gateway-peers-procs.js';
 import { row, type BenchContext, type BenchRow } from './bench-types.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const WORKER = path.join(REPO, 'bench', 'workers', 'gateway-peers-worker.mjs');
-const GATEWAYS: readonly GatewayName[] = ['switchboard', 'mcp-proxy', 'mcp-proxy --stateless', 'supergateway'];
-const PEERS = GATEWAYS.filter((n) => n !== 'switchboard');
+const GATEWAYS: readonly GatewayName[] = ['switchboard', IDLE_STOP, 'mcp-proxy', 'mcp-proxy --stateless', 'supergateway'];
+const PEERS = GATEWAYS.filter((n) => n !== 'switchboard' && n !== IDLE_STOP);
 /** The worker's client per era, and the label its rows carry. */
 const ERAS = [
   { client: '2026', label: '2026 era', who: 'SDK v2 client negotiating the era' },
@@ -155,11 +156,11 @@ function topErrors(errors: Record<string, number>): string {
   return list.length === 0 ? '' : `; errors: ${list.map(([e, n]) => `${n}× ${e}`).join('; ')}`;
 }
 
-/** Switchboard's figure against the best peer's, with the goal's verdict (`goal` as a ratio). */
-function againstBest(value: (n: GatewayName) => number, peers: readonly GatewayName[], goal?: number): { baseline: number; note: string } {
+/** `who`'s figure (default switchboard's) against the best peer's, with the goal's verdict (`goal` as a ratio). */
+function againstBest(value: (n: GatewayName) => number, peers: readonly GatewayName[], goal?: number, who: GatewayName = 'switchboard'): { baseline: number; note: string } {
   const best = peers.reduce((a, b) => (value(b) < value(a) ? b : a));
   const baseline = value(best);
-  const verdictNote = goal === undefined ? 'no goal of its own' : `goal ≤ ${goal.toFixed(1)}x: ${verdict(value('switchboard') <= goal * baseline)}`;
+  const verdictNote = goal === undefined ? 'no goal of its own' : `goal ≤ ${goal.toFixed(1)}x: ${verdict(value(who) <= goal * baseline)}`;
   return { baseline, note: `baseline = the best peer (${best}); ${verdictNote}` };
 }
 
@@ -182,6 +183,7 @@ function eraRows(era: Era, lat: Record<string, Latency>, crowds: Record<string, 
     wall: againstBest((n) => crowds[n]!.wallMs, crowdPeers, 1),
     between: againstBest((n) => crowds[n]!.before.rssMb, crowdPeers),
     rest: againstBest((n) => rest[n]!.rssMb, crowdPeers, 0.8),
+    restIdleStop: againstBest((n) => rest[n]!.rssMb, crowdPeers, 0.8, IDLE_STOP),
     peak: againstBest((n) => crowds[n]!.tree.rssMb, crowdPeers, 0.8),
   };
   const crowdLabel = `${CROWD.clients} clients × ${CROWD.calls} calls`;
@@ -192,6 +194,9 @@ function eraRows(era: Era, lat: Record<string, Latency>, crowds: Record<string, 
     const ours = name === 'switchboard';
     const label = `peers ${era.label}: ${name}`;
     const goal = (g: { baseline: number; note: string }, notes: string) => (ours ? { baseline: g.baseline, notes: `${notes}; ${g.note}` } : { notes });
+    const restNotes = `VmRSS summed over the tree (shared pages count in each process), ${AT_REST_MS / 1000} s or more after its last call (the crowd's), every session closed`;
+    // The goals are the default configuration's; the setting's one row against the best peer is at rest.
+    const restRow = name === IDLE_STOP ? { baseline: goals.restIdleStop.baseline, notes: `${restNotes}; its upstream stopped after 60 s with nothing running; ${goals.restIdleStop.note}` } : goal(goals.rest, restNotes);
     rows.push(
       row(`${label} tools/call p50, the first ${WARMUP} calls`, l.warmupP50, 'ms', goal(goals.warmup, `speaking ${l.era}; ${era.who}; a fresh gateway's first calls, blocks of 100 alternating`)),
       row(`${label} tools/call p50 after warm-up`, l.p50, 'ms', goal(goals.p50, `${SEQUENTIAL} sequential calls after the ${WARMUP} above`)),
@@ -200,7 +205,7 @@ function eraRows(era: Era, lat: Record<string, Latency>, crowds: Record<string, 
       row(`${label} CPU of the gateway's tree per call after warm-up`, l.cpuPerCall, 'ms', cpuRow(ours, lat, 'cpuPerCall', `the same, over the ${SEQUENTIAL} calls after them`)),
       row(`${label} ${crowdLabel}: wall time`, c.wallMs, 'ms', goal(goals.wall, `from the first connect to the last call answered; ${c.ok} ok, ${c.failed} failed, ${c.connected} clients connected${c.timedOut ? ', TIMED OUT' : ''}; ${c.tree.processes} processes (${c.tree.upstreams} upstream) at peak${topErrors(c.errors)}`)),
       row(`${label} RSS of the gateway's tree between bursts`, c.before.rssMb, 'MB', goal(goals.between, `VmRSS summed over the tree (shared pages count in each process), ${BETWEEN_MS / 1000} s or more after the sequential calls, their sessions closed, just before the crowd`)),
-      row(`${label} RSS of the gateway's tree at rest`, rest[name]!.rssMb, 'MB', goal(goals.rest, `VmRSS summed over the tree (shared pages count in each process), ${AT_REST_MS / 1000} s or more after its last call (the crowd's), every session closed`)),
+      row(`${label} RSS of the gateway's tree at rest`, rest[name]!.rssMb, 'MB', restRow),
       row(`${label} RSS of the gateway's tree under ${crowdLabel}`, c.tree.rssMb, 'MB', goal(goals.peak, 'the same, peak while the crowd runs and its sessions are open')),
     );
     if (ours) {
