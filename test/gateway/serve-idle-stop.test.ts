@@ -40,7 +40,7 @@ describe('switchboard serve --http: an upstream stopped after stop_after_idle_se
     await mkdir(work);
     await writeFile(
       path.join(home, 'config.toml'),
-      `[mcp_servers.solo]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}]\nenv = { GW_NAME = "solo", GW_INSTRUCTIONS = ${JSON.stringify(INSTRUCTIONS)} }\nstop_after_idle_sec = 1\n` +
+      `[mcp_servers.solo]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}]\nenv = { GW_NAME = "solo", GW_INSTRUCTIONS = ${JSON.stringify(INSTRUCTIONS)} }\nstop_after_idle_sec = 1\nrequired = true\n` +
         `[mcp_servers.tasks]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(TASK_FIXTURE)}]\nstop_after_idle_sec = 0.5\n`,
     );
     serve = await spawnServe(['--http', '127.0.0.1:0', '--insecure-no-auth', '--verbose'], { env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home }, cwd: work });
@@ -59,6 +59,11 @@ describe('switchboard serve --http: an upstream stopped after stop_after_idle_se
 
     await waitFor(async () => (await upstreamPids()).length === 0, 'the idle upstream to exit', 20_000);
     expect(serve.stderr()).toMatch(/MCP server 'solo' stopped after [\d.]+ s with nothing running \(stop_after_idle_sec\); its next use starts it again/);
+    // Stopped for being idle is healthy: the required server keeps the gateway ready, and operators see why it is idle.
+    const ops = (p: string) => fetch(new URL(p, serve.url));
+    expect((await ops('/readyz')).status).toBe(200);
+    const { upstreams } = (await (await ops('/ops/status')).json()) as { upstreams: { name: string; state: string; stopped_idle_at?: number }[] };
+    expect(upstreams.find((u) => u.name === 'solo')).toMatchObject({ state: 'idle', stopped_idle_at: expect.any(Number) });
 
     // Listing, and a new client's initialize, are answered from what the gateway kept: nothing starts.
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('mcp__solo__echo');

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adoptingLauncher, type LaunchedServer } from '../../src/mcp-client/index.js';
 import { prelaunchLocal, type Prelaunch } from '../../src/mcp-client/prelaunch/index.js';
+import { isAlive } from '../support/process-tree.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 import { capturingLogger, clientPool, fixtureStdio, serverConfig, textOf } from './helpers.js';
@@ -31,14 +32,6 @@ function watched(prelaunch: Prelaunch) {
   return { spy, takenPid: () => taken };
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A server that writes its pid to a file and then waits (on stdin, like any stdio server). */
 async function pidServer(name: string, extra: Record<string, unknown> = {}) {
@@ -90,9 +83,9 @@ describe('prelaunchLocal', () => {
     const { config, pid } = await pidServer('early');
     const client = pool.create(config, { launcher: adoptingLauncher({}, prelaunchLocal(config, {}, {}, capturingLogger())!) });
     const started = await pid();
-    expect(alive(started)).toBe(true);
+    expect(isAlive(started)).toBe(true);
     await client.close();
-    await waitFor(() => !alive(started), 'the untaken process stopped');
+    await waitFor(() => !isAlive(started), 'the untaken process stopped');
   });
 
   it("stops a process nobody takes within the server's startup timeout", async () => {
@@ -100,7 +93,7 @@ describe('prelaunchLocal', () => {
     const logger = capturingLogger();
     prelaunchLocal(config, {}, {}, logger);
     const started = await pid();
-    await waitFor(() => !alive(started), 'the untaken process stopped', 10_000);
+    await waitFor(() => !isAlive(started), 'the untaken process stopped', 10_000);
     expect(logger.lines.some((l) => l.includes("MCP server 'orphan': stopping the process started ahead of its client"))).toBe(true);
   });
 

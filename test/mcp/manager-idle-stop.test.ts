@@ -6,6 +6,7 @@ import { parseMcpServerConfig } from '../../src/config/index.js';
 import { requiredServersUp } from '../../src/mcp/index.js';
 import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
 import { startHttpFixture, type HttpFixture } from '../fixtures/mcp/http-fixture.js';
+import { isAlive } from '../support/process-tree.js';
 import { waitFor } from '../support/wait.js';
 import { fixtureServer, isUpdate, makeHarness, textOf, type Harness } from './manager-harness.js';
 
@@ -18,14 +19,6 @@ afterEach(async () => {
   fixture = undefined;
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const stateOf = (name: string) => h!.manager.status().find((s) => s.name === name);
 const pidOf = async (name: string) => Number(textOf(await h!.manager.callServerTool(name, 'pid', {})));
 
@@ -41,12 +34,12 @@ describe('stop_after_idle_sec', () => {
     expect(toolCount).toBeGreaterThan(2);
     const changesBefore = h.events.filter((e) => e.type === 'mcp_tools_changed').length;
 
-    await waitFor(() => stateOf('s')?.state === 'idle' && !alive(first), 'the idle server stopped, its process gone');
+    await waitFor(() => stateOf('s')?.state === 'idle' && !isAlive(first), 'the idle server stopped, its process gone');
     expect(stateOf('s')).toMatchObject({ state: 'idle', source: 'snapshot', tools: toolCount, stopped_idle_at: expect.any(Number) });
     // Stopped for being idle is healthy: a required server so stopped keeps the endpoint ready.
     expect(requiredServersUp(h.manager.status())).toBe(true);
     expect(stateOf('kept')?.state).toBe('ready');
-    expect(alive(kept)).toBe(true);
+    expect(isAlive(kept)).toBe(true);
     // The catalog did not change: the same tools, and no list change said to anyone.
     expect((await h.manager.listAllTools({ wait: 'none' })).map((t) => t.name).sort()).toEqual(listed);
     expect(h.events.filter((e) => e.type === 'mcp_tools_changed')).toHaveLength(changesBefore);
@@ -68,7 +61,7 @@ describe('stop_after_idle_sec', () => {
     expect(await pidOf('s')).toBe(pid);
     await waitFor(() => stateOf('s')?.state === 'idle', 'the server stopped after the call');
     expect(performance.now() - ended).toBeGreaterThanOrEqual(350);
-    await waitFor(() => !alive(pid), 'its process gone');
+    await waitFor(() => !isAlive(pid), 'its process gone');
   });
 
   it('keeps a 2026-07-28 HTTP server while a resource subscription is held, and stops it once it ends', async () => {
@@ -97,10 +90,10 @@ describe('stop_after_idle_sec', () => {
     const done = h.manager.reload({ s: fixtureServer('s', { MGR_PROCESS_TOOLS: '1' }, { stop_after_idle_sec: 0.3 }), t: fixtureServer('t', { MGR_PROCESS_TOOLS: '1' }) });
     expect(done.updated.sort()).toEqual(['s', 't']);
     expect([await pidOf('s'), await pidOf('t')]).toEqual([s, t]);
-    await waitFor(() => stateOf('s')?.state === 'idle' && !alive(s), 'the reloaded server stopped when idle');
+    await waitFor(() => stateOf('s')?.state === 'idle' && !isAlive(s), 'the reloaded server stopped when idle');
     await new Promise((r) => setTimeout(r, 1_000));
     expect(stateOf('t')?.state).toBe('ready');
-    expect(alive(t)).toBe(true);
+    expect(isAlive(t)).toBe(true);
   });
 
   it('keeps a server while it is held (a task the gateway holds), and counts the idle time from the release', async () => {
