@@ -36,6 +36,13 @@ describe('metrics', () => {
     expect(lines.some((l) => l.startsWith('switchboard_nodejs_heap_size_used_bytes '))).toBe(true);
   });
 
+  it('counts an upstream stop_after_idle_sec stopped as up, its state idle; a lazy one not yet started as down', async () => {
+    const row = { protocol: null, tools: 1, restarts: 0, required: true };
+    const m = createMetrics({ ...readings, upstreams: () => [{ name: 'a', state: 'idle', stopped_idle_at: Date.now(), ...row }, { name: 'b', state: 'idle', ...row }] });
+    const lines = (await m.scrape()).split('\n');
+    expect(lines).toEqual(expect.arrayContaining(['switchboard_upstream_up{server="a"} 1', 'switchboard_upstream_up{server="b"} 0', 'switchboard_upstream_state{server="a",state="idle"} 1']));
+  });
+
   it('writes a family as prom-client does, escapes and all', async () => {
     const bounds = [0.001, 0.01, 1];
     const registry = new prom.Registry();

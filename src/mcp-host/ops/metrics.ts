@@ -106,12 +106,12 @@ async function scrapedRegistry(readings: MetricsReadings): Promise<PromClient.Re
   const upstreams = () => readings.upstreams();
   new prom.Gauge({
     name: 'switchboard_upstream_up',
-    help: '1 when the upstream MCP server is ready',
+    help: '1 when the upstream MCP server is ready, or stopped by stop_after_idle_sec (started again on its next use)',
     labelNames: ['server'],
     registers,
     collect() {
       this.reset();
-      for (const u of upstreams()) this.set({ server: u.name }, u.state === 'ready' ? 1 : 0);
+      for (const u of upstreams()) this.set({ server: u.name }, u.state === 'ready' || u.stopped_idle_at !== undefined ? 1 : 0);
     },
   });
   new prom.Gauge({

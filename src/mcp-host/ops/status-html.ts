@@ -36,10 +36,16 @@ function lastError(u: UpstreamRow): string {
   return u.state === 'ready' ? `<span class="earlier">earlier: ${escapeHtml(u.error)}</span>` : `<span class="error">${escapeHtml(u.error)}</span>`;
 }
 
-function upstreamRows(rows: UpstreamRow[]): string[][] {
+/** The state's badge; a server stop_after_idle_sec stopped says so (it is healthy, started on its next use). */
+function upstreamState(now: number, u: UpstreamRow): string {
+  if (u.identity === 'caller') return `${badge('per-caller')} ${u.caller_connections ?? 0} caller connection${u.caller_connections === 1 ? '' : 's'}`;
+  return u.stopped_idle_at === undefined ? badge(u.state) : `${badge(u.state)} stopped when idle, ${ago(now, u.stopped_idle_at)}`;
+}
+
+function upstreamRows(now: number, rows: UpstreamRow[]): string[][] {
   return rows.map((u) => [
     `${escapeHtml(u.name)}${u.required ? ' <span class="req" title="required">required</span>' : ''}`,
-    u.identity === 'caller' ? `${badge('per-caller')} ${u.caller_connections ?? 0} caller connection${u.caller_connections === 1 ? '' : 's'}` : badge(u.state),
+    upstreamState(now, u),
     escapeHtml(u.protocol ?? '—'),
     String(u.tools),
     ms(u.startup_ms),
@@ -88,12 +94,13 @@ function configSection(now: number, c: ConfigRow): string {
 export function renderSections(s: OpsSnapshot): string {
   const failed = s.upstreams.filter((u) => u.state === 'failed').length;
   const ready = s.upstreams.filter((u) => u.state === 'ready').length;
-  const summary = `${ready} of ${s.upstreams.length} upstreams ready${failed ? `, ${failed} failed` : ''}; ${s.clients.length} clients connected`;
+  const stopped = s.upstreams.filter((u) => u.stopped_idle_at !== undefined).length;
+  const summary = `${ready} of ${s.upstreams.length} upstreams ready${stopped ? `, ${stopped} stopped when idle` : ''}${failed ? `, ${failed} failed` : ''}; ${s.clients.length} clients connected`;
   const config = s.config ? (s.config.error ? '; config reload failed' : '') : '';
   return [
     `<p id="summary">${escapeHtml(summary + config)}</p>`,
     ...(s.config ? [configSection(s.now, s.config)] : []),
-    `<section aria-labelledby="h-upstreams"><h2 id="h-upstreams">Upstreams</h2>${table('Upstream MCP servers', ['Server', 'State', 'Protocol', 'Tools', 'Startup', 'Restarts', 'Last error'], upstreamRows(s.upstreams), 'No upstream MCP servers.')}</section>`,
+    `<section aria-labelledby="h-upstreams"><h2 id="h-upstreams">Upstreams</h2>${table('Upstream MCP servers', ['Server', 'State', 'Protocol', 'Tools', 'Startup', 'Restarts', 'Last error'], upstreamRows(s.now, s.upstreams), 'No upstream MCP servers.')}</section>`,
     `<section aria-labelledby="h-clients"><h2 id="h-clients">Connected clients</h2>${table('Connected clients', ['Session', 'Protocol', 'In flight', 'Streams', 'Idle'], clientRows(s.clients), 'No client connected.')}</section>`,
     `<section aria-labelledby="h-calls"><h2 id="h-calls">Recent calls</h2>${table('Recent calls, newest first', ['Method', 'Target', 'Latency', 'Outcome', 'When'], callRows(s.now, s.calls), 'No calls yet.')}</section>`,
     `<section aria-labelledby="h-threads"><h2 id="h-threads">Agent threads</h2>${table('Agent threads', ['Thread', 'Running turn', 'Model', 'Turns', 'Last outcome'], threadRows(s.now, s.threads), 'No agent threads.')}</section>`,
