@@ -125,13 +125,12 @@ export async function composeAgentRuntime(ctx: CliContext, config: Config, onMcp
   };
 }
 
-/** The agent server as operators see it: its MCP servers and its store, ready when every `required` server is ready and the store answers. */
+/** The agent server as operators see it: its MCP servers and its store (ready when every `required` server is up, judged by ops, and the store answers). */
 function agentOpsSource(ops: Ops, runtime: AgentRuntime, changes: (() => void)[]): void {
   const status = () => runtime.mcp.status();
   ops.setSource({
     upstreams: status,
-    // The manager's module is loaded by now (the runtime runs it); this command's module loads without it.
-    ready: async () => (await import('../mcp/index.js')).requiredServersUp(status()) && (await runtime.store.reachable()),
+    ready: () => runtime.store.reachable(),
     onChange: (listener) => changes.push(listener),
   });
 }

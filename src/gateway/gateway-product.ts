@@ -1,7 +1,7 @@
 // The gateway as a product the host serves: its handlers over one pool of upstream connections, its
 // tasks (upstreams' tasks in the host's table), the instructions and events each caller may see, and
 // its 2025 sessions joining the pool. The host does everything else.
-import { canonicalUri, requiredServersUp } from '../mcp/index.js';
+import { canonicalUri } from '../mcp/index.js';
 import { LEGACY_REVISIONS } from '../protocol/values.js';
 import type { Product, ScopedNotifier } from '../mcp-host/index.js';
 import { auditDescriber } from './caller-view.js';
@@ -70,7 +70,7 @@ export function gatewayProduct(pool: GatewayPool, storeReachable: () => Promise<
     ops: {
       // An operator looking, a probe or a scrape starts the upstreams, as a first client does.
       upstreams: () => upstreamStatus(pool),
-      ready: async () => requiredServersUp(upstreamStatus(pool)) && (await storeReachable()),
+      ready: storeReachable,
       onChange: (listener) => pool.onUpstreamEvent(listener),
     },
     close: () => pool.close(),

@@ -11,7 +11,7 @@ export { withUpstreamSignIn, SIGN_IN_WAIT_MS, type SignInAnswer, type SignInAsk,
 export { canonicalUri } from './resource-uri.js';
 export { createDefaultClientFactory, type ClientFactory, type DefaultClientFactoryOptions } from './client-factory.js';
 export { createConnectionManager, type ConnectionManagerOptions } from './create-manager.js';
-export { requiredServersUp, type ServerPhase } from './server-status.js';
+export type { ServerPhase } from './server-status.js';
 export type { CatalogEntry, ToolSource } from './catalog.js';
 export type { CallElicitation, CallElicitationHandler } from './elicitation-router.js';
 export { SnapshotStore, SNAPSHOT_SCHEMA_VERSION } from './snapshot-store.js';

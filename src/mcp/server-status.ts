@@ -37,14 +37,6 @@ export interface ServerStatus {
   stopped_idle_at?: number;
 }
 
-/**
- * Every `required` server is up: ready, stopped by stop_after_idle_sec (healthy, started again on
- * its next use), or acting as each caller (no connection of its own: its callers connect).
- */
-export function requiredServersUp(rows: readonly ServerStatus[]): boolean {
-  return rows.every((s) => !s.required || s.state === 'ready' || s.stopped_idle_at !== undefined || s.identity === 'caller');
-}
-
 export function startupStatus(phase: ServerPhase): McpStartupStatus | undefined {
   switch (phase.kind) {
     case 'starting':

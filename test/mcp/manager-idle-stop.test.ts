@@ -3,7 +3,7 @@
 // subscription keeps it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMcpServerConfig } from '../../src/config/index.js';
-import { requiredServersUp } from '../../src/mcp/index.js';
+import { requiredUpstreamsUp } from '../../src/mcp-host/ops/index.js';
 import { createFixtureServer } from '../fixtures/mcp/v2-server.mjs';
 import { startHttpFixture, type HttpFixture } from '../fixtures/mcp/http-fixture.js';
 import { isAlive } from '../support/process-tree.js';
@@ -37,7 +37,7 @@ describe('stop_after_idle_sec', () => {
     await waitFor(() => stateOf('s')?.state === 'idle' && !isAlive(first), 'the idle server stopped, its process gone');
     expect(stateOf('s')).toMatchObject({ state: 'idle', source: 'snapshot', tools: toolCount, stopped_idle_at: expect.any(Number) });
     // Stopped for being idle is healthy: a required server so stopped keeps the endpoint ready.
-    expect(requiredServersUp(h.manager.status())).toBe(true);
+    expect(requiredUpstreamsUp(h.manager.status())).toBe(true);
     expect(stateOf('kept')?.state).toBe('ready');
     expect(isAlive(kept)).toBe(true);
     // The catalog did not change: the same tools, and no list change said to anyone.

@@ -5,6 +5,7 @@ import type * as PromClient from 'prom-client';
 import type { EndedSpan, SpanSpec, TelemetryListener } from '../../util/telemetry/index.js';
 import { Tally } from './metric-tally.js';
 import type { ClientRow, ConfigRow, UpstreamRow } from './ops-types.js';
+import { upstreamUp } from './upstream-up.js';
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const STATES: UpstreamRow['state'][] = ['idle', 'starting', 'ready', 'failed', 'cancelled', 'closed'];
@@ -111,7 +112,7 @@ async function scrapedRegistry(readings: MetricsReadings): Promise<PromClient.Re
     registers,
     collect() {
       this.reset();
-      for (const u of upstreams()) this.set({ server: u.name }, u.state === 'ready' || u.stopped_idle_at !== undefined ? 1 : 0);
+      for (const u of upstreams()) this.set({ server: u.name }, upstreamUp(u) ? 1 : 0);
     },
   });
   new prom.Gauge({

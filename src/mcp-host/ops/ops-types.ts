@@ -52,7 +52,7 @@ export interface ThreadRow {
 /** The product's part: its upstreams and whether it is ready to serve. */
 export interface OpsSource {
   upstreams(): UpstreamRow[];
-  /** Every `required` upstream ready (and the store reachable when one is configured). */
+  /** What else the product needs to serve (its store reachable); the required upstreams are judged from `upstreams()`. */
   ready(): Promise<boolean>;
   /** Called on every change worth redrawing (an upstream starting, failing, recovering). */
   onChange(listener: () => void): void;

@@ -8,6 +8,7 @@ import { Activity } from './activity.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import type { ClientRow, ConfigRow, ConfigSource, OpsSnapshot, OpsSource, UpstreamRow } from './ops-types.js';
 import { renderSections } from './status-html.js';
+import { requiredUpstreamsUp } from './upstream-up.js';
 import { renderPage } from './status-page.js';
 
 /** How often the live feed is redrawn without a change (ages, idle times), and its keep-alive. */
@@ -141,7 +142,7 @@ export async function createOps(options: OpsOptions): Promise<Ops> {
           text(res, 200, 'ok\n');
           return true;
         case '/readyz': {
-          const ready = await source.ready().catch(() => false);
+          const ready = requiredUpstreamsUp(source.upstreams()) && (await source.ready().catch(() => false));
           text(res, ready ? 200 : 503, readyText(ready, config?.current(), guard.authorized));
           return true;
         }
