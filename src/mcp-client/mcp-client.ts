@@ -60,6 +60,11 @@ export class McpClient extends McpServerApi {
   activeOperations = 0;
   /** When the last operation ended (or the client was made): how long it has had nothing running. */
   idleSince = Date.now();
+
+  /** Something runs on it (an operation) or listens through it (a resource subscription): not idle, for a pool closing idle connections. */
+  get busy(): boolean {
+    return this.activeOperations > 0 || this.subscriptions > 0;
+  }
   private readonly setup: ConnectionSetup;
   private readonly telemetry: Telemetry;
 

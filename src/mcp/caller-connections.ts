@@ -54,7 +54,7 @@ interface Entry {
 const keyOf = (server: string, caller: string) => `${server}\u0000${caller}`;
 
 /** Nothing waits on it, runs on it, or listens through it. */
-const idle = (e: Entry) => e.settled && e.client?.activeOperations === 0 && e.subscribed.size === 0;
+const idle = (e: Entry) => e.settled && e.client !== undefined && !e.client.busy && e.subscribed.size === 0;
 
 export class CallerConnections {
   private readonly entries = new Map<string, Entry>();

@@ -347,14 +347,13 @@ export class ManagedServer {
     const idleMs = stopAfterIdleMs(this.config);
     const client = this.client;
     if (this.phaseValue.kind !== 'ready' || !client || idleMs === undefined) return;
-    const busy = client.activeOperations > 0 || client.subscriptions > 0 || this.calls.inFlight > 0 || this.holds > 0;
+    const busy = client.busy || this.holds > 0;
     const idleFor = Date.now() - Math.max(client.idleSince, this.heldUntil);
     if (busy || idleFor < idleMs) {
       this.armIdleStop(busy ? idleMs : idleMs - idleFor);
       return;
     }
-    const live = this.toolList.current('ready');
-    if (live) this.toolList.loadSnapshot(live.tools, this.listCache);
+    this.toolList.stopped();
     this.client = undefined;
     this.stoppedWith = { instructions: client.instructions, at: Date.now() };
     this.deps.logger.info(`MCP server '${this.name}' stopped after ${Math.round(idleFor / 100) / 10} s with nothing running (stop_after_idle_sec); its next use starts it again`);

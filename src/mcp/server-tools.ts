@@ -51,6 +51,11 @@ export class ServerTools {
     this.freshness.snapshotLoaded(cache);
   }
 
+  /** The server stopped while ready (stop_after_idle_sec): its live list is what it contributes until it starts again. */
+  stopped(): void {
+    if (this.live) this.loadSnapshot(this.live, this.listCache);
+  }
+
   /** The live list, as read at `listedAt` (startup's first read, or a refresh). */
   listed(tools: Tool[], cache: ListCacheHint | undefined, listedAt: number): void {
     this.live = tools;
