@@ -142,7 +142,7 @@ export async function createOps(options: OpsOptions): Promise<Ops> {
           text(res, 200, 'ok\n');
           return true;
         case '/readyz': {
-          const ready = requiredUpstreamsUp(source.upstreams()) && (await source.ready().catch(() => false));
+          const ready = await (async () => requiredUpstreamsUp(source.upstreams()) && (await source.ready()))().catch(() => false);
           text(res, ready ? 200 : 503, readyText(ready, config?.current(), guard.authorized));
           return true;
         }
