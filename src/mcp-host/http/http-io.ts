@@ -14,7 +14,8 @@ export function sendJson(res: http.ServerResponse, status: number, body: unknown
   res.end(text);
 }
 
-function idOf(value: unknown): RequestId | null {
+/** A JSON-RPC body's id, when it has one an error answer may echo. */
+export function idOf(value: unknown): RequestId | null {
   const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

@@ -3,12 +3,12 @@
 // request, `subscriptions/listen` streams); everything else stays with the sessionful 2025 host. The
 // host's auth, Host/Origin checks and body bound have run before either leg sees a request.
 import type http from 'node:http';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, createMcpHandler, isJsonContentType, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
 import { MODERN_REVISION } from '../../protocol/values.js';
 import { errorMessage, jsonRpcError, type Logger } from '../../util/index.js';
 import type { Telemetry } from '../../util/telemetry/index.js';
 import { sendJson } from './http-io.js';
+import { fetchBridge } from './fetch-bridge.js';
 import { forwardRetry, type RetryHolders } from './retry-forward.js';
 import { listenedResources, type OnListen } from '../rpc/listen-tap.js';
 import type { AuditSink } from '../access/audit-trail.js';
@@ -57,7 +57,7 @@ export function createModernLeg(factory: McpServerFactory, options: ModernLegOpt
   };
   const bus = new ScopedEventBus(onerror);
   const handler = createMcpHandler(observed, { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes, onerror, bus });
-  const node = toNodeHandler(handler, { onerror, maxRequestBodySize: options.maxBodyBytes });
+  const node = fetchBridge(handler, onerror);
   return {
     notify: bus.notifier,
     async claims(req, body) {
