@@ -15,7 +15,7 @@
 // sampled here from /proc. About 7 minutes on an otherwise idle 2-core machine (longer when it is
 // loaded), most of it supergateway's crowds (each starts 32 servers), the 10,000 sequential calls
 // and the 75 s of rest per era.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IDLE_STOP, killTree, peakSampler, sampleTree, scratchHome, startGateway, treeCpuMs, type Gateway, type GatewayName, type TreeSample } from './gateway-peers-procs.js';
@@ -80,9 +80,10 @@ interface CrowdOutcome {
 }
 
 /** Runs the worker; `onLine` sees each stdout line and may answer on its stdin. Killed at `timeoutMs`. */
-function worker(args: string[], timeoutMs: number, onLine: (line: string, reply: (text: string) => void) => void | Promise<void>): Promise<void> {
+function worker(args: string[], timeoutMs: number, onLine: (line: string, reply: (text: string) => void) => void | Promise<void>, onStart?: (child: ChildProcessWithoutNullStreams) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WORKER, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    onStart?.(child);
     let buffer = '';
     let stderr = '';
     const timer = setTimeout(() => {
@@ -111,23 +112,73 @@ function worker(args: string[], timeoutMs: number, onLine: (line: string, reply:
 /** What the worker measures of a gateway's calls; the bench adds their CPU. */
 type Timings = Omit<Latency, 'cpuWarmup' | 'cpuPerCall'>;
 
+/** A worker the bench drives line by line: `next()` is its next stdout line, parsed; `send` writes a line to its stdin; `stop` kills it. */
+function drivenWorker(args: string[], timeoutMs: number): { next(): Promise<Record<string, unknown>>; send(text: string): void; stop(): void; done: Promise<void> } {
+  const lines: string[] = [];
+  let waiter: { resolve(line: string): void; reject(err: Error): void } | undefined;
+  let failed: Error | undefined;
+  let child: ChildProcessWithoutNullStreams | undefined;
+  const done = worker(
+    args,
+    timeoutMs,
+    (line) => {
+      if (waiter) waiter.resolve(line);
+      else lines.push(line);
+    },
+    (c) => (child = c),
+  ).catch((err: Error) => {
+    failed = err;
+    waiter?.reject(err);
+    throw err;
+  });
+  done.catch(() => {}); // its failure reaches the bench through next() or done
+  return {
+    next: () =>
+      new Promise<string>((resolve, reject) => {
+        if (lines.length > 0) return resolve(lines.shift()!);
+        if (failed) return reject(failed);
+        waiter = { resolve: (line) => ((waiter = undefined), resolve(line)), reject };
+      }).then((line) => JSON.parse(line) as Record<string, unknown>),
+    send: (text) => child!.stdin.write(`${text}\n`),
+    stop: () => child?.kill('SIGKILL'),
+    done,
+  };
+}
+
+/**
+ * The sequential calls: each gateway's client in a worker process of its own, so that the client's
+ * own warm-up (its first calls run its code cold) is each gateway's alike and not the first one's in
+ * each round; blocks of 100 alternate between the gateways, the order turning by one each round.
+ */
 async function sequential(era: Era, gateways: Gateway[]): Promise<Record<string, Latency>> {
-  let timings: Record<string, Timings> | undefined;
-  const targets = gateways.map((g) => ({ name: g.name, url: g.url, tool: g.tool }));
+  const workers = gateways.map((g) => drivenWorker(['sequential', JSON.stringify({ client: era.client, url: g.url, tool: g.tool, n: SEQUENTIAL, warmup: WARMUP })], SEQUENTIAL_TIMEOUT_MS));
   // Each gateway's tree is its own, so its CPU over the alternating blocks is its share alone.
   const cpu = () => Promise.all(gateways.map((g) => treeCpuMs(g.child.pid!)));
-  const samples: Record<'before' | 'warmed' | 'measured', number[]> = { before: await cpu(), warmed: [], measured: [] };
-  await worker(['sequential', JSON.stringify({ client: era.client, targets, n: SEQUENTIAL, warmup: WARMUP })], SEQUENTIAL_TIMEOUT_MS, async (line, reply) => {
-    const message = JSON.parse(line) as { phase?: 'warmed' | 'measured' };
-    if (message.phase === undefined) return void (timings = message as Record<string, Timings>);
+  const rounds = async (count: number, first: number) => {
+    for (let round = first; round < first + count; round++) {
+      for (let j = 0; j < workers.length; j++) {
+        const w = workers[(round + j) % workers.length]!;
+        w.send('go');
+        await w.next();
+      }
+    }
+  };
+  try {
+    await Promise.all(workers.map((w) => w.next())); // every client connected
+    const before = await cpu();
+    await rounds(WARMUP / 100, 0);
+    const warmed = await cpu();
+    await rounds(SEQUENTIAL / 100, WARMUP / 100);
     // Sampled while the sessions are open: their teardown is no call, and supergateway's ends its server.
-    samples[message.phase] = await cpu();
-    reply('go');
-  });
-  const { before, warmed, measured } = samples;
-  if (!timings || warmed.length === 0 || measured.length === 0) throw new Error('sequential worker printed no result');
-  const result = timings;
-  return Object.fromEntries(gateways.map((g, k) => [g.name, { ...result[g.name]!, cpuWarmup: (warmed[k]! - before[k]!) / WARMUP, cpuPerCall: (measured[k]! - warmed[k]!) / SEQUENTIAL }]));
+    const measured = await cpu();
+    const timings = (await Promise.all(workers.map((w) => w.next()))) as unknown as Timings[];
+    for (const w of workers) w.send('end');
+    await Promise.all(workers.map((w) => w.done));
+    return Object.fromEntries(gateways.map((g, k) => [g.name, { ...timings[k]!, cpuWarmup: (warmed[k]! - before[k]!) / WARMUP, cpuPerCall: (measured[k]! - warmed[k]!) / SEQUENTIAL }]));
+  } catch (err) {
+    for (const w of workers) w.stop();
+    throw err;
+  }
 }
 
 /** `clients` connect at once, `calls` each; the tree is sampled throughout and while the sessions are still open. */

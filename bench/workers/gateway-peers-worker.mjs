@@ -3,11 +3,10 @@
 // era (`versionNegotiation: 'auto'`: server/discover, then 2026-07-28 where the gateway offers it,
 // else initialize), `"client": "2025"` the SDK v1 client (initialize, a 2025 session). Runs in its
 // own process so the bench's module loader and its /proc sampling stay away from the clients timed.
-// Usage: node gateway-peers-worker.mjs sequential '{"client","targets":[{"name","url","tool"}],"n":1000,"warmup":1000}'
-//          prints {name: {p50, p99, warmupP50, era}} (ms), blocks of 100 calls alternating between
-//          the targets, after `warmup` calls each (the first calls of a fresh session, timed apart);
-//          after each of the two it prints {"phase":"warmed"} / {"phase":"measured"} and waits for a
-//          line on stdin;
+// Usage: node gateway-peers-worker.mjs sequential '{"client","url","tool","n":1000,"warmup":1000}'
+//          connects ({"phase":"connected"}), then runs a block of 100 calls for each line on stdin
+//          ({"block":k} after each); after the last it prints {p50, p99, warmupP50, era} (ms; the
+//          first `warmup` calls, a fresh session's, timed apart) and waits for a line on stdin;
 //        node gateway-peers-worker.mjs crowd '{"client","url","tool","clients","calls","callTimeoutMs"}'
 //          connects every client at once, each makes `calls` sequential calls; prints the outcome
 //          as one JSON line while the sessions are still open, then waits for a line on stdin before
@@ -73,32 +72,34 @@ async function sayAndWait(message) {
   rl.close();
 }
 
-/** p50/p99 of `n` calls per target in alternating blocks of 100, after `warmup` calls each (also blocks, also timed). */
-async function sequential({ targets, n, warmup }) {
-  const conns = [];
+/**
+ * One gateway's sequential calls, in blocks of 100 the bench starts one at a time (a line `go` on
+ * stdin; `{"block":k}` when done), so that it can alternate the blocks of every gateway's worker.
+ * Each gateway has a client process of its own: no gateway's calls warm the client of another. The
+ * first `warmup` calls are timed apart. After the last block it prints the figures and waits for a
+ * line before ending the session (the bench samples the gateway's CPU meanwhile).
+ */
+async function sequential({ url, tool, n, warmup }) {
+  const conn = await connect(url, 30_000);
   try {
-    for (const t of targets) conns.push(await connect(t.url, 30_000));
-    const blocks = async (count) => {
-      const times = targets.map(() => []);
-      // Alternating blocks, so drift on a shared machine hits every gateway alike.
-      for (let block = 0; block < count / 100; block++) {
-        for (const [k, t] of targets.entries()) {
-          for (let i = 0; i < 100; i++) {
-            const t0 = performance.now();
-            await call(conns[k].client, t.tool, 'x', 10_000);
-            times[k].push(performance.now() - t0);
-          }
-        }
+    const times = [];
+    const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+    process.stdout.write(`${JSON.stringify({ phase: 'connected' })}\n`);
+    for (let block = 0; block < (warmup + n) / 100; block++) {
+      if ((await lines.next()).done) throw new Error('the bench went away');
+      for (let i = 0; i < 100; i++) {
+        const t0 = performance.now();
+        await call(conn.client, tool, 'x', 10_000);
+        times.push(performance.now() - t0);
       }
-      return times;
-    };
-    const warm = await blocks(warmup);
-    await sayAndWait({ phase: 'warmed' }); // the bench samples the gateways' CPU between the two phases, and after them
-    const times = await blocks(n);
-    await sayAndWait({ phase: 'measured' }); // while the sessions are open: supergateway stops a session's server with it
-    return Object.fromEntries(targets.map((t, k) => [t.name, { p50: percentile(times[k], 50), p99: percentile(times[k], 99), warmupP50: percentile(warm[k], 50), era: eraOf(conns[k]) }]));
+      process.stdout.write(`${JSON.stringify({ block })}\n`);
+    }
+    const warm = times.slice(0, warmup);
+    const measured = times.slice(warmup);
+    process.stdout.write(`${JSON.stringify({ p50: percentile(measured, 50), p99: percentile(measured, 99), warmupP50: percentile(warm, 50), era: eraOf(conn) })}\n`);
+    await lines.next(); // while the session is open: supergateway stops a session's server with it
   } finally {
-    await Promise.all(conns.map(end));
+    await end(conn);
   }
 }
 
@@ -147,7 +148,7 @@ async function crowd({ url, tool, clients, calls, callTimeoutMs }) {
 }
 
 if (mode === 'sequential') {
-  process.stdout.write(`${JSON.stringify(await sequential(args))}\n`);
+  await sequential(args);
 } else if (mode === 'crowd') {
   await crowd(args);
 } else {
