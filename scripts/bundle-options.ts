@@ -11,11 +11,12 @@ import path from 'node:path';
  * (docs/performance.md). `openai` too, as one chunk its first model request loads: from node_modules
  * it is 236 modules, and a process that calls a model spent 0.18 CPU-seconds more loading them
  * (docs/performance.md, "The openai package as one chunk"). Everything else (OpenTelemetry, pg, jose,
- * pino, native modules) stays a package, loaded where it is used.
+ * hono, pino, native modules) stays a package, loaded where it is used.
  */
 const INLINED = new Set([
   '@modelcontextprotocol/client',
   '@modelcontextprotocol/core',
+  '@modelcontextprotocol/node',
   '@modelcontextprotocol/server',
   'zod',
   'smol-toml',
