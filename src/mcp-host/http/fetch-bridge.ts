@@ -1,20 +1,19 @@
 // A Node request, its body already read and parsed by the host, handed to the SDK's web-standard
-// serving (the 2026-07-28 entry's `fetch`, a 2025 session transport's `handleRequest`), and the
-// Response written back. The SDK's Node adapters (`toNodeHandler`, and hono under its Node session
-// transport) do the same for any request; this one leans on what the host already did:
+// serving entry (`handler.fetch`), and the entry's Response written back. The SDK's own adapter
+// (`toNodeHandler`) does the same for any request; this one leans on what the host already did:
 // - The body rides as `parsedBody` only. The SDK's adapter also re-serializes it into the Request
-//   and measures it, and the web stream that carries it is never read (the SDK takes the parsed
+//   and measures it, and the web stream that carries it is never read (the entry takes the parsed
 //   value). The Request here carries no body, so no content length or encoding either.
-// - A JSON answer is written in one `end`. A stream (SSE) is copied as it comes, with backpressure;
-//   its headers go out with its first event, or at once when that event is not ready.
+// - A JSON answer is written in one `end`. A stream (SSE) is copied as it comes, with backpressure,
+//   as the SDK's adapter copies every answer.
 // The Request still has the method, the URL, every header and an abort signal that fires when the
-// client goes away, which is all the SDK and the product read (docs/performance.md, fourteenth round).
+// client goes away, which is all the entry and the product read (docs/performance.md, fourteenth round).
 import type http from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { errorMessage, jsonRpcError } from '../../util/index.js';
 import { idOf, sendJson } from './http-io.js';
 
-/** The SDK's web-standard serving: `createMcpHandler`'s entry, or a session transport's `handleRequest` behind a `fetch`. */
+/** The SDK's serving entry, as `createMcpHandler` returns it. */
 export interface FetchFace {
   fetch(request: Request, options?: { authInfo?: AuthInfo; parsedBody?: unknown }): Promise<Response>;
 }
@@ -70,8 +69,6 @@ function requestOf(req: http.IncomingMessage, signal: AbortSignal): Request {
   return new Request(`http://${host}${req.url ?? '/'}`, { method: req.method ?? 'POST', headers, signal });
 }
 
-const setImmediateP = () => new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)));
-
 const isStream = (response: Response) => response.headers.get('content-type')?.startsWith('text/event-stream') === true;
 
 /** Copies an SSE body to `res` as it comes, waiting for `drain` when the socket is full; cancels it when the client has gone. */
@@ -89,15 +86,10 @@ async function copyStream(body: ReadableStream<Uint8Array>, res: http.ServerResp
   res.on('drain', release);
   gone.addEventListener('abort', cancel, { once: true });
   try {
-    // The headers go out with the first event when it is ready at once (a resumable stream's priming
-    // event is); otherwise now, so a client waiting on a quiet stream sees it open.
-    let next = reader.read();
-    if ((await Promise.race([next, setImmediateP()])) === undefined) res.flushHeaders();
     for (;;) {
-      const { done, value } = await next;
+      const { done, value } = await reader.read();
       if (done || gone.aborted) break;
       if (!res.write(value) && !gone.aborted) await new Promise<void>((resolve) => (drained = resolve));
-      next = reader.read();
     }
   } catch {
     // the stream failed: the answer ends here, as the SDK's adapter ends it

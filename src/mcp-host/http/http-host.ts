@@ -18,7 +18,7 @@ import { DEFAULT_EVENT_STORE_BYTES, DEFAULT_EVENT_STORE_LIMIT, EventBudget, Memo
 import { RunningRequests } from './running-requests.js';
 import { releaseOnClose, serveOnSession, type HostedSession as Session } from './session-request.js';
 import { SessionTable } from './session-table.js';
-import { SessionTransport } from './session-transport.js';
+import { sseTransport, type NodeStreamableHTTPServerTransport } from './sse-at-once.js';
 import { replayInitialize, SHARED_TOUCH_EVERY_MS, withLocalFallback } from './shared-sessions.js';
 
 export { closingAlso, HTTP_DEFAULTS, type HttpHost, type HttpHostOptions, type HttpServeOptions, type HttpSessionHandle } from './http-host-types.js';
@@ -95,7 +95,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   /** A transport for session `id` and the product's server on it; `opened` runs when the transport initializes. */
   const newSession = async (id: string, owner: string | undefined, opened: (session: Session) => Promise<void> | void) => {
     const events = eventsFor(id, owner);
-    const transport = new SessionTransport({
+    const transport: NodeStreamableHTTPServerTransport = sseTransport({
       sessionIdGenerator: () => id,
       eventStore: events,
       ...(options.retryIntervalMs !== undefined ? { retryInterval: options.retryIntervalMs } : {}),
@@ -110,8 +110,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         void closeSession(closed, 'deleted by the client');
         void shared?.delete(closed).catch((err: unknown) => log.warn('could not delete a shared session', { session: closed, error: errorMessage(err) }));
       },
-    }, (error) => log.debug('mcp session request failed', { session: id, error: errorMessage(error) }));
-    const running = new RunningRequests(transport.web);
+    }, (message) => log.warn(message));
+    const running = new RunningRequests(transport);
     const observed = options.ops ? observedTransport(running, options.ops.telemetry, { transport: 'tcp', protocolVersion: () => handle.protocolVersion?.(), currentSpan: options.currentSpan }) : running;
     const handle: HttpSessionHandle = await options.openSession(observed);
     return { transport, running, handle, events };

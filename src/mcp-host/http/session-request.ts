@@ -7,11 +7,11 @@ import type { HttpSessionHandle } from './http-host-types.js';
 import { sendJson } from './http-io.js';
 import { STANDALONE_STREAM_ID, streamStartId } from './memory-event-store.js';
 import type { RunningRequests } from './running-requests.js';
-import type { SessionTransport } from './session-transport.js';
+import type { NodeStreamableHTTPServerTransport } from './sse-at-once.js';
 
 /** A session the host holds: its transport, its running requests, the product's handle, its events. */
 export interface HostedSession {
-  transport: SessionTransport;
+  transport: NodeStreamableHTTPServerTransport;
   running: RunningRequests;
   handle: HttpSessionHandle;
   /** `holds`: the in-memory store only (a shared one cannot replay from a stream's start). */

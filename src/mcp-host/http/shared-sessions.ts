@@ -2,8 +2,8 @@
 // cluster reads (the product injects one; PostgreSQL's lives in the store layer). A replica handed a
 // session id it does not hold adopts it: it replays the session's initialize into a fresh server, so
 // the client goes on without a new `initialize`.
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
-import type { SessionTransport } from './session-transport.js';
 
 /** What a replica needs to serve a session it did not open: the client's initialize request. */
 export interface SharedSessionRecord {
@@ -30,12 +30,18 @@ export interface SharedSessions {
 
 export const SHARED_TOUCH_EVERY_MS = 30_000;
 
+interface WebTransport {
+  handleRequest(request: Request): Promise<Response>;
+}
+
 /**
  * Put a fresh transport and its server into the state the session's initialize left them in, by
  * replaying it (and `notifications/initialized`) in process; the answers go nowhere.
  */
-export async function replayInitialize(transport: SessionTransport, record: SharedSessionRecord, protocolVersion: () => string | undefined): Promise<void> {
-  const { web } = transport;
+export async function replayInitialize(transport: NodeStreamableHTTPServerTransport, record: SharedSessionRecord, protocolVersion: () => string | undefined): Promise<void> {
+  // The Node transport wraps the SDK's web-standard one; the replay speaks to that directly.
+  const web = (transport as unknown as { _webStandardTransport?: WebTransport })._webStandardTransport;
+  if (!web) throw new Error('this MCP SDK version gives no way to restore a session; its client must initialize again');
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: 'localhost' };
   const init = await web.handleRequest(new Request('http://localhost/mcp', { method: 'POST', headers, body: JSON.stringify(record.initialize) }));
   await init.text();

@@ -1,6 +1,6 @@
 // Streamable HTTP serving: 2025 clients in sessions, 2026-07-28 clients per request, on one endpoint.
-// Its own module, imported by serveHttp's first call: it brings Node's HTTP server and the SDK's
-// web-standard serving (and with it Node's fetch classes), which a stdio server never runs.
+// Its own module, imported by serveHttp's first call: it brings Node's HTTP server and the SDK's Node
+// adapter (hono, and through its import of node:http, Node's fetch), which a stdio server never runs.
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { UNRESTRICTED } from '../access/access-rules.js';
 import { AuditedTransport, auditedServer } from '../access/audit-trail.js';

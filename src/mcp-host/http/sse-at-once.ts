@@ -1,0 +1,36 @@
+// Session transports whose SSE responses start at once. The SDK's Node adapter (@hono/node-server)
+// holds back a response that is not marked chunked for a timer tick (>= 1 ms) hoping to learn its
+// length; an SSE answer that came back sooner waited for that tick on every call (issue 14).
+import { NodeStreamableHTTPServerTransport, type StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/node';
+
+export type { NodeStreamableHTTPServerTransport };
+
+interface WebTransport {
+  handleRequest(request: Request, options?: unknown): Promise<Response>;
+}
+
+let sdkChangeTold = false;
+
+/** A Node session transport with {@link streamSseAtOnce}; `warn` hears once per process if the SDK no longer allows it. */
+export function sseTransport(options: StreamableHTTPServerTransportOptions, warn: (message: string) => void): NodeStreamableHTTPServerTransport {
+  const transport = new NodeStreamableHTTPServerTransport(options);
+  if (!streamSseAtOnce(transport) && !sdkChangeTold) {
+    sdkChangeTold = true;
+    warn('the MCP SDK changed: SSE responses wait a timer tick before they start (src/mcp-host/http/sse-at-once.ts)');
+  }
+  return transport;
+}
+
+/** Marks the transport's SSE responses `Transfer-Encoding: chunked`; false when the SDK no longer has the inner transport this reaches for. */
+export function streamSseAtOnce(transport: NodeStreamableHTTPServerTransport): boolean {
+  // Private in the SDK's types: the Node adapter offers no hook between the Web transport and hono.
+  const web = (transport as unknown as { _webStandardTransport?: WebTransport })._webStandardTransport;
+  if (typeof web?.handleRequest !== 'function') return false;
+  const handle = web.handleRequest.bind(web);
+  web.handleRequest = async (request, options) => {
+    const response = await handle(request, options);
+    if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) response.headers.set('transfer-encoding', 'chunked');
+    return response;
+  };
+  return true;
+}
