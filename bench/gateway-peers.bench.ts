@@ -2,8 +2,9 @@
 // --stateless) and supergateway --stateful side by side, each exposing the same tiny stdio server
 // over Streamable HTTP on loopback, once per protocol era: the SDK v2 client negotiating the era
 // (2026-07-28 where the gateway offers it) and the SDK v1 client (a 2025 session). Per era, fresh
-// gateways: p50/p99 of 1,000 sequential tools/call after 1,000 warm-up calls (blocks of 100
-// alternating between the gateways; the p50 of those first 1,000 calls is a row of its own) and the
+// gateways: p50/p99 of 1,000 sequential tools/call after 1,000 warm-up calls (each gateway's from
+// a client process of its own, in blocks of 100 alternating between the gateways, the order turning
+// each round; the p50 of those first 1,000 calls is a row of its own) and the
 // CPU each gateway's process tree used per call in either phase (read from /proc), then
 // per gateway 32 clients connecting at once, 20 calls each, 8 s after those (calls ok/failed, wall
 // time, processes and RSS of the gateway's tree before them and at their peak), and the RSS of each
