@@ -27,10 +27,12 @@ export function streamSseAtOnce(transport: NodeStreamableHTTPServerTransport): b
   const web = (transport as unknown as { _webStandardTransport?: WebTransport })._webStandardTransport;
   if (typeof web?.handleRequest !== 'function') return false;
   const handle = web.handleRequest.bind(web);
-  web.handleRequest = async (request, options) => {
-    const response = await handle(request, options);
-    if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) response.headers.set('transfer-encoding', 'chunked');
-    return response;
-  };
+  web.handleRequest = async (request, options) => markSseChunked(await handle(request, options));
   return true;
+}
+
+/** Marks an SSE response `Transfer-Encoding: chunked`, so that hono's Node adapter starts it at once. */
+export function markSseChunked(response: Response): Response {
+  if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) response.headers.set('transfer-encoding', 'chunked');
+  return response;
 }
