@@ -2,10 +2,11 @@
 // serving entry (`handler.fetch`), and the entry's Response written back, through @hono/node-server's
 // listener: the adapter the SDK's own Node session transport is built on. The SDK's `toNodeHandler`
 // does the same with web `Request`s it builds whole, the parsed body re-serialized into a stream the
-// entry never reads. Hono's requests are light (method, URL, headers and the abort signal are built
-// when read, which is all the entry and the product read), and a Response the entry makes from a
-// string is written as that string. Measured: the gateway's CPU per 2026-07-28 call about a fifth
-// lower (docs/performance.md, fourteenth round).
+// entry never reads. Hono's requests build their parts when read; given the parsed body, the entry
+// reads only the method, URL, headers and abort signal (a probe found no whole Request built). A
+// Response the entry makes from a string is written as that string. Measured against our own bridge
+// of the same round: the gateway's CPU per 2026-07-28 call about a fifth lower (docs/performance.md,
+// fourteenth round).
 // Hono makes its request and response classes the global ones, as the SDK's Node session transport
 // has it do when the first 2025 session opens.
 import type http from 'node:http';
@@ -20,7 +21,7 @@ export interface FetchFace {
   fetch(request: Request, options?: { authInfo?: AuthInfo; parsedBody?: unknown }): Promise<Response>;
 }
 
-export type NodeServe = (req: http.IncomingMessage, res: http.ServerResponse, body: unknown) => Promise<void>;
+type NodeServe = (req: http.IncomingMessage, res: http.ServerResponse, body: unknown) => Promise<void>;
 
 /** What the bridge hangs on the Node request for the listener's callback: the parsed body and the caller. */
 interface Carried {

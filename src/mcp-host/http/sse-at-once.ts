@@ -1,6 +1,7 @@
-// Session transports whose SSE responses start at once. The SDK's Node adapter (@hono/node-server)
-// holds back a response that is not marked chunked for a timer tick (>= 1 ms) hoping to learn its
-// length; an SSE answer that came back sooner waited for that tick on every call (issue 14).
+// SSE responses that start at once, on 2025 session transports and on the 2026-07-28 leg's bridge
+// (fetch-bridge.ts). The SDK's Node adapter (@hono/node-server) holds back a response that is not
+// marked chunked for a timer tick (>= 1 ms) hoping to learn its length; an SSE answer that came back
+// sooner waited for that tick on every call (issue 14).
 import { NodeStreamableHTTPServerTransport, type StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/node';
 
 export type { NodeStreamableHTTPServerTransport };
