@@ -54,12 +54,21 @@ const BUILTIN_IMPORT = /^import (?:([\w$]+)|\{([^}]*)\}) from "(node:[\w/]+)";$/
  * at start-up. The bindings are read once when the chunk runs, which is when an import's would be
  * first read unless chunks import each other in a cycle; `noChunkCycles` rules that out.
  */
+/**
+ * Built-ins a chunk imports by one name (`import childProcess from …`) but that most runs never use,
+ * taken when a property is first read. Commander's chunk, which every command loads, imports
+ * `node:child_process` for its executable subcommands, which switchboard does not have; loading it
+ * (with net, dgram and the streams it needs) took 5 to 7 ms of every CLI run (docs/performance.md).
+ */
+const TAKEN_WHEN_USED = new Set(['node:child_process']);
+
 export const builtinsByGetBuiltinModule = {
   name: 'builtins-by-get-builtin-module',
   renderChunk(code: string) {
     const rewritten = code.replace(BUILTIN_IMPORT, (_line, name: string | undefined, names: string | undefined, id: string) => {
       // globalThis: a chunk may bind `process` itself (commander imports it by that name).
       const module = `globalThis.process.getBuiltinModule(${JSON.stringify(id)})`;
+      if (name !== undefined && TAKEN_WHEN_USED.has(id)) return `const ${name} = new Proxy({}, { get: (_, key) => ${module}[key] });`;
       if (name !== undefined) return `const ${name} = ${module};`;
       return `const {${names!.replace(/\s+as\s+/g, ': ')}} = ${module};`;
     });

@@ -211,6 +211,7 @@ export class McpConnectionManager extends ManagerOperations {
   async close(): Promise<void> {
     this.closing = true;
     await Promise.allSettled([...this.servers.values(), ...this.retiring].map((s) => s.close()));
+    this.rebuild(''); // once, for every server closed (each one's close does not rebuild: see onServerToolsChanged)
     await this.callerServers?.close();
     await this.snapshots.settled();
   }
@@ -283,7 +284,8 @@ export class McpConnectionManager extends ManagerOperations {
   /** Rebuild the catalog after `server`'s contribution may have changed; say what changed; save the live list. */
   private onServerToolsChanged(server: ManagedServer): void {
     if (this.servers.get(server.name) !== server) return;
-    this.rebuild(server.name);
+    // While closing, the catalog is rebuilt once at the end, not once for each server that closes.
+    if (!this.closing) this.rebuild(server.name);
     this.snapshots.save(server);
   }
 

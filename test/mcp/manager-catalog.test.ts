@@ -54,6 +54,13 @@ describe('McpConnectionManager catalog', () => {
     }
   });
 
+  it('holds no tools once closed: the catalog is rebuilt once after every server has closed', async () => {
+    const h = await harness([fixtureServer('a', { MGR_TOOLS: 'one,two' }), fixtureServer('b', { MGR_TOOLS: 'three' })], { snapshots: false });
+    expect((await h.manager.listAllTools({ wait: 'all' })).map((e) => e.tool)).toEqual(expect.arrayContaining(['one', 'two', 'three']));
+    await h.manager.close();
+    expect(await h.manager.listAllTools({ start: false })).toEqual([]);
+  });
+
   it('applies the tool filter when listing and when calling', async () => {
     const h = await harness([fixtureServer('f', { MGR_TOOLS: 'keep,drop,other' }, { enabled_tools: ['keep', 'drop'], disabled_tools: ['drop'] })]);
     const entries = await h.manager.listAllTools({ wait: 'all' });
