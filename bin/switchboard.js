@@ -5,6 +5,14 @@
 import module from 'node:module';
 
 module.enableCompileCache?.();
+
+// A server command runs with a young generation sized for a server (dist/cli/server-heap.js): the
+// process re-executes itself with the flag (same pid) before anything else is loaded. Where Node
+// cannot (no process.execve, as on Windows) or the binary cannot be run again, it runs as it is.
+const { serverHeapArgv } = await import('../dist/cli/server-heap.js');
+const relaunch = typeof process.execve === 'function' ? serverHeapArgv(process) : undefined;
+if (relaunch && runnable(process.execPath)) process.execve(process.execPath, relaunch, process.env);
+
 const { main } = await import('../dist/cli/main.js');
 
 main(process.argv).then(
@@ -16,3 +24,14 @@ main(process.argv).then(
     process.exitCode = 1;
   },
 );
+
+/** Taken with getBuiltinModule, not imported: an import of node:fs loads its streams (see scripts/bundle-options.ts). */
+function runnable(file) {
+  const fs = process.getBuiltinModule('node:fs');
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

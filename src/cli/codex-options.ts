@@ -44,9 +44,6 @@ export function addCodexOptions(program: Command): Command {
     .addOption(new Option('--disable <feature>', 'turn a Codex feature flag off, as -c features.<name>=false (repeatable)').argParser(collect));
 }
 
-/** Root options that take a value: the word after them is not the command (see commands.ts). */
-export const CODEX_VALUE_OPTIONS = ['-m', '--model', '-p', '--profile', '-s', '--sandbox', '-a', '--ask-for-approval', '-C', '--cd', '--enable', '--disable'];
-
 /**
  * The config overrides these options stand for, after the -c ones: the profile (as Codex's -p does)
  * and feature flags. switchboard has none of Codex's feature flags, so each is a warning, not an error.

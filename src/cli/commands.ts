@@ -3,7 +3,7 @@
 // does not pay, at every start, for loading the modules of every other command.
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
-import { CODEX_VALUE_OPTIONS } from './codex-options.js';
+import { readCommandLine } from './command-line.js';
 
 export type RegisterCommand = (program: Command, context: () => CliContext, result: { exitCode?: number }) => void;
 
@@ -41,26 +41,13 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { names: ['credentials'], load: async () => [(await import('./credentials-command.js')).registerCredentialsCommand] },
 ];
 
-/** Root options that take a value (`--config FILE`, `-c KEY=VALUE`, `-m MODEL`, ...): the word after them is not a command. */
-const ROOT_VALUE_OPTIONS = new Set(['--config', '-c', '--override', ...CODEX_VALUE_OPTIONS]);
-
 /**
  * The groups a command line needs: the one its command names; none for a bare `--version`; all of
  * them otherwise (root help, `help <cmd>`, an unknown command and its suggestions), so what those
  * print is the same as ever.
  */
 export function groupsFor(args: readonly string[]): readonly CommandGroup[] {
-  let command: string | undefined;
-  let version = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (ROOT_VALUE_OPTIONS.has(arg)) i += 1;
-    else if (arg === '-V' || arg === '--version') version = true;
-    else if (!arg.startsWith('-')) {
-      command = arg;
-      break;
-    } else if (arg === '-h' || arg === '--help' || arg === '--') break;
-  }
+  const { command, version } = readCommandLine(args);
   if (command === undefined) return version && !args.some((a) => a === '-h' || a === '--help') ? [] : COMMAND_GROUPS;
   const named = COMMAND_GROUPS.find((g) => g.names.includes(command));
   return named ? [named] : COMMAND_GROUPS;

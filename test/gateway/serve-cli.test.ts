@@ -7,6 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { SERVER_HEAP_FLAG } from '../../src/cli/server-heap.js';
 import { runCli } from '../support/cli.js';
 import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { MANAGER_FIXTURE } from '../mcp/manager-harness.js';
@@ -159,6 +160,13 @@ describe('switchboard serve --http (process)', () => {
     const ok = await rawPost(serve.url, { authorization: `Bearer ${TOKEN}` }, INIT);
     expect(ok.status).toBe(200);
     expect(ok.headers['mcp-session-id']).toBeTruthy();
+  });
+
+  it("runs as the process it was started as, re-executed with a server's young generation", async () => {
+    // process.execve keeps the pid: the child spawned is the server listening, its Node options now hold the flag.
+    const cmdline = (await readFile(`/proc/${serve.child.pid}/cmdline`, 'utf8')).split('\0');
+    expect(cmdline.slice(0, 3)).toEqual([process.execPath, SERVER_HEAP_FLAG, BIN]);
+    expect(cmdline).toContain('serve');
   });
 
   it('refuses foreign Host and Origin headers (DNS rebinding) with 403', async () => {

@@ -1,0 +1,29 @@
+// The command a command line names, read without commander: the CLI loads only that command's modules
+// (commands.ts), and the launcher gives a long-running server its heap before loading anything
+// (server-heap.ts). No imports, so that the launcher's read costs nothing.
+
+/** Codex's root options that take a value (codex-options.ts defines them): the word after one is its value. */
+export const CODEX_VALUE_OPTIONS = ['-m', '--model', '-p', '--profile', '-s', '--sandbox', '-a', '--ask-for-approval', '-C', '--cd', '--enable', '--disable'];
+
+/** Root options that take a value (`--config FILE`, `-c KEY=VALUE`, `-m MODEL`, ...): the word after them is not a command. */
+const ROOT_VALUE_OPTIONS = new Set(['--config', '-c', '--override', ...CODEX_VALUE_OPTIONS]);
+
+export interface CommandLine {
+  /** The first word that is neither an option nor a root option's value; undefined when help or `--` comes first. */
+  readonly command: string | undefined;
+  /** `-V` or `--version` came before the command. */
+  readonly version: boolean;
+}
+
+/** `args`: the arguments after node and the script. */
+export function readCommandLine(args: readonly string[]): CommandLine {
+  let version = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (ROOT_VALUE_OPTIONS.has(arg)) i += 1;
+    else if (arg === '-V' || arg === '--version') version = true;
+    else if (!arg.startsWith('-')) return { command: arg, version };
+    else if (arg === '-h' || arg === '--help' || arg === '--') break;
+  }
+  return { command: undefined, version };
+}
