@@ -4,8 +4,7 @@
 // every module it resolves, links and evaluates).
 //
 // The entries are every folder's public face (`dist/<folder>/index.js`, what other code and the
-// tests import), the package's entries (`dist/api/*.js`) and the CLI (`dist/cli/main.js`, and
-// `dist/cli/server-heap.js`, which its launcher reads before anything else); each is
+// tests import), the package's entries (`dist/api/*.js`) and the CLI (`dist/cli/main.js`); each is
 // rewritten in place with the same exports, and the code they share goes to `dist/chunks/`. Dynamic
 // imports stay dynamic (each its own chunk), so lazily loaded layers are still loaded on first use.
 // The MCP SDK, zod and commander are bundled too (INLINED in bundle-options.ts); other packages stay
@@ -23,7 +22,7 @@ const DIST = path.resolve(import.meta.dirname, '..', 'dist');
 const { builtinsByGetBuiltinModule, external, OUTPUT } = (await import(new URL('./bundle-options.ts', import.meta.url).href)) as typeof Options;
 
 function entries(): Record<string, string> {
-  const files = [...globSync('**/index.js', { cwd: DIST }), ...globSync('api/*.js', { cwd: DIST }), 'cli/main.js', 'cli/server-heap.js'];
+  const files = [...globSync('**/index.js', { cwd: DIST }), ...globSync('api/*.js', { cwd: DIST }), 'cli/main.js'];
   return Object.fromEntries(files.map((f) => [f.slice(0, -'.js'.length), path.join(DIST, f)]));
 }
 

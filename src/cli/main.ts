@@ -7,6 +7,9 @@ import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import { groupsFor } from './commands.js';
 import { addCodexOptions, codexOverrides, type CodexFlags } from './codex-options.js';
 
+/** For the launcher (bin/switchboard.js), which reads it from this module so that other commands load nothing more. */
+export { serverHeapArgv } from './server-heap.js';
+
 function override(value: string): ConfigOverride {
   try {
     return parseOverride(value);

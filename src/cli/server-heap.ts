@@ -3,8 +3,8 @@
 // short-lived objects per request grows it there: the gateway's process was 250 MB at the peak of 32
 // clients with it, 156 to 192 MB with semi-spaces of at most 8 MB, and its calls took less CPU
 // (docs/performance.md, "Issue 37, fifteenth round"). V8 takes the size only when the process
-// starts, so the launcher (bin/switchboard.js) re-executes a server command with it, before it has
-// loaded, opened or read anything: `process.execve` keeps the process, its pid and its descriptors.
+// starts, so the launcher (bin/switchboard.js) re-executes a server command with it before it has
+// opened or read anything: `process.execve` keeps the process, its pid and its descriptors.
 import { readCommandLine } from './command-line.js';
 
 /** The commands that run until stopped, serving clients. */
