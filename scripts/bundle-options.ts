@@ -47,14 +47,6 @@ export const OUTPUT = { format: 'esm', sourcemap: false, comments: { jsdoc: fals
 const BUILTIN_IMPORT = /^import (?:([\w$]+)|\{([^}]*)\}) from "(node:[\w/]+)";$/gm;
 
 /**
- * Node's built-ins taken with `process.getBuiltinModule` instead of `import`. An `import` of a built-in
- * makes its ES module facade, which reads every export once, and so runs every lazy getter: `node:fs`
- * loads its streams, `fs/promises` and readline (about 30 of Node's own modules), `node:process` and
- * `node:util` load the diagnostic report, `parseArgs`, worker_threads (about 15 more), each compiled
- * at start-up. The bindings are read once when the chunk runs, which is when an import's would be
- * first read unless chunks import each other in a cycle; `noChunkCycles` rules that out.
- */
-/**
  * Built-ins a chunk imports by one name (`import childProcess from …`) but that most runs never use,
  * taken when a property is first read. Commander's chunk, which every command loads, imports
  * `node:child_process` for its executable subcommands, which switchboard does not have; loading it
@@ -62,6 +54,14 @@ const BUILTIN_IMPORT = /^import (?:([\w$]+)|\{([^}]*)\}) from "(node:[\w/]+)";$/
  */
 const TAKEN_WHEN_USED = new Set(['node:child_process']);
 
+/**
+ * Node's built-ins taken with `process.getBuiltinModule` instead of `import`. An `import` of a built-in
+ * makes its ES module facade, which reads every export once, and so runs every lazy getter: `node:fs`
+ * loads its streams, `fs/promises` and readline (about 30 of Node's own modules), `node:process` and
+ * `node:util` load the diagnostic report, `parseArgs`, worker_threads (about 15 more), each compiled
+ * at start-up. The bindings are read once when the chunk runs, which is when an import's would be
+ * first read unless chunks import each other in a cycle; `noChunkCycles` rules that out.
+ */
 export const builtinsByGetBuiltinModule = {
   name: 'builtins-by-get-builtin-module',
   renderChunk(code: string) {

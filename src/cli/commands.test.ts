@@ -1,4 +1,7 @@
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { addCodexOptions } from './codex-options.js';
+import { CODEX_VALUE_OPTIONS } from './command-line.js';
 import { COMMAND_GROUPS, groupsFor, subcommandOf } from './commands.js';
 
 const names = (args: string[]) => groupsFor(args).flatMap((g) => g.names);
@@ -15,6 +18,11 @@ describe('groupsFor', () => {
     expect(names(['-m', 'gpt-5.3-codex', 'mcp-server'])).toEqual(['mcp-server']);
     expect(names(['-p', 'fast', '-s', 'read-only', '-a', 'never', '-C', 'proj', '--enable', 'x', '--disable', 'y', 'exec', 'hi'])).toEqual(['exec']);
     expect(names(['--model', 'm', '--profile', 'p', '--sandbox', 's', '--ask-for-approval', 'a', '--cd', 'd', '--yolo', '--full-auto', '--oss', 'mcp-server'])).toEqual(['mcp-server']);
+  });
+
+  it("knows every Codex root option that takes a value, as codex-options.ts defines them", () => {
+    const taking = addCodexOptions(new Command()).options.filter((o) => o.required || o.optional);
+    expect(new Set(CODEX_VALUE_OPTIONS)).toEqual(new Set(taking.flatMap((o) => [o.short, o.long].filter((f) => f !== undefined))));
   });
 
   it('loads every group for help, an unknown command or none, and none for a bare --version', () => {

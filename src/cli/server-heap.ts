@@ -1,8 +1,8 @@
 // The young generation of a long-running server. On a 64-bit machine with memory to spare, V8 lets a
 // Node process's young generation grow to 64 MB a semi-space, and a server that makes many small
-// short-lived objects per request grows it there: the gateway's process was 250 MB at the peak of 32
-// clients with it, 156 to 192 MB with semi-spaces of at most 8 MB, and its calls took less CPU
-// (docs/performance.md, "Issue 37, fifteenth round"). V8 takes the size only when the process
+// short-lived objects per request grows it there: the gateway's process was 247 to 262 MB at the
+// peak of 32 clients with it, 162 to 190 MB with semi-spaces of at most 8 MB, and its calls took less
+// CPU (docs/performance.md, "Issue 37, fifteenth round"). V8 takes the size only when the process
 // starts, so the launcher (bin/switchboard.js) re-executes a server command with it before it has
 // opened or read anything: `process.execve` keeps the process, its pid and its descriptors.
 import { readCommandLine } from './command-line.js';
