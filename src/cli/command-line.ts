@@ -27,3 +27,8 @@ export function readCommandLine(args: readonly string[]): CommandLine {
   }
   return { command: undefined, version };
 }
+
+/** `-h` or `--help` anywhere in the arguments: root help, or a command's own. */
+export function asksForHelp(args: readonly string[]): boolean {
+  return args.some((a) => a === '-h' || a === '--help');
+}

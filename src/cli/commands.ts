@@ -3,7 +3,7 @@
 // does not pay, at every start, for loading the modules of every other command.
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
-import { readCommandLine } from './command-line.js';
+import { asksForHelp, readCommandLine } from './command-line.js';
 
 export type RegisterCommand = (program: Command, context: () => CliContext, result: { exitCode?: number }) => void;
 
@@ -48,7 +48,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
  */
 export function groupsFor(args: readonly string[]): readonly CommandGroup[] {
   const { command, version } = readCommandLine(args);
-  if (command === undefined) return version && !args.some((a) => a === '-h' || a === '--help') ? [] : COMMAND_GROUPS;
+  if (command === undefined) return version && !asksForHelp(args) ? [] : COMMAND_GROUPS;
   const named = COMMAND_GROUPS.find((g) => g.names.includes(command));
   return named ? [named] : COMMAND_GROUPS;
 }

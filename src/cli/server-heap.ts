@@ -5,10 +5,10 @@
 // CPU (docs/performance.md, "Issue 37, fifteenth round"). V8 takes the size only when the process
 // starts, so the launcher (bin/switchboard.js) re-executes a server command with it before it has
 // opened or read anything: `process.execve` keeps the process, its pid and its descriptors.
-import { readCommandLine } from './command-line.js';
+import { asksForHelp, readCommandLine } from './command-line.js';
 
 /** The commands that run until stopped, serving clients. */
-export const SERVER_COMMANDS: ReadonlySet<string> = new Set(['serve', 'mcp-server']);
+const SERVER_COMMANDS: ReadonlySet<string> = new Set(['serve', 'mcp-server']);
 
 /** Semi-spaces of at most 8 MB (a young generation of at most 16 MB): 4 MB cost more CPU per call, 16 MB more memory. */
 export const SERVER_HEAP_FLAG = '--max-semi-space-size=8';
@@ -29,7 +29,7 @@ export function serverHeapArgv(proc: LaunchedProcess): string[] | undefined {
   const args = proc.argv.slice(2);
   const { command } = readCommandLine(args);
   if (command === undefined || !SERVER_COMMANDS.has(command)) return undefined;
-  if (args.includes('-h') || args.includes('--help')) return undefined;
+  if (asksForHelp(args)) return undefined;
   const nodeOptions = [...proc.execArgv, ...(proc.env.NODE_OPTIONS ?? '').split(/\s+/)];
   if (nodeOptions.some((o) => /^--(max|min)[-_]semi[-_]space[-_]size\b/.test(o) || o.startsWith('--inspect'))) return undefined;
   return [proc.argv[0]!, SERVER_HEAP_FLAG, ...proc.execArgv, ...proc.argv.slice(1)];
