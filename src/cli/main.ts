@@ -6,6 +6,7 @@ import { createContext, processIO, type CliContext, type CliIO } from './context
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import { groupsFor } from './commands.js';
 import { addCodexOptions, codexOverrides, type CodexFlags } from './codex-options.js';
+import { parseWithoutCycles } from './zod-memoizer.js';
 
 /** For the launcher (bin/switchboard.js), which reads it from this module so that other commands load nothing more. */
 export { serverHeapArgv } from './server-heap.js';
@@ -67,6 +68,7 @@ export async function buildProgram(io: CliIO, holder: { ctx?: CliContext; exitCo
 
 /** Run the CLI; resolves to the exit code. Never calls process.exit itself. */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  parseWithoutCycles();
   const holder: { ctx?: CliContext; exitCode?: number } = {};
   try {
     const program = await buildProgram(io, holder, argv);
