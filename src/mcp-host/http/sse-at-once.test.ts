@@ -1,11 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Server } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { post2025 } from '../../../test/support/raw-http-session.js';
 import { MemoryEventStore } from './memory-event-store.js';
-import { streamSseAtOnce } from './sse-at-once.js';
+import { markSseChunked, streamSseAtOnce } from './sse-at-once.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -80,5 +81,20 @@ describe('streamSseAtOnce', () => {
     expect(plain.headers.get('content-type')).toBe('text/event-stream');
     expect(plain.headers.get('transfer-encoding')).toBeNull();
     expect(patched.headers.get('transfer-encoding')).toBe('chunked');
+  });
+});
+
+describe('markSseChunked', () => {
+  it("leaves hono's Response as it was built (what lets hono write a JSON answer's string as it is), and marks an SSE one", () => {
+    getRequestListener(() => new Response(null)); // hono's Response becomes the global one, as in the host
+    const built = (r: Response) => Object.getOwnPropertySymbols(r).some((s) => s.description === 'cache');
+    const json = new Response('{"jsonrpc":"2.0","id":1,"result":{}}', { headers: { 'content-type': 'application/json' } });
+    const sse = new Response(new ReadableStream(), { headers: { 'content-type': 'text/event-stream' } });
+    expect([built(json), built(sse)]).toEqual([true, true]); // the check can fail: hono still keeps what it was built from
+    expect(markSseChunked(json).headers.get('transfer-encoding')).toBeNull();
+    expect(markSseChunked(sse).headers.get('transfer-encoding')).toBe('chunked');
+    expect([built(json), built(sse)]).toEqual([true, true]);
+    void json.body; // what the mark used to read first: the whole web Response is built
+    expect(built(json)).toBe(false);
   });
 });
