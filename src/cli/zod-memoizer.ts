@@ -1,8 +1,8 @@
 // zod's memoizer, for the CLI's processes. zod 4 installs one by default so that a parse can follow an
 // input that holds a reference cycle: every parse through a recursive schema (the MCP SDK's JSON-RPC
-// message schemas are recursive) then keeps per-parse state in WeakMaps. What our processes parse
-// comes from JSON and TOML, which cannot hold a cycle, and that state was a third of what the
-// gateway's young collections kept alive and promoted (docs/performance.md, "Issue 37, sixteenth
+// message schemas are recursive) then keeps per-parse state. What our processes parse comes from
+// JSON and TOML, which cannot hold a cycle. Without that state, a third fewer bytes outlived each of
+// the gateway's young collections in a 2025 session (docs/performance.md, "Issue 37, sixteenth
 // round"). zod reads the memoizer when a schema is built, so it is set before any command module
 // (and with it zod) loads. A library user's process keeps zod's default: only the CLI sets this.
 import type { $ZodMemoizer } from 'zod/v4/core';
