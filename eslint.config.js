@@ -35,6 +35,13 @@ export default tseslint.config(
           selector: "CallExpression[callee.object.name=/^(Object|Reflect)$/][callee.property.name='setPrototypeOf']",
           message: 'setPrototypeOf makes an object a prototype: use a class (docs/performance.md, "Issue 37, ninth round").',
         },
+        // V8 allocates a function literal written as the value of a property assignment in its old
+        // generation, expecting a method. Made per request, it kept the request it closes over alive
+        // through the young collections (docs/performance.md, "Issue 37, sixteenth round").
+        {
+          selector: "AssignmentExpression[left.type='MemberExpression'][right.type=/^(ArrowFunctionExpression|FunctionExpression)$/]",
+          message: 'A function literal assigned to a property is allocated in the old generation, and keeps what it closes over alive through young collections: assign it from a const, or pass handlers in an object (hear() in src/mcp-host/rpc/transport-decorator.ts; docs/performance.md, "Issue 37, sixteenth round").',
+        },
       ],
     },
   },

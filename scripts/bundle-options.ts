@@ -81,6 +81,74 @@ export const builtinsByGetBuiltinModule = {
   },
 };
 
+/**
+ * A statement assigning a function literal to a property (`this._transport.onclose = () => {`), as the
+ * SDK writes them: V8 allocates such a literal in its old generation, expecting a method.
+ */
+const ASSIGNED_LITERAL = /^(\s*)((?:this|[\w$]+)(?:\.[\w$]+)+) = ((?:async )?(?:\([^()]*\)|[\w$]+) =>.*)$/;
+
+/**
+ * `code` with each function literal assigned to a property made a const first and then assigned:
+ * the same function, allocated young. The SDK's `Protocol.connect` assigns three to each transport it
+ * connects, and the 2026-07-28 leg connects a per-request server for every request: from the old
+ * generation, those closures kept every request's server alive through the young collections until
+ * the next full one (docs/performance.md, "Issue 37, sixteenth round"). Only a statement of its own
+ * is rewritten (the line before ends one), so an `if` without braces keeps its one statement.
+ */
+export function handlersFromConsts(code: string): { code: string; rewritten: number } {
+  const lines = code.split('\n');
+  const out: string[] = [];
+  let rewritten = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const match = ASSIGNED_LITERAL.exec(line);
+    const before = out.findLast((l) => l.trim() !== '')?.trimEnd() ?? '';
+    if (!match || !(before === '' || /[;{}]$/.test(before))) {
+      out.push(line);
+      continue;
+    }
+    const [, indent, target, fn] = match as unknown as [string, string, string, string];
+    const name = `__${target.slice(target.lastIndexOf('.') + 1)}${rewritten}`; // what stack traces name it
+    if (fn.endsWith('{')) {
+      const end = lines.indexOf(`${indent}};`, i + 1);
+      if (end < 0) {
+        out.push(line);
+        continue;
+      }
+      out.push(`${indent}const ${name} = ${fn}`, ...lines.slice(i + 1, end), `${indent}};`, `${indent}${target} = ${name};`);
+      i = end;
+    } else if (fn.endsWith(';')) {
+      out.push(`${indent}const ${name} = ${fn}`, `${indent}${target} = ${name};`);
+    } else {
+      out.push(line);
+      continue;
+    }
+    rewritten++;
+  }
+  return { code: out.join('\n'), rewritten };
+}
+
+/** The packages whose handlers {@link handlersFromConsts} rewrites (our own code is held to it by a lint rule). */
+const SDK_DIST = /[\\/]node_modules[\\/]@modelcontextprotocol[\\/](server|core|client|node)[\\/]dist[\\/]/;
+
+/** {@link handlersFromConsts} over the SDK's modules; fails the build when the SDK's server no longer has any to rewrite. */
+export function youngHandlers() {
+  let inServer = 0;
+  return {
+    name: 'young-handlers',
+    transform(code: string, id: string) {
+      const sdk = SDK_DIST.exec(id);
+      if (!sdk) return null;
+      const result = handlersFromConsts(code);
+      if (sdk[1] === 'server') inServer += result.rewritten;
+      return result.rewritten > 0 ? { code: result.code, map: null } : null;
+    },
+    buildEnd() {
+      if (inServer === 0) throw new Error('young-handlers: the MCP SDK server assigns no function literal to a property any more: drop this plugin (scripts/bundle-options.ts)');
+    },
+  };
+}
+
 /** Fails the build if chunks import each other in a cycle (a chunk could then read a built-in before its chunk ran). */
 function noChunkCycles(bundle: Record<string, { type: string; imports?: string[] }>): void {
   const state = new Map<string, 'open' | 'done'>();

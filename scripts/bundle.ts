@@ -19,7 +19,7 @@ import type * as Options from './bundle-options.js';
 
 const DIST = path.resolve(import.meta.dirname, '..', 'dist');
 // Loaded by its file name: Node runs this script with type stripping, which maps no `.js` to `.ts`.
-const { builtinsByGetBuiltinModule, external, OUTPUT } = (await import(new URL('./bundle-options.ts', import.meta.url).href)) as typeof Options;
+const { builtinsByGetBuiltinModule, external, OUTPUT, youngHandlers } = (await import(new URL('./bundle-options.ts', import.meta.url).href)) as typeof Options;
 
 function entries(): Record<string, string> {
   const files = [...globSync('**/index.js', { cwd: DIST }), ...globSync('api/*.js', { cwd: DIST }), 'cli/main.js'];
@@ -78,7 +78,7 @@ try {
     input: entries(),
     platform: 'node',
     external,
-    plugins: [builtinsByGetBuiltinModule],
+    plugins: [youngHandlers(), builtinsByGetBuiltinModule],
     logLevel: 'warn',
     output: { ...OUTPUT, dir: out, entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
   });

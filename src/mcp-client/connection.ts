@@ -84,8 +84,10 @@ export class Connection {
     // server ignoring an unknown request, so it gets `initialize` after a short wait.
     const client = createSdkClient(recipe.kind === 'stdio' ? { ...setup, probeTimeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, Math.floor(attempt.timeout / 2)) } : setup);
     const connection = new Connection(generation, client, transport, observations, tail, describe);
-    client.onerror = (err) => connection.onTransportError(err, setup);
-    client.onclose = () => connection.onTransportClosed(setup);
+    const onerror = (err: Error) => connection.onTransportError(err, setup);
+    const onclose = () => connection.onTransportClosed(setup);
+    client.onerror = onerror;
+    client.onclose = onclose;
     // The SDK's era probe does not watch the signal; closing the transport ends it (and the process).
     const abandon = () => void transport.close().catch(() => {});
     attempt.signal.addEventListener('abort', abandon, { once: true });
@@ -129,10 +131,11 @@ export class Connection {
   closeWhenIdle(options: { terminateSession: boolean }): Promise<void> {
     if (this.active === 0) return this.close(options);
     return new Promise<void>((resolve) => {
-      this.idle = () => {
+      const idle = () => {
         this.idle = undefined;
         void this.close(options).then(resolve);
       };
+      this.idle = idle;
     });
   }
 

@@ -21,11 +21,12 @@ const isResultObject = (message: JSONRPCMessage): message is JSONRPCMessage & { 
 export function adjustInbound(transport: Transport): void {
   const deliver = transport.onmessage;
   if (!deliver) return;
-  transport.onmessage = (message, extra) => {
+  const onmessage: typeof deliver = (message, extra) => {
     if (!isResponse(message)) return deliver(message, extra);
     const adjusted = carryingCreatedTask(message);
     queueMicrotask(() => deliver(adjusted, extra));
   };
+  transport.onmessage = onmessage;
 }
 
 /** A task-creating result as the SDK's tools/call decoding accepts it; any other message as it is. */

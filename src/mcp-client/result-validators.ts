@@ -60,7 +60,7 @@ export function reuseResultValidators(client: Client): void {
   const inner = client as unknown as Internals & { request: Requester };
   if (typeof inner._resolveOutboundCodec !== 'function' || typeof inner._assertOutboundRequestInEra !== 'function' || typeof inner._requestWithSchemaViaCodec !== 'function') return;
   const sdkRequest = (Client.prototype as unknown as { request: Requester }).request;
-  inner.request = function (this: Internals & { request: Requester }, request, schemaOrOptions, options) {
+  const withOurValidators: Requester = function (this: Internals & { request: Requester }, request, schemaOrOptions, options) {
     if (isStandardSchema(schemaOrOptions)) return sdkRequest.call(this, request, schemaOrOptions, options);
     // The SDK's order: the codec, the era check, then the validator (a method without one: its TypeError).
     const codec = this._resolveOutboundCodec(request.method);
@@ -69,4 +69,5 @@ export function reuseResultValidators(client: Client): void {
     if (!validate) return sdkRequest.call(this, request, schemaOrOptions, options);
     return this._requestWithSchemaViaCodec(codec, request, validate, schemaOrOptions);
   };
+  inner.request = withOurValidators;
 }

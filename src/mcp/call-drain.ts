@@ -34,7 +34,8 @@ export class CallDrain {
     if (this.running === 0) return true;
     let timer: NodeJS.Timeout | undefined;
     const drained = await new Promise<boolean>((resolve) => {
-      this.idle = () => resolve(true);
+      const idle = () => resolve(true);
+      this.idle = idle;
       timer = setTimeout(() => resolve(false), timeoutMs);
     }).finally(() => {
       clearTimeout(timer);

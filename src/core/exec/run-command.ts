@@ -122,7 +122,8 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
       stopping = why;
       void terminateGroup(proc.pid, killGraceMs);
     };
-    listeners.onAbort = () => stop({ kind: 'aborted' });
+    const onAbort = () => stop({ kind: 'aborted' });
+    listeners.onAbort = onAbort;
     signal?.addEventListener('abort', listeners.onAbort, { once: true });
     if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
       const timeoutMs = options.timeoutMs;

@@ -41,14 +41,18 @@ interface Deferred {
 function deferred(): Deferred {
   const d = { settled: false, consumed: false } as Deferred;
   d.promise = new Promise<OAuthCallback>((resolve, reject) => {
-    d.resolve = (cb) => {
-      d.settled = true;
-      resolve(cb);
+    const settle: Pick<Deferred, 'resolve' | 'reject'> = {
+      resolve: (cb) => {
+        d.settled = true;
+        resolve(cb);
+      },
+      reject: (err) => {
+        d.settled = true;
+        reject(err);
+      },
     };
-    d.reject = (err) => {
-      d.settled = true;
-      reject(err);
-    };
+    d.resolve = settle.resolve;
+    d.reject = settle.reject;
   });
   d.promise.catch(() => {});
   return d;

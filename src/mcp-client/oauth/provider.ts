@@ -83,13 +83,17 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     this.clientMetadataUrl = options.clientId ? undefined : (options.clientMetadataUrl ?? undefined);
     this.addClientAuthentication = privateKeyJwtAuth({ clientId: options.clientId ?? null, ...(options.privateKey ? { privateKey: options.privateKey } : {}) });
     const resource = options.resource;
-    if (resource) this.validateResourceURL = async () => new URL(resource);
+    if (resource) {
+      const validateResourceURL = async () => new URL(resource);
+      this.validateResourceURL = validateResourceURL;
+    }
     if (options.dpop) {
-      this.dpop = async () => {
+      const dpop = async () => {
         if (this.mode.kind === 'none' && !this.isMachineGrant && !(await this.session.current())?.dpop_key) return undefined;
         // The algorithm matters once, when the key is made: the one the authorization server takes.
         return this.session.dpopSession(async () => dpopAlgFor((this.session.discoveryState ?? (await discover(this).catch(() => undefined)))?.authorizationServerMetadata));
       };
+      this.dpop = dpop;
     }
     this.idpEndpoint = options.grant.kind === 'identity_assertion' ? new IdentityProviderEndpoint(options.grant.idp) : undefined;
   }

@@ -16,7 +16,7 @@ import { createLineFile, DEFAULT_LOG_ROTATION, type LogRotation } from '../../ut
 import { callerOf, type Caller } from './caller.js';
 import { requestKey } from '../rpc/request-guard.js';
 import { requestSubject } from '../rpc/request-subject.js';
-import { TransportDecorator } from '../rpc/transport-decorator.js';
+import { hear, TransportDecorator } from '../rpc/transport-decorator.js';
 
 export interface AuditRecord {
   time: string;
@@ -76,7 +76,8 @@ interface Pending {
  */
 export function auditedServer<S extends { connect(transport: Transport): Promise<void> }>(server: S, sink: AuditSink, describe?: AuditDescriber): S {
   const connect = server.connect.bind(server);
-  server.connect = (transport) => connect(new AuditedTransport(transport, sink, describe));
+  const audited = (transport: Transport) => connect(new AuditedTransport(transport, sink, describe)); // a const: see hear() in transport-decorator.ts
+  server.connect = audited;
   return server;
 }
 
@@ -93,19 +94,21 @@ export class AuditedTransport extends TransportDecorator {
   }
 
   async start(): Promise<void> {
-    this.inner.onclose = () => {
-      for (const key of [...this.pending.keys()]) this.finish(key, 'abandoned');
-      this.onclose?.();
-    };
-    this.inner.onerror = (err) => this.onerror?.(err);
-    this.inner.onmessage = (message, extra) => {
-      if (isJSONRPCRequest(message)) this.begin(message, callerOf(extra?.authInfo));
-      else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
-        const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-        if (typeof id === 'string' || typeof id === 'number') this.finish(requestKey(id), 'cancelled');
-      }
-      this.onmessage?.(message, extra);
-    };
+    hear(this.inner, {
+      onclose: () => {
+        for (const key of [...this.pending.keys()]) this.finish(key, 'abandoned');
+        this.onclose?.();
+      },
+      onerror: (err) => this.onerror?.(err),
+      onmessage: (message, extra) => {
+        if (isJSONRPCRequest(message)) this.begin(message, callerOf(extra?.authInfo));
+        else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+          const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+          if (typeof id === 'string' || typeof id === 'number') this.finish(requestKey(id), 'cancelled');
+        }
+        this.onmessage?.(message, extra);
+      },
+    });
     await this.inner.start();
   }
 

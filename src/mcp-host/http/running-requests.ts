@@ -13,7 +13,7 @@ import {
 import { JSON_RPC_ERRORS, jsonRpcError } from '../../util/index.js';
 import { isErrorResponse, isNotification, isRequest, isResult } from '../rpc/message-kind.js';
 import { requestKey as keyOf } from '../rpc/request-guard.js';
-import { TransportDecorator } from '../rpc/transport-decorator.js';
+import { hear, TransportDecorator } from '../rpc/transport-decorator.js';
 
 export const REQUEST_ID_IN_USE = 'Invalid Request: a request with this id is still running in this session; use a new id';
 
@@ -45,18 +45,20 @@ export class RunningRequests extends TransportDecorator {
   }
 
   async start(): Promise<void> {
-    this.inner.onclose = () => this.onclose?.();
-    this.inner.onerror = (err) => this.onerror?.(err);
-    this.inner.onmessage = (message, extra) => {
-      if (isRequest(message)) {
-        const claim = this.claims.get(keyOf(message.id));
-        if (claim) claim.taken = true;
-      } else if (isNotification(message) && message.method === 'notifications/cancelled') {
-        const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-        if (typeof id === 'string' || typeof id === 'number') this.forget(keyOf(id));
-      }
-      this.onmessage?.(message, extra);
-    };
+    hear(this.inner, {
+      onclose: () => this.onclose?.(),
+      onerror: (err) => this.onerror?.(err),
+      onmessage: (message, extra) => {
+        if (isRequest(message)) {
+          const claim = this.claims.get(keyOf(message.id));
+          if (claim) claim.taken = true;
+        } else if (isNotification(message) && message.method === 'notifications/cancelled') {
+          const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+          if (typeof id === 'string' || typeof id === 'number') this.forget(keyOf(id));
+        }
+        this.onmessage?.(message, extra);
+      },
+    });
     await this.inner.start();
   }
 

@@ -28,7 +28,8 @@ export function streamSseAtOnce(transport: NodeStreamableHTTPServerTransport): b
   const web = (transport as unknown as { _webStandardTransport?: WebTransport })._webStandardTransport;
   if (typeof web?.handleRequest !== 'function') return false;
   const handle = web.handleRequest.bind(web);
-  web.handleRequest = async (request, options) => markSseChunked(await handle(request, options));
+  const marked: WebTransport['handleRequest'] = async (request, options) => markSseChunked(await handle(request, options)); // a const: see hear() in rpc/transport-decorator.ts
+  web.handleRequest = marked;
   return true;
 }
 

@@ -4,7 +4,7 @@
 // streams themselves; this only lets the product make the updates happen (e.g. subscribe upstream).
 import type { AuthInfo, RequestId, Transport } from '@modelcontextprotocol/server';
 import { isNotification, isRequest } from './message-kind.js';
-import { TransportDecorator } from './transport-decorator.js';
+import { hear, TransportDecorator } from './transport-decorator.js';
 
 /** A listen stream asking updates of `resourceUris` opened; `ended` aborts when it closes. */
 export type OnListen = (resourceUris: string[], auth: AuthInfo | undefined, ended: AbortSignal) => void;
@@ -28,33 +28,35 @@ class ListenTap extends TransportDecorator {
   }
 
   async start(): Promise<void> {
-    this.inner.onclose = () => {
-      for (const ended of this.streams.values()) ended.abort();
-      this.streams.clear();
-      this.onclose?.();
-    };
-    this.inner.onerror = (err) => this.onerror?.(err);
-    this.inner.onmessage = (message, extra) => {
-      // Every message passes here: only two methods are looked at, by their name first.
-      const method = (message as { method?: unknown }).method;
-      if (method !== 'subscriptions/listen' && method !== 'notifications/cancelled') return this.onmessage?.(message, extra);
-      if (isRequest(message)) {
-        const uris = listenedResources(message);
-        if (uris) {
-          const ended = new AbortController();
-          this.streams.get(message.id)?.abort();
-          this.streams.set(message.id, ended);
-          this.onListen(uris, extra?.authInfo, ended.signal);
+    hear(this.inner, {
+      onclose: () => {
+        for (const ended of this.streams.values()) ended.abort();
+        this.streams.clear();
+        this.onclose?.();
+      },
+      onerror: (err) => this.onerror?.(err),
+      onmessage: (message, extra) => {
+        // Every message passes here: only two methods are looked at, by their name first.
+        const method = (message as { method?: unknown }).method;
+        if (method !== 'subscriptions/listen' && method !== 'notifications/cancelled') return this.onmessage?.(message, extra);
+        if (isRequest(message)) {
+          const uris = listenedResources(message);
+          if (uris) {
+            const ended = new AbortController();
+            this.streams.get(message.id)?.abort();
+            this.streams.set(message.id, ended);
+            this.onListen(uris, extra?.authInfo, ended.signal);
+          }
+        } else if (isNotification(message) && method === 'notifications/cancelled') {
+          const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+          if (id !== undefined) {
+            this.streams.get(id)?.abort();
+            this.streams.delete(id);
+          }
         }
-      } else if (isNotification(message) && method === 'notifications/cancelled') {
-        const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-        if (id !== undefined) {
-          this.streams.get(id)?.abort();
-          this.streams.delete(id);
-        }
-      }
-      this.onmessage?.(message, extra);
-    };
+        this.onmessage?.(message, extra);
+      },
+    });
     await this.inner.start();
   }
 }

@@ -13,7 +13,7 @@ import {
 import { isErrorResponse, isNotification, isRequest, isResult } from './message-kind.js';
 import { mcpSpan, type OpenSpan, type SpanHandle, type Telemetry } from '../../util/telemetry/index.js';
 import { requestKey } from './request-guard.js';
-import { TransportDecorator } from './transport-decorator.js';
+import { hear, TransportDecorator } from './transport-decorator.js';
 
 export { requestSpanOf } from './transport-decorator.js';
 
@@ -57,41 +57,43 @@ class ObservedTransport extends TransportDecorator {
   }
 
   async start(): Promise<void> {
-    this.inner.onclose = () => {
-      for (const span of this.open.values()) {
-        span.fail('connection_closed');
-        span.end();
-      }
-      this.open.clear();
-      this.listens.clear();
-      this.onclose?.();
-    };
-    this.inner.onerror = (err) => this.onerror?.(err);
-    this.inner.onmessage = (message, extra) => {
-      if (isNotification(message) && message.method === 'notifications/cancelled') this.cancelled(message.params);
-      if (!isRequest(message)) return this.onmessage?.(message, extra);
-      const params = message.params as Record<string, unknown> | undefined;
-      const meta = params?._meta as { traceparent?: unknown; tracestate?: unknown } | undefined;
-      const parent = typeof meta?.traceparent === 'string' ? meta : headerParent(extra);
-      const span = this.telemetry.start(
-        mcpSpan({
-          kind: 'server',
-          method: message.method,
-          params,
-          requestId: message.id,
-          sessionId: this.inner.sessionId,
-          protocolVersion: this.info.protocolVersion?.() ?? claimedVersion(message.method, params),
-          transport: this.info.transport,
-          ...(parent ? { parent } : {}),
-        }),
-      );
-      const key = requestKey(message.id);
-      this.open.get(key)?.end();
-      this.open.set(key, span);
-      if (message.method === 'subscriptions/listen') this.listens.add(key);
-      if (this.info.currentSpan === false) this.onmessage?.(message, extra);
-      else span.within(() => this.onmessage?.(message, extra));
-    };
+    hear(this.inner, {
+      onclose: () => {
+        for (const span of this.open.values()) {
+          span.fail('connection_closed');
+          span.end();
+        }
+        this.open.clear();
+        this.listens.clear();
+        this.onclose?.();
+      },
+      onerror: (err) => this.onerror?.(err),
+      onmessage: (message, extra) => {
+        if (isNotification(message) && message.method === 'notifications/cancelled') this.cancelled(message.params);
+        if (!isRequest(message)) return this.onmessage?.(message, extra);
+        const params = message.params as Record<string, unknown> | undefined;
+        const meta = params?._meta as { traceparent?: unknown; tracestate?: unknown } | undefined;
+        const parent = typeof meta?.traceparent === 'string' ? meta : headerParent(extra);
+        const span = this.telemetry.start(
+          mcpSpan({
+            kind: 'server',
+            method: message.method,
+            params,
+            requestId: message.id,
+            sessionId: this.inner.sessionId,
+            protocolVersion: this.info.protocolVersion?.() ?? claimedVersion(message.method, params),
+            transport: this.info.transport,
+            ...(parent ? { parent } : {}),
+          }),
+        );
+        const key = requestKey(message.id);
+        this.open.get(key)?.end();
+        this.open.set(key, span);
+        if (message.method === 'subscriptions/listen') this.listens.add(key);
+        if (this.info.currentSpan === false) this.onmessage?.(message, extra);
+        else span.within(() => this.onmessage?.(message, extra));
+      },
+    });
     await this.inner.start();
   }
 
@@ -139,7 +141,8 @@ class ObservedTransport extends TransportDecorator {
 export function observedServer<S extends { connect(transport: Transport): Promise<void> }>(server: S, telemetry: Telemetry, info: ObservedTransportInfo): S {
   if (!telemetry.active) return server;
   const connect = server.connect.bind(server);
-  server.connect = (transport) => connect(new ObservedTransport(transport, telemetry, info));
+  const observed = (transport: Transport) => connect(new ObservedTransport(transport, telemetry, info)); // a const: see hear() in transport-decorator.ts
+  server.connect = observed;
   return server;
 }
 

@@ -14,6 +14,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { JSON_RPC_ERRORS, jsonRpcError } from '../../util/index.js';
+import { hear } from './transport-decorator.js';
 
 const { invalidRequest: INVALID_REQUEST, methodNotFound: METHOD_NOT_FOUND } = JSON_RPC_ERRORS;
 
@@ -52,9 +53,11 @@ export class RequestGuard implements Transport {
   setSupportedProtocolVersions = (versions: string[]): void => this.inner.setSupportedProtocolVersions?.(versions);
 
   async start(): Promise<void> {
-    this.inner.onclose = () => this.onclose?.();
-    this.inner.onerror = (err) => this.onerror?.(err);
-    this.inner.onmessage = (message, extra) => this.inbound(message, extra);
+    hear(this.inner, {
+      onclose: () => this.onclose?.(),
+      onerror: (err) => this.onerror?.(err),
+      onmessage: (message, extra) => this.inbound(message, extra),
+    });
     await this.inner.start();
   }
 

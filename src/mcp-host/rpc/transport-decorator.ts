@@ -13,6 +13,26 @@ export function requestSpanOf(transport: Transport | undefined, id: RequestId): 
   return (transport as Partial<RequestSpans> | undefined)?.spanOf?.(id);
 }
 
+/** What a transport tells whoever started it. */
+export interface EventHandlers {
+  onclose: () => void;
+  onerror: (error: Error) => void;
+  onmessage: NonNullable<Transport['onmessage']>;
+}
+
+/**
+ * Hands `transport`'s events to `handlers`. They come in an object rather than written as the values
+ * of `transport.onclose` and the like: V8 allocates a function literal assigned to a property in its
+ * old generation (it expects a method, which lives long), and from there a per-request handler kept
+ * its request's objects alive through young collections (docs/performance.md, "Issue 37, sixteenth
+ * round"; a lint rule holds src/mcp-host to it).
+ */
+export function hear(transport: Transport, handlers: EventHandlers): void {
+  transport.onclose = handlers.onclose;
+  transport.onerror = handlers.onerror;
+  transport.onmessage = handlers.onmessage;
+}
+
 export abstract class TransportDecorator implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;

@@ -74,7 +74,9 @@ export function legacyServer(served: Served, session: HostSession, observed: () 
     const extra = product.serverInfoFor?.(request.params.clientInfo);
     return extra ? { ...result, serverInfo: { ...result.serverInfo, ...extra } } : result;
   });
-  server.oninitialized = () => product.opened?.(session);
+  // Handlers are assigned from consts here and below: see hear() in rpc/transport-decorator.ts.
+  const opened = () => product.opened?.(session);
+  server.oninitialized = opened;
   for (const [method, handler] of served.handlers.legacy) {
     register(server, method, handler, (params, ctx) => {
       const own = answersCancelled ? new AbortController() : undefined;
@@ -96,8 +98,10 @@ export function legacyServer(served: Served, session: HostSession, observed: () 
     });
   }
   notifications(served, server, () => ({ view: session.view, session }));
-  server.onerror = (err) => served.logger.debug('mcp connection error', { error: errorMessage(err) });
-  server.onclose = () => session.ended();
+  const onerror = (err: Error) => served.logger.debug('mcp connection error', { error: errorMessage(err) });
+  const onclose = () => session.ended();
+  server.onerror = onerror;
+  server.onclose = onclose;
   return server;
 }
 
@@ -124,7 +128,9 @@ export function modernServer(served: Served, instructions: string | undefined, o
     });
   }
   notifications(served, server, (ctx) => ({ view: viewFor(served, ctx), session: undefined }), only);
-  server.onerror = (err) => served.logger.debug('mcp 2026-07-28 request error', { error: errorMessage(err) });
+  // A const, not a literal written as the property's value: see hear() in rpc/transport-decorator.ts.
+  const onerror = (err: Error) => served.logger.debug('mcp 2026-07-28 request error', { error: errorMessage(err) });
+  server.onerror = onerror;
   return server;
 }
 
