@@ -34,20 +34,22 @@ describe('handlersFromConsts', () => {
   });
 
   it("rewrites the SDK's Protocol.connect wiring, and what it writes still parses", async () => {
-    const dir = path.join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'server', 'dist');
     const tmp = await mkdtemp(path.join(os.tmpdir(), 'young-handlers-'));
     try {
-      let connectWired = false;
-      for (const file of (await readdir(dir)).filter((f) => f.endsWith('.mjs'))) {
-        const { code, rewritten } = handlersFromConsts(await readFile(path.join(dir, file), 'utf8'));
-        if (rewritten === 0) continue;
-        if (/const __onmessage\d+ = \(message, extra\) => \{[\s\S]*?this\._transport\.onmessage = __onmessage\d+;/.test(code)) connectWired = true;
-        expect(code).not.toMatch(/^\s*this\._transport\.on(close|error|message) = \(/m);
-        const out = path.join(tmp, file);
-        await writeFile(out, code);
-        await run(process.execPath, ['--check', out]);
+      let connectWired = 0;
+      for (const pkg of ['server', 'client', 'core', 'node']) {
+        const dir = path.join(process.cwd(), 'node_modules', '@modelcontextprotocol', pkg, 'dist');
+        for (const file of (await readdir(dir)).filter((f) => f.endsWith('.mjs'))) {
+          const { code, rewritten } = handlersFromConsts(await readFile(path.join(dir, file), 'utf8'));
+          if (rewritten === 0) continue;
+          if (/const __onmessage\d+ = \(message, extra\) => \{[\s\S]*?this\._transport\.onmessage = __onmessage\d+;/.test(code)) connectWired++;
+          expect(code).not.toMatch(/^\s*this\._transport\.on(close|error|message) = \(/m);
+          const out = path.join(tmp, `${pkg}-${file}`);
+          await writeFile(out, code);
+          await run(process.execPath, ['--check', out]);
+        }
       }
-      expect(connectWired).toBe(true);
+      expect(connectWired).toBeGreaterThanOrEqual(2); // the server's Protocol and the client's
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
