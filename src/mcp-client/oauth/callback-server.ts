@@ -41,18 +41,16 @@ interface Deferred {
 function deferred(): Deferred {
   const d = { settled: false, consumed: false } as Deferred;
   d.promise = new Promise<OAuthCallback>((resolve, reject) => {
-    const settle: Pick<Deferred, 'resolve' | 'reject'> = {
-      resolve: (cb) => {
-        d.settled = true;
-        resolve(cb);
-      },
-      reject: (err) => {
-        d.settled = true;
-        reject(err);
-      },
+    const settleWith: Deferred['resolve'] = (cb) => {
+      d.settled = true;
+      resolve(cb);
     };
-    d.resolve = settle.resolve;
-    d.reject = settle.reject;
+    const settleWithError: Deferred['reject'] = (err) => {
+      d.settled = true;
+      reject(err);
+    };
+    d.resolve = settleWith;
+    d.reject = settleWithError;
   });
   d.promise.catch(() => {});
   return d;

@@ -16,7 +16,7 @@ import { createLineFile, DEFAULT_LOG_ROTATION, type LogRotation } from '../../ut
 import { callerOf, type Caller } from './caller.js';
 import { requestKey } from '../rpc/request-guard.js';
 import { requestSubject } from '../rpc/request-subject.js';
-import { hear, TransportDecorator } from '../rpc/transport-decorator.js';
+import { connectingThrough, hear, TransportDecorator } from '../rpc/transport-decorator.js';
 
 export interface AuditRecord {
   time: string;
@@ -75,10 +75,7 @@ interface Pending {
  * whose transport is audited like a session's.
  */
 export function auditedServer<S extends { connect(transport: Transport): Promise<void> }>(server: S, sink: AuditSink, describe?: AuditDescriber): S {
-  const connect = server.connect.bind(server);
-  const audited = (transport: Transport) => connect(new AuditedTransport(transport, sink, describe)); // a const: see hear() in transport-decorator.ts
-  server.connect = audited;
-  return server;
+  return connectingThrough(server, (transport) => new AuditedTransport(transport, sink, describe));
 }
 
 /** A decorator over a session's transport (the server is connected to it) that records every request once. */

@@ -13,7 +13,7 @@ import {
 import { isErrorResponse, isNotification, isRequest, isResult } from './message-kind.js';
 import { mcpSpan, type OpenSpan, type SpanHandle, type Telemetry } from '../../util/telemetry/index.js';
 import { requestKey } from './request-guard.js';
-import { hear, TransportDecorator } from './transport-decorator.js';
+import { connectingThrough, hear, TransportDecorator } from './transport-decorator.js';
 
 export { requestSpanOf } from './transport-decorator.js';
 
@@ -139,11 +139,7 @@ class ObservedTransport extends TransportDecorator {
  * whose transport is observed like a session's; `server` untouched when telemetry is off.
  */
 export function observedServer<S extends { connect(transport: Transport): Promise<void> }>(server: S, telemetry: Telemetry, info: ObservedTransportInfo): S {
-  if (!telemetry.active) return server;
-  const connect = server.connect.bind(server);
-  const observed = (transport: Transport) => connect(new ObservedTransport(transport, telemetry, info)); // a const: see hear() in transport-decorator.ts
-  server.connect = observed;
-  return server;
+  return telemetry.active ? connectingThrough(server, (transport) => new ObservedTransport(transport, telemetry, info)) : server;
 }
 
 /** `inner` with a server span per request; `inner` itself when telemetry is off. */

@@ -25,12 +25,23 @@ export interface EventHandlers {
  * of `transport.onclose` and the like: V8 allocates a function literal assigned to a property in its
  * old generation (it expects a method, which lives long), and from there a per-request handler kept
  * its request's objects alive through young collections (docs/performance.md, "Issue 37, sixteenth
- * round"; a lint rule holds src/mcp-host to it).
+ * round"; a lint rule holds all of src/ to it).
  */
 export function hear(transport: Transport, handlers: EventHandlers): void {
   transport.onclose = handlers.onclose;
   transport.onerror = handlers.onerror;
   transport.onmessage = handlers.onmessage;
+}
+
+/**
+ * `server`, connecting through `decorate(transport)`: how a per-request server (2026-07-28: the SDK's
+ * serving entry connects each to a transport of its own) gets the decorator a session's transport has.
+ */
+export function connectingThrough<S extends { connect(transport: Transport): Promise<void> }>(server: S, decorate: (transport: Transport) => Transport): S {
+  const connect = server.connect.bind(server);
+  const decorated = (transport: Transport) => connect(decorate(transport)); // a const: see hear()
+  server.connect = decorated;
+  return server;
 }
 
 export abstract class TransportDecorator implements Transport {
