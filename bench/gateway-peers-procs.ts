@@ -16,9 +16,9 @@ const NODE = process.execPath;
 export const TINY = path.join(REPO, 'bench', 'fixtures', 'tiny-server.mjs');
 const START_TIMEOUT_MS = 30_000;
 
-/** switchboard again, its upstream stopped after a minute with nothing running (what an operator short of memory sets). */
-export const IDLE_STOP = 'switchboard, stop_after_idle_sec = 60';
-export type GatewayName = 'switchboard' | typeof IDLE_STOP | 'mcp-proxy' | 'mcp-proxy --stateless' | 'supergateway';
+/** switchboard again, its upstream kept running while nobody uses it (serve's default stops it after 60 s). */
+export const KEPT = 'switchboard, mcp_stop_after_idle_sec = 0';
+export type GatewayName = 'switchboard' | typeof KEPT | 'mcp-proxy' | 'mcp-proxy --stateless' | 'supergateway';
 
 export interface Gateway {
   name: GatewayName;
@@ -89,8 +89,8 @@ export async function scratchHome(): Promise<{ home: string; env: NodeJS.Process
 }
 
 export async function startGateway(name: GatewayName, home: string, env: NodeJS.ProcessEnv): Promise<Gateway> {
-  if (name === 'switchboard' || name === IDLE_STOP) {
-    const idle = name === IDLE_STOP ? ['-c', 'mcp_servers.tiny.stop_after_idle_sec=60'] : [];
+  if (name === 'switchboard' || name === KEPT) {
+    const idle = name === KEPT ? ['-c', 'mcp_stop_after_idle_sec=0'] : [];
     const args = [path.join(REPO, 'bin', 'switchboard.js'), 'serve', '--http', '127.0.0.1:0', '--insecure-no-auth', '--transparent', ...idle];
     return launch(name, args, env, home, async (out) => /listening on (http:\/\/\S+)/.exec(out)?.[1], 'tool_1');
   }

@@ -9,9 +9,9 @@
 // per gateway 32 clients connecting at once, 20 calls each, 8 s after those (calls ok/failed, wall
 // time, processes and RSS of the gateway's tree before them and at their peak), and the RSS of each
 // tree at rest, 75 s after its last call; then 500 clients at once through a fresh switchboard
-// alone. A second switchboard runs alongside with stop_after_idle_sec = 60 on its upstream (not the
-// default): its rows say what that setting buys at rest, and until then it is the first one's twin
-// (their difference is the bench's noise). Switchboard's rows carry the best peer of the same run as
+// alone. A second switchboard runs alongside with mcp_stop_after_idle_sec = 0, its upstream kept
+// (serve's default stops it after 60 s with nothing running): its rows say what keeping it costs at
+// rest, and until then it is the first one's twin (their difference is the bench's noise). Switchboard's rows carry the best peer of the same run as
 // their baseline. The clients run in bench/workers/gateway-peers-worker.mjs; the processes are
 // sampled here from /proc. About 7 minutes on an otherwise idle 2-core machine (longer when it is
 // loaded), most of it supergateway's crowds (each starts 32 servers), the 10,000 sequential calls
@@ -19,13 +19,13 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { IDLE_STOP, killTree, peakSampler, sampleTree, scratchHome, startGateway, treeCpuMs, type Gateway, type GatewayName, type TreeSample } from './gateway-peers-procs.js';
+import { KEPT, killTree, peakSampler, sampleTree, scratchHome, startGateway, treeCpuMs, type Gateway, type GatewayName, type TreeSample } from './gateway-peers-procs.js';
 import { row, type BenchContext, type BenchRow } from './bench-types.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const WORKER = path.join(REPO, 'bench', 'workers', 'gateway-peers-worker.mjs');
-const GATEWAYS: readonly GatewayName[] = ['switchboard', IDLE_STOP, 'mcp-proxy', 'mcp-proxy --stateless', 'supergateway'];
-const PEERS = GATEWAYS.filter((n) => n !== 'switchboard' && n !== IDLE_STOP);
+const GATEWAYS: readonly GatewayName[] = ['switchboard', KEPT, 'mcp-proxy', 'mcp-proxy --stateless', 'supergateway'];
+const PEERS = GATEWAYS.filter((n) => n !== 'switchboard' && n !== KEPT);
 /** The worker's client per era, and the label its rows carry. */
 const ERAS = [
   { client: '2026', label: '2026 era', who: 'SDK v2 client negotiating the era' },
@@ -49,7 +49,9 @@ const BETWEEN_MS = 8_000;
 /**
  * "At rest" is this long after a gateway's last call (its crowd): a gateway nobody is using.
  * switchboard's HTTP host collects and shrinks its heap after 60 s without a request (checked every
- * 5 s); V8's memory reducer may have shrunk a peer's heap by then, as it does on its own.
+ * 5 s), and `serve` stops a stdio upstream after 60 s with nothing running on it
+ * (mcp_stop_after_idle_sec); V8's memory reducer may have shrunk a peer's heap by then, as it does on
+ * its own.
  */
 const AT_REST_MS = 75_000;
 const BIG_CROWD = { clients: 500, calls: 20 };
@@ -236,7 +238,7 @@ function eraRows(era: Era, lat: Record<string, Latency>, crowds: Record<string, 
     wall: againstBest((n) => crowds[n]!.wallMs, crowdPeers, 1),
     between: againstBest((n) => crowds[n]!.before.rssMb, crowdPeers),
     rest: againstBest((n) => rest[n]!.rssMb, crowdPeers, 0.8),
-    restIdleStop: againstBest((n) => rest[n]!.rssMb, crowdPeers, 0.8, IDLE_STOP),
+    restKept: againstBest((n) => rest[n]!.rssMb, crowdPeers, undefined, KEPT),
     peak: againstBest((n) => crowds[n]!.tree.rssMb, crowdPeers, 0.8),
   };
   const crowdLabel = `${CROWD.clients} clients × ${CROWD.calls} calls`;
@@ -248,8 +250,8 @@ function eraRows(era: Era, lat: Record<string, Latency>, crowds: Record<string, 
     const label = `peers ${era.label}: ${name}`;
     const goal = (g: { baseline: number; note: string }, notes: string) => (ours ? { baseline: g.baseline, notes: `${notes}; ${g.note}` } : { notes });
     const restNotes = `VmRSS summed over the tree (shared pages count in each process), ${AT_REST_MS / 1000} s or more after its last call (the crowd's), every session closed`;
-    // The goals are the default configuration's; the setting's one row against the best peer is at rest.
-    const restRow = name === IDLE_STOP ? { baseline: goals.restIdleStop.baseline, notes: `${restNotes}; its upstream stopped after 60 s with nothing running; ${goals.restIdleStop.note}` } : goal(goals.rest, restNotes);
+    // The goals are the default configuration's; the twin's one row against the best peer is at rest.
+    const restRow = name === KEPT ? { baseline: goals.restKept.baseline, notes: `${restNotes}; its upstream kept running; ${goals.restKept.note}` } : goal(goals.rest, restNotes);
     rows.push(
       row(`${label} tools/call p50, the first ${WARMUP} calls`, l.warmupP50, 'ms', goal(goals.warmup, `speaking ${l.era}; ${era.who}; a fresh gateway's first calls, blocks of 100 alternating`)),
       row(`${label} tools/call p50 after warm-up`, l.p50, 'ms', goal(goals.p50, `${SEQUENTIAL} sequential calls after the ${WARMUP} above`)),

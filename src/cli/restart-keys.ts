@@ -15,7 +15,7 @@ const READ_AT_START: readonly ReadAtStart[] = [
     keys: ['mcp_oauth_credentials_store', 'mcp_oauth_callback_port', 'mcp_oauth_callback_url', 'mcp_oauth_client_metadata_url'],
     why: 'the OAuth token store and client registration are set up at start',
   },
-  { keys: ['mcp_node_compile_cache', 'mcp_restart_initial_delay_ms', 'mcp_restart_max_delay_ms'], why: 'read when the connection manager is built' },
+  { keys: ['mcp_node_compile_cache', 'mcp_restart_initial_delay_ms', 'mcp_restart_max_delay_ms', 'mcp_stop_after_idle_sec'], why: 'read when the connection manager is built' },
   { keys: ['store'], why: 'the shared store is opened at start' },
 ];
 

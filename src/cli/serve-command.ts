@@ -129,6 +129,8 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
           handlersFor: setup.handlersFor,
           clientOptions: setup.clientOptions,
           oauthCredentials: store.credentials,
+          // A gateway's stdio servers do not hold memory nobody uses (docs/gateway.md, "Servers nobody is using").
+          stdioIdleStopSec: live.config.mcp_stop_after_idle_sec,
           ...(callers ? { identities: callers.identities } : {}),
         }),
     });

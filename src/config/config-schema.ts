@@ -5,7 +5,7 @@
 import { z } from 'zod/v3';
 import { APPROVAL_POLICIES, SANDBOX_MODES, TOOL_SEARCH_MODES } from '../protocol/values.js';
 import { closestName } from '../util/index.js';
-import { accepted, boolean, isObjectTable, keyOf, objectOf, oneOf, safeString, says, string, wholeNumber } from './schema-fields.js';
+import { accepted, boolean, isObjectTable, keyOf, nonNegativeNumber, objectOf, oneOf, safeString, says, string, wholeNumber } from './schema-fields.js';
 
 /** `<key> must be a table`; an absent table is an empty one. */
 function objectTable<S extends z.ZodRawShape>(shape: S) {
@@ -23,6 +23,9 @@ function isHttpsUrlWithPath(value: string): boolean {
     return false;
   }
 }
+
+/** `serve`'s mcp_stop_after_idle_sec when config.toml sets none (docs/gateway.md, "Servers nobody is using"). */
+export const DEFAULT_SERVE_STOP_AFTER_IDLE_SEC = 60;
 
 const msText = (key: string) => () => `${key} must be a whole number of milliseconds between 1 and 86400000`;
 
@@ -49,6 +52,8 @@ const mcpClientShape = {
   mcp_reload_drain_timeout_ms: wholeNumber(1, 86_400_000, msText('mcp_reload_drain_timeout_ms'), { booleans: false })
     .optional()
     .transform((v) => v ?? 30_000),
+  /** `serve`: seconds with nothing running after which a stdio server that sets no stop_after_idle_sec is stopped; 0: never. */
+  mcp_stop_after_idle_sec: nonNegativeNumber.optional().transform((v) => v ?? DEFAULT_SERVE_STOP_AFTER_IDLE_SEC),
 };
 
 export const mcpClientSettingsSchema = z

@@ -214,7 +214,14 @@ describe('top-level keys', () => {
     expect(load('mcp_restart_initial_delay_ms = 200\nmcp_restart_max_delay_ms = 400\n').warnings).toEqual([]);
   });
 
+  it("reads serve's mcp_stop_after_idle_sec in float seconds (default 60; 0 keeps servers running)", () => {
+    expect(load('').config.mcp_stop_after_idle_sec).toBe(60);
+    expect(load('mcp_stop_after_idle_sec = 0\n').config.mcp_stop_after_idle_sec).toBe(0);
+    expect(load('mcp_stop_after_idle_sec = 2.5\n').config.mcp_stop_after_idle_sec).toBe(2.5);
+  });
+
   it.each([
+    ['mcp_stop_after_idle_sec = -1', 'mcp_stop_after_idle_sec must be a non-negative number'],
     ['mcp_restart_initial_delay_ms = 0', 'mcp_restart_initial_delay_ms must be a whole number of milliseconds between 1 and 86400000'],
     ['mcp_restart_max_delay_ms = 1.5', 'mcp_restart_max_delay_ms must be a whole number of milliseconds'],
     ['mcp_restart_initial_delay_ms = 500\nmcp_restart_max_delay_ms = 100', 'mcp_restart_max_delay_ms must not be less than mcp_restart_initial_delay_ms'],

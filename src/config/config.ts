@@ -157,6 +157,7 @@ export function buildConfig(input: ConfigInput, ctx: { home: string; file?: stri
     mcp_restart_max_delay_ms: mcp.mcp_restart_max_delay_ms,
     mcp_node_compile_cache: mcp.mcp_node_compile_cache,
     mcp_reload_drain_timeout_ms: mcp.mcp_reload_drain_timeout_ms,
+    mcp_stop_after_idle_sec: mcp.mcp_stop_after_idle_sec,
     environments,
     model: agent.model,
     model_provider: providerId,

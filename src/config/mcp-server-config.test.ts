@@ -46,12 +46,16 @@ describe('parseMcpServerConfig: every key', () => {
     expect(stopAfterIdleMs(config)).toBeUndefined();
   });
 
-  it('reads stop_after_idle_sec in float seconds, 0 meaning never', () => {
-    expect(stopAfterIdleMs(server('command = "x"\nstop_after_idle_sec = 600').config)).toBe(600_000);
+  it("reads stop_after_idle_sec in float seconds, 0 meaning never; unset, a stdio server takes the host's default", () => {
+    expect(stopAfterIdleMs(server('command = "x"\nstop_after_idle_sec = 600').config, 60)).toBe(600_000);
     expect(stopAfterIdleMs(server('command = "x"\nstop_after_idle_sec = 0.25').config)).toBe(250);
     const never = server('command = "x"\nstop_after_idle_sec = 0').config;
-    expect(never.stop_after_idle_sec).toBeNull();
+    expect(never.stop_after_idle_sec).toBe(0);
     expect(stopAfterIdleMs(never)).toBeUndefined();
+    expect(stopAfterIdleMs(never, 60)).toBeUndefined();
+    expect(stopAfterIdleMs(server('command = "x"').config, 60)).toBe(60_000);
+    expect(stopAfterIdleMs(server('command = "x"').config, 0)).toBeUndefined();
+    expect(stopAfterIdleMs(server('url = "https://h/mcp"').config, 60)).toBeUndefined();
   });
 
   it('applies defaults to a minimal HTTP server', () => {

@@ -116,9 +116,14 @@ export function startupTimeoutMs(config: McpServerConfig): number {
   return (config.startup_timeout_sec ?? DEFAULT_STARTUP_TIMEOUT_SEC) * 1000;
 }
 
-/** How long the server may have nothing running before it is stopped; undefined: never. */
-export function stopAfterIdleMs(config: McpServerConfig): number | undefined {
-  return config.stop_after_idle_sec ? config.stop_after_idle_sec * 1000 : undefined;
+/**
+ * How long the server may have nothing running before it is stopped; undefined: never. A server
+ * that sets no stop_after_idle_sec takes `stdioDefaultSec` when it is a stdio server (`serve`'s
+ * mcp_stop_after_idle_sec), and is never stopped otherwise; 0 is never.
+ */
+export function stopAfterIdleMs(config: McpServerConfig, stdioDefaultSec?: number): number | undefined {
+  const seconds = config.stop_after_idle_sec ?? (config.transport.type === 'stdio' ? stdioDefaultSec : undefined);
+  return seconds ? seconds * 1000 : undefined;
 }
 
 export function toolTimeoutMs(config: McpServerConfig): number {

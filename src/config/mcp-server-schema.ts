@@ -204,8 +204,8 @@ export const serverSettingsSchema = z.preprocess(
     startup_timeout_sec: s.startup_timeout_sec ?? (s.startup_timeout_ms === undefined ? null : s.startup_timeout_ms / 1000),
     /** Seconds; null means the default (300 s). */
     tool_timeout_sec: s.tool_timeout_sec ?? null,
-    /** Seconds with nothing running after which the server is stopped (its next use starts it again); null or 0: never. */
-    stop_after_idle_sec: s.stop_after_idle_sec || null,
+    /** Seconds with nothing running after which the server is stopped (its next use starts it again); 0: never; null: the host's default (stopAfterIdleMs). */
+    stop_after_idle_sec: s.stop_after_idle_sec ?? null,
     enabled_tools: s.enabled_tools ?? null,
     disabled_tools: s.disabled_tools ?? null,
     startup_mode: s.startup_mode,

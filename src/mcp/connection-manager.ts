@@ -266,6 +266,7 @@ export class McpConnectionManager extends ManagerOperations {
       createClient: this.deps.createClient,
       logger: this.deps.logger,
       restart: this.options.restart,
+      ...(this.options.stdioIdleStopSec === undefined ? {} : { stdioIdleStopSec: this.options.stdioIdleStopSec }),
       handlers: this.handlersFor(config.name),
       onPhase: (s) => this.onPhase(s),
       onToolsChanged: (s) => this.onServerToolsChanged(s),

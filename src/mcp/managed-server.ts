@@ -26,6 +26,8 @@ export interface ManagedServerDeps {
   onPhase(server: ManagedServer): void;
   /** Called when a ready server's live tool list is replaced (list_changed, session recovery). */
   onToolsChanged(server: ManagedServer): void;
+  /** stop_after_idle_sec of a stdio server that sets none (`serve`'s mcp_stop_after_idle_sec). Default: never. */
+  stdioIdleStopSec?: number;
 }
 
 export class ManagedServer {
@@ -80,7 +82,7 @@ export class ManagedServer {
   retune(config: McpServerConfig): void {
     this.configValue = config;
     this.filterValue = toolFilterFor(config);
-    if (this.phaseValue.kind === 'ready') this.armIdleStop(stopAfterIdleMs(config));
+    if (this.phaseValue.kind === 'ready') this.armIdleStop(this.idleStopMs());
   }
 
   /** A reload replaced or removed it: no more background retries or crash restarts (close() follows its drain). */
@@ -325,8 +327,13 @@ export class ManagedServer {
   private setPhase(phase: ServerPhase): void {
     if (this.phaseValue.kind === 'closed') return;
     this.phaseValue = phase;
-    this.armIdleStop(phase.kind === 'ready' && !this.retired ? stopAfterIdleMs(this.config) : undefined);
+    this.armIdleStop(phase.kind === 'ready' && !this.retired ? this.idleStopMs() : undefined);
     this.deps.onPhase(this);
+  }
+
+  /** Its stop_after_idle_sec, or the host's default for a stdio server that sets none (ms; undefined: never). */
+  private idleStopMs(): number | undefined {
+    return stopAfterIdleMs(this.config, this.deps.stdioIdleStopSec);
   }
 
   /** Check for stop_after_idle_sec in `inMs` (undefined: stop checking). */
@@ -344,7 +351,7 @@ export class ManagedServer {
    * it goes back to idle, so its next use starts it again as a lazy server starts (the recorded era kept).
    */
   private stopIfIdle(): void {
-    const idleMs = stopAfterIdleMs(this.config);
+    const idleMs = this.idleStopMs();
     const client = this.client;
     if (this.phaseValue.kind !== 'ready' || !client || idleMs === undefined) return;
     const busy = client.busy || this.holds > 0;
@@ -356,7 +363,8 @@ export class ManagedServer {
     this.toolList.stopped();
     this.client = undefined;
     this.stoppedWith = { instructions: client.instructions, at: Date.now() };
-    this.deps.logger.info(`MCP server '${this.name}' stopped after ${Math.round(idleFor / 100) / 10} s with nothing running (stop_after_idle_sec); its next use starts it again`);
+    const setting = this.config.stop_after_idle_sec === null ? 'mcp_stop_after_idle_sec, the default for a stdio server; stop_after_idle_sec = 0 keeps it running' : 'stop_after_idle_sec';
+    this.deps.logger.info(`MCP server '${this.name}' stopped after ${Math.round(idleFor / 100) / 10} s with nothing running (${setting}); its next use starts it again`);
     this.setPhase({ kind: 'idle' });
     void client.close().catch(() => {});
   }

@@ -27,6 +27,11 @@ export interface McpConnectionManagerOptions {
   restart?: RestartPolicyOptions;
   /** The per-caller connections of identity = "caller" servers: how many at once, how long idle. */
   callers?: CallerConnectionsOptions;
+  /**
+   * A stdio server that sets no stop_after_idle_sec is stopped after this many seconds with nothing
+   * running (`serve` passes mcp_stop_after_idle_sec). Default: never.
+   */
+  stdioIdleStopSec?: number;
 }
 
 /** What a manager uses: how to make clients, where to log, snapshots, and whom to tell about events. */

@@ -1,6 +1,7 @@
 // `switchboard serve --http` with stop_after_idle_sec on its stdio upstream: the upstream process exits
 // once it has had nothing running that long; clients of both eras still list its tools and get its
 // instructions without starting it again; their next call starts it (a new process) and is answered.
+// A stdio upstream that sets none takes serve's mcp_stop_after_idle_sec; one at 0 runs on.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,5 +89,42 @@ describe('switchboard serve --http: an upstream stopped after stop_after_idle_se
     await new Promise((r) => setTimeout(r, 2_000));
     expect(await taskPids()).toEqual([pid]);
     expect(textOf((await client.request({ method: 'tasks/result', params: { taskId } } as never, Loose, CALL)) as never)).toBe('done kept');
+  }, 60_000);
+});
+
+describe("switchboard serve --http: mcp_stop_after_idle_sec, the default of stdio upstreams that set none", () => {
+  let serve: ServeProcess;
+  let home: string;
+  let client: Client;
+  // Each upstream's command line ends with its name (the fixture ignores the argument).
+  const pidsOf = async (name: string) => (await descendants(serve.child.pid!)).filter((p) => p.command.includes(UPSTREAM_FIXTURE) && p.command.endsWith(` ${name}`)).map((p) => p.pid);
+
+  beforeAll(async () => {
+    requireBuild();
+    home = await tempDir('sb-serve-idle-default-');
+    const upstream = (name: string, extra = '') => `[mcp_servers.${name}]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(UPSTREAM_FIXTURE)}, "${name}"]\nenv = { GW_NAME = "${name}" }\n${extra}`;
+    await writeFile(path.join(home, 'config.toml'), `mcp_stop_after_idle_sec = 1\n${upstream('plain')}${upstream('kept', 'stop_after_idle_sec = 0\n')}`);
+    serve = await spawnServe(['--http', '127.0.0.1:0', '--insecure-no-auth', '--verbose'], { env: { PATH: process.env.PATH, HOME: home, SWITCHBOARD_HOME: home }, cwd: home });
+    client = new Client({ name: 'default', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close().catch(() => {});
+    await serve?.stop();
+    if (home) await removeTree(home);
+  });
+
+  it('stops the upstream without stop_after_idle_sec and says which setting did; keeps the one at 0', async () => {
+    const call = (name: string) => client.callTool({ name: `mcp__${name}__echo`, arguments: { text: 'x' } }, CALL).then(textOf);
+    expect([await call('plain'), await call('kept')]).toEqual(['plain:x', 'kept:x']);
+    const [plain] = await pidsOf('plain');
+    const [kept] = await pidsOf('kept');
+    expect(plain).toBeDefined();
+    await waitFor(async () => (await pidsOf('plain')).length === 0, 'the idle upstream without the setting to exit', 20_000);
+    expect(serve.stderr()).toMatch(/MCP server 'plain' stopped after [\d.]+ s with nothing running \(mcp_stop_after_idle_sec, the default for a stdio server; stop_after_idle_sec = 0 keeps it running\)/);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await pidsOf('kept')).toEqual([kept]);
+    expect(await call('plain')).toBe('plain:x');
+    expect((await pidsOf('plain'))[0]).not.toBe(plain);
   }, 60_000);
 });

@@ -44,6 +44,7 @@ export interface HarnessOptions {
   trusted?: string[];
   maxToolNameBytes?: number;
   createClient?: ClientFactory;
+  stdioIdleStopSec?: number;
 }
 
 export async function makeHarness(servers: McpServerConfig[], options: HarnessOptions = {}): Promise<Harness> {
@@ -55,6 +56,7 @@ export async function makeHarness(servers: McpServerConfig[], options: HarnessOp
       restart: options.restart,
       trusted: new TrustedServers(options.trusted ?? []),
       maxToolNameBytes: options.maxToolNameBytes,
+      ...(options.stdioIdleStopSec === undefined ? {} : { stdioIdleStopSec: options.stdioIdleStopSec }),
     },
     {
       createClient: options.createClient ?? createDefaultClientFactory({ logger: nullLogger, environments: {} }),

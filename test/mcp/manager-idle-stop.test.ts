@@ -110,6 +110,24 @@ describe('stop_after_idle_sec', () => {
     expect(performance.now() - released).toBeGreaterThanOrEqual(250);
   });
 
+  it("with the host's default for stdio servers (serve's): stops a stdio server without the setting; keeps one at 0 and an HTTP server", async () => {
+    fixture = await startHttpFixture({ flavor: 'modern', legacy: 'reject', createServer: () => createFixtureServer({}) as never });
+    const { config: remote } = parseMcpServerConfig('remote', { url: fixture.url });
+    h = await makeHarness([fixtureServer('byDefault', { MGR_PROCESS_TOOLS: '1' }), fixtureServer('zero', { MGR_PROCESS_TOOLS: '1' }, { stop_after_idle_sec: 0 }), remote], { stdioIdleStopSec: 0.4 });
+    h.manager.start();
+    await h.manager.waitForStartup();
+    const [stopped, kept] = [await pidOf('byDefault'), await pidOf('zero')];
+    const ended = performance.now();
+    await waitFor(() => stateOf('byDefault')?.state === 'idle', 'the stdio server without the setting stopped');
+    expect(performance.now() - ended).toBeGreaterThanOrEqual(350);
+    await waitFor(() => !isAlive(stopped), 'its process gone');
+    await new Promise((r) => setTimeout(r, 600));
+    expect([stateOf('zero')?.state, stateOf('remote')?.state]).toEqual(['ready', 'ready']);
+    expect(isAlive(kept)).toBe(true);
+    // Its next use starts it again.
+    expect(await pidOf('byDefault')).not.toBe(stopped);
+  });
+
   it('never stops a server without the setting, nor with it at 0', async () => {
     h = await makeHarness([fixtureServer('default'), fixtureServer('zero', {}, { stop_after_idle_sec: 0 })]);
     h.manager.start();
