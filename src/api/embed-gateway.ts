@@ -108,7 +108,10 @@ function gatewaySetup(options: GatewayServeOptions): { product: Product; logger:
 }
 
 /**
- * Serve the configured MCP servers as one MCP server over Streamable HTTP, in this process.
+ * Serve the configured MCP servers as one MCP server over Streamable HTTP, in this process. As with
+ * `switchboard serve`, a stdio server that sets no `stop_after_idle_sec` is stopped after
+ * `config.mcp_stop_after_idle_sec` (default 60 s; 0: never) with nothing running, and started again
+ * by its next use.
  *
  * @example
  * ```ts

@@ -1,5 +1,6 @@
 // The library's gateway speaks the library's language: a refused setting names the option in code
-// (not a CLI flag), its TSDoc states the defaults the code uses, and a signal stops it.
+// (not a CLI flag), its TSDoc states the defaults the code uses, and a signal stops it. Like `serve`,
+// it stops a stdio server nobody uses after mcp_stop_after_idle_sec.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +8,11 @@ import { PassThrough } from 'node:stream';
 import { runStdioGateway, startHttpGateway } from '../../src/api/gateway.js';
 import { buildConfig, type Config } from '../../src/api/index.js';
 import { HTTP_DEFAULTS } from '../../src/mcp-host/http/index.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { descendants } from '../support/process-tree.js';
 import { tempHome } from '../support/temp.js';
+import { waitFor } from '../support/wait.js';
+import { textOf, UPSTREAM_FIXTURE } from '../gateway/gateway-harness.js';
 
 let config: Config;
 let cleanup: () => Promise<void>;
@@ -63,6 +68,30 @@ describe('the library gateway (startHttpGateway, runStdioGateway)', () => {
 
     await expect(startHttpGateway({ config, token: TOKEN, signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'McpClientError', code: 'cancelled' });
   });
+
+  it("stops a stdio server that sets no stop_after_idle_sec after the config's mcp_stop_after_idle_sec, as serve does", async () => {
+    const marker = `embedded-idle-${process.pid}`;
+    const built = buildConfig(
+      { mcp_stop_after_idle_sec: 0.5, mcp_servers: { solo: { command: process.execPath, args: [UPSTREAM_FIXTURE, marker], env: { GW_NAME: 'solo' } } } },
+      { home: config.home },
+    ).config;
+    const gateway = await startHttpGateway({ config: built, insecureNoAuth: true });
+    const client = new Client({ name: 'embedded', version: '1.0.0' }, { capabilities: {} });
+    const upstreams = async () => (await descendants()).filter((p) => p.command.includes(marker)).map((p) => p.pid);
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+      const echo = async () => textOf(await client.callTool({ name: 'mcp__solo__echo', arguments: { text: 'x' } }));
+      expect(await echo()).toBe('solo:x');
+      const [first] = await upstreams();
+      expect(first).toBeDefined();
+      await waitFor(async () => (await upstreams()).length === 0, 'the idle upstream to exit', 20_000);
+      expect(await echo()).toBe('solo:x');
+      expect(await upstreams()).not.toContain(first);
+    } finally {
+      await client.close().catch(() => {});
+      await gateway.close();
+    }
+  }, 60_000);
 
   it('runStdioGateway stops when its signal is aborted, as when its input ends', async () => {
     const controller = new AbortController();
