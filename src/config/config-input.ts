@@ -14,7 +14,7 @@ interface ServerInputSettings {
   startup_timeout_ms?: number;
   /** Seconds per tool call; default 300. */
   tool_timeout_sec?: number;
-  /** Seconds with nothing running after which the server is stopped (its next use starts it again); 0: never; default: the host's (`serve`: mcp_stop_after_idle_sec for a stdio server), else never. */
+  /** Seconds with nothing running after which the server is stopped (its next use starts it again); 0: never; unset: a gateway's (`serve`, `startHttpGateway`) mcp_stop_after_idle_sec for a stdio server, else never. */
   stop_after_idle_sec?: number;
   enabled_tools?: string[];
   disabled_tools?: string[];
@@ -112,7 +112,7 @@ export interface ConfigSettingsInput {
   mcp_restart_initial_delay_ms?: number;
   mcp_restart_max_delay_ms?: number;
   mcp_reload_drain_timeout_ms?: number;
-  /** `serve`: a stdio server that sets no stop_after_idle_sec is stopped after this many seconds with nothing running (default 60; 0: never). */
+  /** A gateway (`serve`, `startHttpGateway`): a stdio server that sets no stop_after_idle_sec is stopped after this many seconds with nothing running (default 60; 0: never). */
   mcp_stop_after_idle_sec?: number;
   /** `switchboard mcp-server`: send `codex/event` notifications (default true). */
   mcp_server?: { codex_events?: boolean };

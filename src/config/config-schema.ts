@@ -24,7 +24,7 @@ function isHttpsUrlWithPath(value: string): boolean {
   }
 }
 
-/** `serve`'s mcp_stop_after_idle_sec when config.toml sets none (docs/gateway.md, "Servers nobody is using"). */
+/** A gateway's mcp_stop_after_idle_sec when config.toml sets none (docs/gateway.md, "Servers nobody is using"). */
 export const DEFAULT_SERVE_STOP_AFTER_IDLE_SEC = 60;
 
 const msText = (key: string) => () => `${key} must be a whole number of milliseconds between 1 and 86400000`;
@@ -52,7 +52,7 @@ const mcpClientShape = {
   mcp_reload_drain_timeout_ms: wholeNumber(1, 86_400_000, msText('mcp_reload_drain_timeout_ms'), { booleans: false })
     .optional()
     .transform((v) => v ?? 30_000),
-  /** `serve`: seconds with nothing running after which a stdio server that sets no stop_after_idle_sec is stopped; 0: never. */
+  /** A gateway (`serve`, `startHttpGateway`): seconds with nothing running after which a stdio server that sets no stop_after_idle_sec is stopped; 0: never. */
   mcp_stop_after_idle_sec: nonNegativeNumber.optional().transform((v) => v ?? DEFAULT_SERVE_STOP_AFTER_IDLE_SEC),
 };
 
