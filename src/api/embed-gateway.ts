@@ -100,9 +100,7 @@ function gatewaySetup(options: GatewayServeOptions): { product: Product; logger:
     ...(options.toolSearch ? { toolSearch: true } : {}),
     ...(options.name ? { name: options.name } : {}),
     logger,
-    createManager: (setup) =>
-      // As `serve`: a stdio server that sets no stop_after_idle_sec is stopped after mcp_stop_after_idle_sec with nothing running.
-      createConnectionManager(config, { logger, env: options.env, onEvent: setup.onEvent, handlersFor: setup.handlersFor, clientOptions: setup.clientOptions, stdioIdleStopSec: config.mcp_stop_after_idle_sec }),
+    createManager: (setup) => createConnectionManager(config, { ...setup, logger, env: options.env }),
   });
   return { product, logger };
 }

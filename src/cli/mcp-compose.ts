@@ -4,7 +4,7 @@ import type { Config } from '../config/index.js';
 import { createConnectionManager, type ConnectionManagerOptions, type McpConnectionManager } from '../mcp/index.js';
 import type { CliContext } from './context.js';
 
-export type ComposeMcpOptions = Pick<ConnectionManagerOptions, 'onEvent' | 'handlersFor' | 'roots' | 'clientOptions' | 'oauthCredentials' | 'telemetry' | 'identities' | 'stdioIdleStopSec'>;
+export type ComposeMcpOptions = Pick<ConnectionManagerOptions, 'onEvent' | 'handlersFor' | 'roots' | 'clientOptions' | 'oauthCredentials' | 'telemetry' | 'identities' | 'stopIdleStdioServers'>;
 
 export function createMcpManager(ctx: Pick<CliContext, 'env' | 'logger' | 'cwd' | 'telemetry'>, config: Config, options: ComposeMcpOptions = {}): McpConnectionManager {
   const telemetry = options.telemetry ?? ctx.telemetry;

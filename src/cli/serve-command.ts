@@ -125,12 +125,8 @@ async function runServe(ctx: CliContext, flags: ServeFlags): Promise<number> {
       createManager: (setup) =>
         // The config in force when the upstreams open (a reload may have replaced the first one).
         createMcpManager({ ...ctx, logger, telemetry: observed.telemetry }, live.config, {
-          onEvent: setup.onEvent,
-          handlersFor: setup.handlersFor,
-          clientOptions: setup.clientOptions,
+          ...setup,
           oauthCredentials: store.credentials,
-          // A gateway's stdio servers do not hold memory nobody uses (docs/gateway.md, "Servers nobody is using").
-          stdioIdleStopSec: live.config.mcp_stop_after_idle_sec,
           ...(callers ? { identities: callers.identities } : {}),
         }),
     });

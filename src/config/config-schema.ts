@@ -25,7 +25,7 @@ function isHttpsUrlWithPath(value: string): boolean {
 }
 
 /** A gateway's mcp_stop_after_idle_sec when config.toml sets none (docs/gateway.md, "Servers nobody is using"). */
-export const DEFAULT_SERVE_STOP_AFTER_IDLE_SEC = 60;
+const DEFAULT_GATEWAY_STOP_AFTER_IDLE_SEC = 60;
 
 const msText = (key: string) => () => `${key} must be a whole number of milliseconds between 1 and 86400000`;
 
@@ -53,7 +53,7 @@ const mcpClientShape = {
     .optional()
     .transform((v) => v ?? 30_000),
   /** A gateway (`serve`, `startHttpGateway`): seconds with nothing running after which a stdio server that sets no stop_after_idle_sec is stopped; 0: never. */
-  mcp_stop_after_idle_sec: nonNegativeNumber.optional().transform((v) => v ?? DEFAULT_SERVE_STOP_AFTER_IDLE_SEC),
+  mcp_stop_after_idle_sec: nonNegativeNumber.optional().transform((v) => v ?? DEFAULT_GATEWAY_STOP_AFTER_IDLE_SEC),
 };
 
 export const mcpClientSettingsSchema = z

@@ -118,7 +118,7 @@ export function startupTimeoutMs(config: McpServerConfig): number {
 
 /**
  * How long the server may have nothing running before it is stopped; undefined: never. A server
- * that sets no stop_after_idle_sec takes `stdioDefaultSec` when it is a stdio server (`serve`'s
+ * that sets no stop_after_idle_sec takes `stdioDefaultSec` when it is a stdio server (a gateway's
  * mcp_stop_after_idle_sec), and is never stopped otherwise; 0 is never.
  */
 export function stopAfterIdleMs(config: McpServerConfig, stdioDefaultSec?: number): number | undefined {

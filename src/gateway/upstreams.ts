@@ -15,6 +15,12 @@ export interface GatewayUpstreamSetup {
   clientOptions: Pick<McpClientOptions, 'elicitationCapability' | 'samplingCapability'>;
   handlersFor(server: string, caller?: string): McpClientHandlers;
   onEvent(event: McpManagerEvent): void;
+  /**
+   * Always true: a gateway holds no memory for a stdio server nobody uses. Its manager stops one that
+   * sets no stop_after_idle_sec after config.mcp_stop_after_idle_sec with nothing running
+   * (docs/gateway.md, "Servers nobody is using").
+   */
+  stopIdleStdioServers: true;
 }
 
 export interface Upstreams {
@@ -45,6 +51,7 @@ export function openUpstreams(sink: UpstreamSink, createManager: (setup: Gateway
   const relay = new Relay(sink.logger, { attributeLogs: sink.mode.kind === 'aggregate', roots: sink.roots, clients: () => sink.clients(), taskAsker: (server, taskId, caller) => sink.taskAsker(server, taskId, caller) });
   const manager = createManager({
     clientOptions: UPSTREAM_CLIENT_OPTIONS,
+    stopIdleStdioServers: true,
     onEvent: (event) => sink.onEvent(event),
     // `caller`: that caller's own connection (a server that acts as each caller); its traffic, list
     // changes included, stays that caller's. (An operator connection's tool list changes reach every

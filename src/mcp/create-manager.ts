@@ -51,11 +51,11 @@ export interface ConnectionManagerOptions {
   /** How many caller connections are held at once, and how long an idle one lives. */
   callers?: McpConnectionManagerOptions['callers'];
   /**
-   * Stop a stdio server that sets no stop_after_idle_sec after this many seconds with nothing
-   * running, as `serve` does with `config.mcp_stop_after_idle_sec`. Default: such servers run until
-   * the manager closes (an agent's session, a CLI run).
+   * Stop a stdio server that sets no stop_after_idle_sec after `config.mcp_stop_after_idle_sec` with
+   * nothing running, as a gateway does. Default: such servers run until the manager closes (an
+   * agent's session, a CLI run).
    */
-  stdioIdleStopSec?: number;
+  stopIdleStdioServers?: boolean;
 }
 
 /**
@@ -98,7 +98,7 @@ export function createConnectionManager(config: Config, options: ConnectionManag
       maxToolNameBytes: config.mcp_tool_name_max_length,
       restart: { initialDelayMs: config.mcp_restart_initial_delay_ms, maxDelayMs: config.mcp_restart_max_delay_ms },
       ...(options.callers ? { callers: options.callers } : {}),
-      ...(options.stdioIdleStopSec === undefined ? {} : { stdioIdleStopSec: options.stdioIdleStopSec }),
+      ...(options.stopIdleStdioServers ? { stdioIdleStopSec: config.mcp_stop_after_idle_sec } : {}),
     },
     {
       createClient,

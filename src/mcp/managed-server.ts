@@ -26,7 +26,7 @@ export interface ManagedServerDeps {
   onPhase(server: ManagedServer): void;
   /** Called when a ready server's live tool list is replaced (list_changed, session recovery). */
   onToolsChanged(server: ManagedServer): void;
-  /** stop_after_idle_sec of a stdio server that sets none (`serve`'s mcp_stop_after_idle_sec). Default: never. */
+  /** stop_after_idle_sec of a stdio server that sets none (a gateway's mcp_stop_after_idle_sec). Default: never. */
   stdioIdleStopSec?: number;
 }
 

@@ -29,7 +29,7 @@ export interface McpConnectionManagerOptions {
   callers?: CallerConnectionsOptions;
   /**
    * A stdio server that sets no stop_after_idle_sec is stopped after this many seconds with nothing
-   * running (`serve` passes mcp_stop_after_idle_sec). Default: never.
+   * running (a gateway's mcp_stop_after_idle_sec: createConnectionManager's stopIdleStdioServers). Default: never.
    */
   stdioIdleStopSec?: number;
 }
