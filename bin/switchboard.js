@@ -6,13 +6,13 @@ import module from 'node:module';
 
 module.enableCompileCache?.();
 
-const { main, serverHeapArgv } = await import('../dist/cli/main.js');
+const { main, serverArgv } = await import('../dist/cli/main.js');
 
-// A server command runs with a young generation sized for a server (src/cli/server-heap.ts): the
-// process re-executes itself with the flag (same pid) before it has opened or read anything; what it
+// A server command runs with Node settings for a server (src/cli/server-flags.ts): the process
+// re-executes itself with the flags (same pid) before it has opened or read anything; what it
 // loaded to read its command line is loaded again (a server starts about 0.1 s later, once). Where
 // Node cannot (no process.execve, as on Windows) or the binary cannot be run again, it runs as it is.
-const relaunch = typeof process.execve === 'function' ? serverHeapArgv(process) : undefined;
+const relaunch = typeof process.execve === 'function' ? serverArgv(process) : undefined;
 if (relaunch && runnable(process.execPath)) process.execve(process.execPath, relaunch, process.env);
 
 main(process.argv).then(

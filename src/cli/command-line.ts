@@ -1,6 +1,6 @@
 // The command a command line names, read before commander parses it: the CLI loads only that
 // command's modules (commands.ts), and the launcher re-executes a server command with a server's
-// heap (server-heap.ts) before it runs.
+// settings (server-flags.ts) before it runs.
 
 /** Codex's root options that take a value (codex-options.ts defines them): the word after one is its value. */
 export const CODEX_VALUE_OPTIONS = ['-m', '--model', '-p', '--profile', '-s', '--sandbox', '-a', '--ask-for-approval', '-C', '--cd', '--enable', '--disable'];

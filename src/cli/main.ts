@@ -9,7 +9,7 @@ import { addCodexOptions, codexOverrides, type CodexFlags } from './codex-option
 import { parseWithoutCycles } from './zod-memoizer.js';
 
 /** For the launcher (bin/switchboard.js), which reads it from this module so that other commands load nothing more. */
-export { serverHeapArgv } from './server-heap.js';
+export { serverArgv } from './server-flags.js';
 
 function override(value: string): ConfigOverride {
   try {

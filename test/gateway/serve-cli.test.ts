@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { SERVER_HEAP_FLAG } from '../../src/cli/server-heap.js';
+import { serverFlagsFor } from '../../src/cli/server-flags.js';
 import { runCli } from '../support/cli.js';
 import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { MANAGER_FIXTURE } from '../mcp/manager-harness.js';
@@ -162,10 +162,12 @@ describe('switchboard serve --http (process)', () => {
     expect(ok.headers['mcp-session-id']).toBeTruthy();
   });
 
-  it("runs as the process it was started as, re-executed with a server's young generation", async () => {
-    // process.execve keeps the pid: the child spawned is the server listening, its Node options now hold the flag.
+  it("runs as the process it was started as, re-executed with a server's Node settings", async () => {
+    // process.execve keeps the pid: the child spawned is the server listening, its Node options now hold the flags
+    // (on this machine's cores: the young generation's, and V8's workers where it has fewer cores than Node's four).
     const cmdline = (await readFile(`/proc/${serve.child.pid}/cmdline`, 'utf8')).split('\0');
-    expect(cmdline.slice(0, 3)).toEqual([process.execPath, SERVER_HEAP_FLAG, BIN]);
+    const flags = serverFlagsFor();
+    expect(cmdline.slice(0, flags.length + 2)).toEqual([process.execPath, ...flags, BIN]);
     expect(cmdline).toContain('serve');
   });
 
