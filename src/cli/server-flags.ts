@@ -9,9 +9,9 @@
 //   (docs/performance.md, "Issue 37, fifteenth round").
 // - V8's worker threads. Node starts four, whatever the machine. Each thread that runs V8's
 //   optimizing compilers gets a malloc arena of its own, and glibc keeps the compilers' freed memory
-//   there: on a 2-core machine the gateway's process at rest held 5 or 6 such arenas with four
-//   workers and 3 with two (docs/performance.md, "Issue 37, eighteenth round"). No more workers than
-//   cores, and at least two.
+//   there: on a 2-core machine the other threads' arenas of a gateway at rest held 11 to 26 MB with
+//   four workers and 7 to 16 MB with two, its process 104 against 92 MB on average (six pairs;
+//   docs/performance.md, "Issue 37, eighteenth round"). No more workers than cores, and at least two.
 import os from 'node:os';
 import { asksForHelp, readCommandLine } from './command-line.js';
 
@@ -24,7 +24,7 @@ export const SERVER_HEAP_FLAG = '--max-semi-space-size=8';
 /** Node's own number of V8 worker threads. */
 const NODE_WORKERS = 4;
 
-/** The fewest V8 workers a server gets: one thread can hold up both the compilers and the collector's helpers. */
+/** The fewest V8 workers a server gets: one was no smaller at rest in the one pair measured (docs/performance.md, seventeenth round). */
 const MIN_WORKERS = 2;
 
 /** A flag, and the option names (of Node's or V8's, `-` or `_`) by which the operator may have chosen otherwise. */
@@ -40,7 +40,7 @@ function serverFlags(cpus: number): ServerFlag[] {
   return flags;
 }
 
-/** The flags a server command starts with on a machine of `cpus` cores, none of them chosen otherwise. */
+/** The flags a server command starts with on a machine of `cpus` cores when the operator chose none of them. */
 export function serverFlagsFor(cpus: number = os.availableParallelism()): string[] {
   return serverFlags(cpus).map((f) => f.flag);
 }
