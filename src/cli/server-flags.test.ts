@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import os from 'node:os';
+import { describe, expect, it, vi } from 'vitest';
 import { SERVER_HEAP_FLAG, serverArgv, serverFlagsFor } from './server-flags.js';
 
 const NODE = '/usr/bin/node';
@@ -19,6 +20,19 @@ describe('serverArgv', () => {
     expect(serverArgv(launched(['serve']), 1)).toEqual([NODE, SERVER_HEAP_FLAG, '--v8-pool-size=2', SCRIPT, 'serve']);
     expect(serverFlagsFor(4)).toEqual([SERVER_HEAP_FLAG]);
     expect(serverFlagsFor(2)).toEqual([SERVER_HEAP_FLAG, '--v8-pool-size=2']);
+  });
+
+  it("asks for the machine's cores only for a server command (every CLI run goes through here)", () => {
+    const cores = vi.spyOn(os, 'availableParallelism').mockReturnValue(2);
+    try {
+      expect(serverArgv(launched(['mcp', 'tools', '--no-wait']))).toBeUndefined();
+      expect(serverArgv(launched(['serve', '--help']))).toBeUndefined();
+      expect(cores).not.toHaveBeenCalled();
+      expect(serverArgv(launched(['serve']))).toEqual([NODE, SERVER_HEAP_FLAG, '--v8-pool-size=2', SCRIPT, 'serve']);
+      expect(cores).toHaveBeenCalledTimes(1);
+    } finally {
+      cores.mockRestore();
+    }
   });
 
   it('leaves every other command as it is, and a value that happens to be a server command', () => {

@@ -24,7 +24,7 @@ export const SERVER_HEAP_FLAG = '--max-semi-space-size=8';
 /** Node's own number of V8 worker threads. */
 const NODE_WORKERS = 4;
 
-/** The fewest V8 workers a server gets: one was no smaller at rest in the one pair measured (docs/performance.md, seventeenth round). */
+/** The fewest V8 workers a server gets: with one, the gateway at rest was larger in both pairs measured (docs/performance.md, seventeenth round). */
 const MIN_WORKERS = 2;
 
 /** A flag, and the option names (of Node's or V8's, `-` or `_`) by which the operator may have chosen otherwise. */
@@ -56,15 +56,17 @@ export interface LaunchedProcess {
  * command, or help asked for, or a debugger's `--inspect` (which a re-executed process would drop), or
  * every flag already chosen by the operator. A flag the operator set in Node's options or NODE_OPTIONS
  * (`--max-semi-space-size` or `--min-semi-space-size`; `--v8-pool-size`) is theirs: ours is left out.
+ * The machine's cores (`cpus`, by default `os.availableParallelism()`, which reads the process's CPU
+ * affinity and cgroup limits) are looked up only for a server command: every CLI run calls this.
  */
-export function serverArgv(proc: LaunchedProcess, cpus: number = os.availableParallelism()): string[] | undefined {
+export function serverArgv(proc: LaunchedProcess, cpus?: number): string[] | undefined {
   const args = proc.argv.slice(2);
   const { command } = readCommandLine(args);
   if (command === undefined || !SERVER_COMMANDS.has(command)) return undefined;
   if (asksForHelp(args)) return undefined;
   const nodeOptions = [...proc.execArgv, ...(proc.env.NODE_OPTIONS ?? '').split(/\s+/)];
   if (nodeOptions.some((o) => o.startsWith('--inspect'))) return undefined;
-  const flags = serverFlags(cpus).filter((f) => !nodeOptions.some((o) => f.chosen.test(o)));
+  const flags = serverFlags(cpus ?? os.availableParallelism()).filter((f) => !nodeOptions.some((o) => f.chosen.test(o)));
   if (flags.length === 0) return undefined;
   return [proc.argv[0]!, ...flags.map((f) => f.flag), ...proc.execArgv, ...proc.argv.slice(1)];
 }
