@@ -12,10 +12,10 @@
 // alone. A second switchboard runs alongside with mcp_stop_after_idle_sec = 0, its upstream kept
 // (serve's default stops it after 60 s with nothing running): its rows say what keeping it costs at
 // rest, and until then it is the first one's twin (their difference is the bench's noise).
-// Switchboard's rows carry the best peer of the same run as their baseline. The clients run in bench/workers/gateway-peers-worker.mjs; the processes are
-// sampled here from /proc. About 7 minutes on an otherwise idle 2-core machine (longer when it is
-// loaded), most of it supergateway's crowds (each starts 32 servers), the 10,000 sequential calls
-// and the 75 s of rest per era.
+// Switchboard's rows carry the best peer of the same run as their baseline. The clients run in
+// bench/workers/gateway-peers-worker.mjs; the processes are sampled here from /proc. About 7
+// minutes on an otherwise idle 2-core machine (longer when it is loaded), most of it supergateway's
+// crowds (each starts 32 servers), the 10,000 sequential calls and the 75 s of rest per era.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
