@@ -1,13 +1,15 @@
 // SSE responses that start at once, on 2025 session transports and on the 2026-07-28 leg's bridge
 // (fetch-bridge.ts). The SDK's Node adapter (@hono/node-server) holds back a response that is not
 // marked chunked for a timer tick (>= 1 ms) hoping to learn its length; an SSE answer that came back
-// sooner waited for that tick on every call (issue 14).
+// sooner waited for that tick on every call (issue 14). A 2025 session's answer to a request is
+// first held for a moment, to go out as one JSON body when it is quick (quick-answers.ts).
 import { NodeStreamableHTTPServerTransport, type StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/node';
+import { jsonWhenQuick, loneRequestId } from './quick-answers.js';
 
 export type { NodeStreamableHTTPServerTransport };
 
 interface WebTransport {
-  handleRequest(request: Request, options?: unknown): Promise<Response>;
+  handleRequest(request: Request, options?: { parsedBody?: unknown }): Promise<Response>;
 }
 
 let sdkChangeTold = false;
@@ -22,13 +24,22 @@ export function sseTransport(options: StreamableHTTPServerTransportOptions, warn
   return transport;
 }
 
-/** Marks the transport's SSE responses `Transfer-Encoding: chunked`; false when the SDK no longer has the inner transport this reaches for. */
+/**
+ * Marks the transport's SSE responses `Transfer-Encoding: chunked`, and sends the answer to a POST of
+ * one request as JSON when it is quick ({@link jsonWhenQuick}); false when the SDK no longer has the
+ * inner transport this reaches for.
+ */
 export function streamSseAtOnce(transport: NodeStreamableHTTPServerTransport): boolean {
   // Private in the SDK's types: the Node adapter offers no hook between the Web transport and hono.
   const web = (transport as unknown as { _webStandardTransport?: WebTransport })._webStandardTransport;
   if (typeof web?.handleRequest !== 'function') return false;
   const handle = web.handleRequest.bind(web);
-  const marked: WebTransport['handleRequest'] = async (request, options) => markSseChunked(await handle(request, options)); // a const: see hear() in rpc/transport-decorator.ts
+  // a const: see hear() in rpc/transport-decorator.ts
+  const marked: WebTransport['handleRequest'] = async (request, options) => {
+    const id = request.method === 'POST' ? loneRequestId(options?.parsedBody) : undefined;
+    const response = await handle(request, options);
+    return id === undefined ? markSseChunked(response) : jsonWhenQuick(response, id);
+  };
   web.handleRequest = marked;
   return true;
 }
