@@ -1,13 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readSse, type SseEvent } from '../../../test/support/raw-http-session.js';
 import { MemoryEventStore } from './memory-event-store.js';
 import { jsonWhenQuick, loneRequestId, SSE_AFTER_MS } from './quick-answers.js';
-import { streamSseAtOnce } from './sse-at-once.js';
+import { sseTransport } from './sse-at-once.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -17,11 +16,11 @@ afterEach(async () => {
 const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
 
 /**
- * A 2025 session transport as http-host builds it (an event store, streamSseAtOnce, the parsed body
+ * A 2025 session transport as http-host builds it (sseTransport with an event store, the parsed body
  * handed over) behind a real HTTP server, serving a real SDK server. `held` answers once `release`
  * is called.
  */
-async function serve(): Promise<{ url: string; release(): void }> {
+async function serve(): Promise<{ url: string; release(): void; events: MemoryEventStore }> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const server = new McpServer({ name: 'quick', version: '1.0.0' }, { capabilities: { logging: {} } });
@@ -39,8 +38,10 @@ async function serve(): Promise<{ url: string; release(): void }> {
     await new Promise((resolve) => setTimeout(resolve, 100));
     return text('answered after reconnect');
   });
-  const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => 'sid', eventStore: new MemoryEventStore(100, 1 << 20), retryInterval: 50 });
-  expect(streamSseAtOnce(transport)).toBe(true);
+  const events = new MemoryEventStore(100, 1 << 20);
+  const warnings: string[] = [];
+  const transport = sseTransport({ sessionIdGenerator: () => 'sid', eventStore: events, retryInterval: 50 }, (w) => warnings.push(w));
+  expect(warnings).toEqual([]); // the SDK still has what streamSseAtOnce reaches for
   await server.connect(transport);
   const httpServer = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -54,7 +55,7 @@ async function serve(): Promise<{ url: string; release(): void }> {
     httpServer.closeAllConnections();
     await new Promise((resolve) => httpServer.close(resolve));
   });
-  return { url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`, release };
+  return { url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`, release, events };
 }
 
 const headers = (session?: string) => ({
@@ -73,15 +74,15 @@ async function session(url: string): Promise<string> {
   return 'sid';
 }
 
-async function events(res: Response): Promise<SseEvent[]> {
+async function allEvents(res: Response): Promise<SseEvent[]> {
   const out: SseEvent[] = [];
   for await (const e of readSse(res)) out.push(e);
   return out;
 }
 
 describe('a 2025 session answers quick requests as JSON', () => {
-  it('a quick call comes back as one JSON body with the session id, no SSE', async () => {
-    const { url } = await serve();
+  it('a quick call comes back as one JSON body with the session id, no SSE, and keeps no events', async () => {
+    const { url, events } = await serve();
     const sid = await session(url);
     const res = await post(url, { id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }, sid);
     expect(res.status).toBe(200);
@@ -89,17 +90,19 @@ describe('a 2025 session answers quick requests as JSON', () => {
     expect(res.headers.get('mcp-session-id')).toBe('sid');
     expect(res.headers.get('transfer-encoding')).toBeNull();
     expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 7, result: text('hi') });
+    expect(events.size).toBe(0); // nothing can resume an answer sent whole
   });
 
   it('a call that sends something before its result streams: priming event, the notifications, the result', async () => {
-    const { url } = await serve();
+    const { url, events } = await serve();
     const sid = await session(url);
     const res = await post(url, { id: 8, method: 'tools/call', params: { name: 'progress', arguments: { steps: 2 }, _meta: { progressToken: 'p' } } }, sid);
     expect(res.headers.get('content-type')).toBe('text/event-stream');
-    const got = await events(res);
+    const got = await allEvents(res);
     expect(got[0]).toMatchObject({ data: '' });
     expect(got[0]!.id).toBeTruthy(); // the priming event: the id to resume from
     expect(got.slice(1).map((e) => e.message?.method ?? e.message?.id)).toEqual(['notifications/progress', 'notifications/progress', 8]);
+    expect(events.size).toBe(4); // kept for resumption, as before
   });
 
   it(`a call slower than ${SSE_AFTER_MS} ms streams from then on: its head and priming event come before its result`, async () => {
@@ -120,7 +123,7 @@ describe('a 2025 session answers quick requests as JSON', () => {
     const { url } = await serve();
     const sid = await session(url);
     const res = await post(url, { id: 10, method: 'tools/call', params: { name: 'reconnect', arguments: {} } }, sid);
-    const got = await events(res);
+    const got = await allEvents(res);
     expect(got).toHaveLength(1);
     expect(got[0]).toMatchObject({ data: '' });
     const resumed = await fetch(url, { headers: { ...headers(sid), accept: 'text/event-stream', 'last-event-id': got[0]!.id! } });
@@ -148,10 +151,12 @@ const PRIMING = 'id: s_1\nretry: 1000\ndata: \n\n';
 const answer = (id: unknown) => `event: message\nid: s_2\ndata: ${JSON.stringify({ result: {}, jsonrpc: '2.0', id })}\n\n`;
 
 describe('jsonWhenQuick', () => {
-  it('takes the answer apart from the events around it, split anywhere', async () => {
+  it('takes the answer apart from the events around it, split anywhere, and forgets their ids', async () => {
     const whole = PRIMING + answer(3);
     for (const cut of [5, PRIMING.length, PRIMING.length + 20, whole.length - 1]) {
-      const res = await jsonWhenQuick(sse([whole.slice(0, cut), whole.slice(cut)]), 3);
+      const forgotten: string[][] = [];
+      const res = await jsonWhenQuick(sse([whole.slice(0, cut), whole.slice(cut)]), 3, { forget: (ids) => forgotten.push(ids) });
+      expect(forgotten).toEqual([['s_1', 's_2']]);
       expect(res.headers.get('content-type')).toBe('application/json');
       expect(res.headers.get('mcp-session-id')).toBe('s1');
       expect(await res.json()).toEqual({ result: {}, jsonrpc: '2.0', id: 3 });
@@ -170,7 +175,7 @@ describe('jsonWhenQuick', () => {
       [],
     ];
     for (const chunks of cases) {
-      const res = await jsonWhenQuick(sse(chunks), 3);
+      const res = await jsonWhenQuick(sse(chunks), 3, { forget: () => expect.unreachable('a streamed answer keeps its events') });
       expect(res.headers.get('content-type')).toBe('text/event-stream');
       expect(res.headers.get('mcp-session-id')).toBe('s1');
       expect(res.headers.get('transfer-encoding')).toBe('chunked');
@@ -189,7 +194,7 @@ describe('jsonWhenQuick', () => {
       },
       cancel: (reason) => void (cancelled = reason),
     });
-    const res = await jsonWhenQuick(new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }), 3, 20);
+    const res = await jsonWhenQuick(new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }), 3, { waitMs: 20 });
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     expect((await reader.read()).value).toBe(PRIMING);

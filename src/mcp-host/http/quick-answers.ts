@@ -5,7 +5,8 @@
 // 2026-07-28 entry does so (its `auto` response mode) until the work sends something before its
 // result. This is the same rule for 2025 sessions, taken from the stream the SDK built:
 //   - the answer came within `waitMs` and nothing came before it but the priming event: one JSON
-//     body, with the session's id (a call that quick has nothing to resume);
+//     body, with the session's id (a call that quick has nothing to resume, so the events the SDK
+//     kept for it are forgotten when the store allows it);
 //   - anything else (a notification, a request to the client, a keep-alive, the stream ended
 //     without the answer, or `waitMs` passed): the SSE stream as the SDK made it, every byte held
 //     so far first, so a slow call keeps its priming event and can still be resumed.
@@ -28,7 +29,7 @@ export function loneRequestId(body: unknown): JsonRpcId | undefined {
  * `response` (the SDK's answer to a request whose id is `id`) as one JSON body when it qualifies
  * (above); otherwise an SSE response with the same status, headers and bytes.
  */
-export async function jsonWhenQuick(response: Response, id: JsonRpcId, waitMs = SSE_AFTER_MS): Promise<Response> {
+export async function jsonWhenQuick(response: Response, id: JsonRpcId, options: { waitMs?: number; forget?: (eventIds: string[]) => void } = {}): Promise<Response> {
   if (!isSse(response) || response.body === null) return response;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -36,14 +37,18 @@ export async function jsonWhenQuick(response: Response, id: JsonRpcId, waitMs = 
   const seen = new SeenEvents(id);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((resolve) => {
-    timer = setTimeout(resolve, waitMs, null);
+    timer = setTimeout(resolve, options.waitMs ?? SSE_AFTER_MS, null);
   });
   try {
     for (;;) {
       const read = reader.read();
       const next = await Promise.race([read, late]);
       if (next === null) return streamed(response, held, reader, read);
-      if (next.done) return seen.answer !== undefined && seen.complete ? asJson(response, seen.answer) : streamed(response, held, reader);
+      if (next.done) {
+        if (seen.answer === undefined || !seen.complete) return streamed(response, held, reader);
+        options.forget?.(seen.eventIds);
+        return asJson(response, seen.answer);
+      }
       held.push(next.value);
       if (!seen.add(decoder.decode(next.value, { stream: true }))) return streamed(response, held, reader);
     }
@@ -64,6 +69,8 @@ class SeenEvents {
   private text = '';
   /** The answer's JSON text, once its event came. */
   answer: string | undefined;
+  /** The ids of the events so far (the SDK keeps them for resumption). */
+  readonly eventIds: string[] = [];
 
   constructor(private readonly id: JsonRpcId) {}
 
@@ -90,7 +97,8 @@ class SeenEvents {
     for (const line of block.split('\n')) {
       if (line.startsWith('data:')) data = (data === undefined ? '' : `${data}\n`) + field(line, 5);
       else if (line.startsWith('event:')) event = field(line, 6);
-      else if (!line.startsWith('id:') && !line.startsWith('retry:')) return false; // a comment (keep-alive) or a field this does not know
+      else if (line.startsWith('id:')) this.eventIds.push(field(line, 3));
+      else if (!line.startsWith('retry:')) return false; // a comment (keep-alive) or a field this does not know
     }
     if (data === undefined || data === '') return true; // the priming event
     if (event !== 'message' || !isAnswerTo(data, this.id)) return false;

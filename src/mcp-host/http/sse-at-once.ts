@@ -4,6 +4,7 @@
 // sooner waited for that tick on every call (issue 14). A 2025 session's answer to a request is
 // first held for a moment, to go out as one JSON body when it is quick (quick-answers.ts).
 import { NodeStreamableHTTPServerTransport, type StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/node';
+import { MemoryEventStore } from './memory-event-store.js';
 import { jsonWhenQuick, loneRequestId } from './quick-answers.js';
 
 export type { NodeStreamableHTTPServerTransport };
@@ -17,7 +18,11 @@ let sdkChangeTold = false;
 /** A Node session transport with {@link streamSseAtOnce}; `warn` hears once per process if the SDK no longer allows it. */
 export function sseTransport(options: StreamableHTTPServerTransportOptions, warn: (message: string) => void): NodeStreamableHTTPServerTransport {
   const transport = new NodeStreamableHTTPServerTransport(options);
-  if (!streamSseAtOnce(transport) && !sdkChangeTold) {
+  // Events of an answer sent as JSON are dropped from this replica's memory; the shared store keeps
+  // them (deleting them would cost a database round trip per call) until its bounds drop them.
+  const store = options.eventStore;
+  const forget = store instanceof MemoryEventStore ? (ids: string[]) => ids.forEach((id) => store.drop(id)) : undefined;
+  if (!streamSseAtOnce(transport, forget) && !sdkChangeTold) {
     sdkChangeTold = true;
     warn('the MCP SDK changed: SSE responses wait a timer tick before they start (src/mcp-host/http/sse-at-once.ts)');
   }
@@ -26,10 +31,10 @@ export function sseTransport(options: StreamableHTTPServerTransportOptions, warn
 
 /**
  * Marks the transport's SSE responses `Transfer-Encoding: chunked`, and sends the answer to a POST of
- * one request as JSON when it is quick ({@link jsonWhenQuick}); false when the SDK no longer has the
- * inner transport this reaches for.
+ * one request as JSON when it is quick ({@link jsonWhenQuick}; `forget` drops the events kept for
+ * it); false when the SDK no longer has the inner transport this reaches for.
  */
-export function streamSseAtOnce(transport: NodeStreamableHTTPServerTransport): boolean {
+export function streamSseAtOnce(transport: NodeStreamableHTTPServerTransport, forget?: (eventIds: string[]) => void): boolean {
   // Private in the SDK's types: the Node adapter offers no hook between the Web transport and hono.
   const web = (transport as unknown as { _webStandardTransport?: WebTransport })._webStandardTransport;
   if (typeof web?.handleRequest !== 'function') return false;
@@ -38,7 +43,7 @@ export function streamSseAtOnce(transport: NodeStreamableHTTPServerTransport): b
   const marked: WebTransport['handleRequest'] = async (request, options) => {
     const id = request.method === 'POST' ? loneRequestId(options?.parsedBody) : undefined;
     const response = await handle(request, options);
-    return id === undefined ? markSseChunked(response) : jsonWhenQuick(response, id);
+    return id === undefined ? markSseChunked(response) : jsonWhenQuick(response, id, { forget });
   };
   web.handleRequest = marked;
   return true;
