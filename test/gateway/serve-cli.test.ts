@@ -186,8 +186,9 @@ describe('switchboard serve --http (process)', () => {
     const session = String(init.headers['mcp-session-id']);
     const headers = { ...auth, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
     expect((await rawPost(serve.url, headers, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
-    // The conformance suite's SSE probe: a 2025-03-26 header inside a 2025-11-25 session.
-    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'mcp__steady__echo', arguments: { text: 'primed' } } };
+    // The conformance suite's SSE probe: a 2025-03-26 header inside a 2025-11-25 session. A call that
+    // logs before its result streams (a quick answer alone would come back as JSON).
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'mcp__up__chatter', arguments: { steps: 1 } } };
     const res = await rawPost(serve.url, { ...headers, 'mcp-protocol-version': '2025-03-26' }, call);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/event-stream/);
@@ -195,7 +196,21 @@ describe('switchboard serve --http (process)', () => {
     expect(first).toMatch(/^id: \S+/m);
     expect(first).toMatch(/^retry: 1000$/m);
     expect(first).toMatch(/^data: ?$/m);
-    expect(res.body).toContain('steady:echo:primed');
+    expect(res.body).toContain('"id":2');
+  });
+
+  it('answers a quick call of a 2025 session as one JSON body', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const init = await rawPost(serve.url, auth, INIT);
+    expect(init.headers['content-type']).toBe('application/json');
+    const headers = { ...auth, 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-11-25' };
+    await rawPost(serve.url, headers, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'mcp__steady__echo', arguments: { text: 'whole' } } });
+    await rawPost(serve.url, headers, call(3)); // starts the upstream, which may take longer than a quick answer's wait
+    const res = await rawPost(serve.url, headers, call(4));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(res.body)).toMatchObject({ jsonrpc: '2.0', id: 4, result: { content: [{ type: 'text', text: 'steady:echo:whole' }] } });
   });
 
   it("relays a call's log messages and progress on that call's own SSE stream, before its result", async () => {
