@@ -1,9 +1,9 @@
 // A 2025 session's answer to one request, sent as one JSON body when it is quick. The SDK's session
 // transport answers every request with an SSE stream: the head, a priming event (an event id to
 // resume from), then the answer, in three writes, which the client must take apart with its SSE
-// parser. The revision lets the server answer with `application/json` instead, and the SDK's
-// 2026-07-28 entry does so (its `auto` response mode) until the work sends something before its
-// result. This is the same rule for 2025 sessions, taken from the stream the SDK built:
+// parser. The 2025-11-25 revision lets a server answer with `application/json` instead, and the
+// SDK's 2026-07-28 entry does so (its `auto` response mode) unless the work sends something before
+// its result. This is the same rule for 2025 sessions, taken from the stream the SDK built:
 //   - the answer came within `waitMs` and nothing came before it but the priming event: one JSON
 //     body, with the session's id (a call that quick has nothing to resume, so the events the SDK
 //     kept for it are forgotten when the store allows it);
