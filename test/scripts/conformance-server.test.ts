@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConformanceServer, type StartedServer } from '../fixtures/conformance-server.js';
-import { judge, listServerScenarios, parseBaseline, readScenarioResults, runConformanceCli, type ScenarioResult } from '../../scripts/conformance-server.js';
+import { cliComplaint, judge, listServerScenarios, parseBaseline, readScenarioResults, runConformanceCli, type ScenarioResult } from '../../scripts/conformance-server.js';
 import { spawnUrlServer, waitForExit } from '../support/fixture-processes.js';
 import { sliceOf, sliceTitle } from '../support/long-runs.js';
 import { removeTree } from '../support/temp.js';
@@ -115,5 +115,17 @@ describe('conformance scoring and baseline', () => {
       unknownEntries: ['zz'],
     });
     expect(judge(scenarios, new Map(scenarios.map((s) => result(s, true))), [])).toMatchObject({ failed: [], newFailures: [], staleEntries: [] });
+  });
+
+  it("takes the CLI's exit as an error unless its one complaint is a stale entry for a scenario none of whose checks applied", () => {
+    // The CLI's own words, colours included (dist/index.js of @modelcontextprotocol/conformance).
+    const stale = (name: string) => `\x1b[31mStale baseline entries (now passing - remove from baseline):\x1b[0m\n  ✓ ${name}\n\n\x1b[31mBaseline is stale: update your expected-failures file to remove passing entries.\x1b[0m\n`;
+    const vacuous: [string, ScenarioResult] = ['server-sse-polling', { scenario: 'server-sse-polling', passed: false, problems: ['no SUCCESS check recorded'] }];
+    const results = new Map([vacuous, result('tools-list', true)]);
+    expect(cliComplaint(0, '', results)).toBeUndefined();
+    expect(cliComplaint(1, stale('server-sse-polling'), results)).toBeUndefined();
+    expect(cliComplaint(1, stale('tools-list'), results)).toBe('conformance CLI exited with 1'); // really passing: this runner's judgement says so too
+    expect(cliComplaint(1, `${stale('server-sse-polling')}Unexpected failures (not in baseline):\n  ✗ ping\n`, results)).toBe('conformance CLI exited with 1');
+    expect(cliComplaint(1, 'Error: connect ECONNREFUSED', results)).toBe('conformance CLI exited with 1');
   });
 });
