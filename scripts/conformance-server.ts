@@ -188,30 +188,29 @@ async function runTarget(target: Target, scenarios: string[], running: Running):
   const baseline = parseBaseline(await readFile(baselinePath, 'utf8'));
   const started = await target.start();
   running.add(started.stop);
-  let cli: { code: number; output: string };
+  const runs: { code: number; output: string }[] = [];
   try {
     const selection = target.extension ?? (target.only ? target.only.filter((sc) => !EXTRA_SCENARIOS[target.requirements].includes(sc)) : undefined);
-    cli = { code: 0, output: '' };
     if (selection === undefined) {
-      cli = await runConformanceCli(['server', '--url', started.url, '--requirements', target.requirements, '-o', outDir, '--expected-failures', baselinePath], { running });
+      runs.push(await runConformanceCli(['server', '--url', started.url, '--requirements', target.requirements, '-o', outDir, '--expected-failures', baselinePath], { running }));
     }
     for (const scenario of [...(selection ?? []), ...scenarios.filter((sc) => EXTRA_SCENARIOS[target.requirements].includes(sc))]) {
       const wire = target.requirements === '2026-07-28' ? ['--spec-version', target.requirements, ...(target.extension ? ['--force'] : [])] : [];
-      const extra = await runConformanceCli(['server', '--url', started.url, '--scenario', scenario, ...wire, '-o', outDir, '--expected-failures', baselinePath], { running });
-      cli = { code: cli.code || extra.code, output: `${cli.output}${extra.output}` };
+      runs.push(await runConformanceCli(['server', '--url', started.url, '--scenario', scenario, ...wire, '-o', outDir, '--expected-failures', baselinePath], { running }));
     }
   } finally {
     running.delete(started.stop);
     await started.stop();
   }
-  await writeFile(join(outDir, 'cli.log'), cli.output);
+  await writeFile(join(outDir, 'cli.log'), runs.map((r) => r.output).join(''));
   const results = await readScenarioResults(outDir);
   const verdict = judge(scenarios, results, baseline);
   const errors: string[] = [];
   for (const s of verdict.newFailures) errors.push(`new failure: ${s} (${results.get(s)?.problems.join('; ') ?? 'no result'})`);
   for (const s of verdict.staleEntries) errors.push(`stale baseline entry: ${s} now passes; remove it from ${target.baseline}`);
   for (const s of verdict.unknownEntries) errors.push(`unknown scenario in ${target.baseline}: ${s}`);
-  const complaint = errors.length === 0 ? cliComplaint(cli.code, cli.output, results) : undefined;
+  // Each run of the CLI on its own: one that crashed is not hidden by another's harmless complaint.
+  const complaint = errors.length === 0 ? runs.map((r) => cliComplaint(r.code, r.output, results)).find((c) => c !== undefined) : undefined;
   if (complaint !== undefined) errors.push(`${complaint}; see ${join(outDir, 'cli.log')}`);
   return { verdict, results, errors };
 }
