@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readSse, type SseEvent } from '../../../test/support/raw-http-session.js';
 import { MemoryEventStore } from './memory-event-store.js';
-import { jsonWhenQuick, loneRequestId, SSE_AFTER_MS } from './quick-answers.js';
+import { JSON_AT_MOST_BYTES, jsonWhenQuick, loneRequestId, SSE_AFTER_MS } from './quick-answers.js';
 import { sseTransport } from './sse-at-once.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -181,6 +181,17 @@ describe('jsonWhenQuick', () => {
       expect(res.headers.get('transfer-encoding')).toBe('chunked');
       expect(await res.text()).toBe(chunks.join(''));
     }
+  });
+
+  it('streams a large answer as it is, without reading it all back, and sends one just under the bound as JSON', async () => {
+    const big = (id: number, length: number) => `event: message\nid: s_2\ndata: ${JSON.stringify({ result: { content: [{ type: 'text', text: 'x'.repeat(length) }] }, jsonrpc: '2.0', id })}\n\n`;
+    const over = [PRIMING, big(3, JSON_AT_MOST_BYTES)];
+    const res = await jsonWhenQuick(sse(over), 3, { forget: () => expect.unreachable('a streamed answer keeps its events') });
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(await res.text()).toBe(over.join(''));
+    const under = await jsonWhenQuick(sse([PRIMING, big(3, JSON_AT_MOST_BYTES - 1024)]), 3);
+    expect(under.headers.get('content-type')).toBe('application/json');
+    expect(((await under.json()) as { id: number }).id).toBe(3);
   });
 
   it('streams once the wait is over, the held bytes first and then the rest in order; a cancel reaches the source', async () => {
