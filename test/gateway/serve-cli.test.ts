@@ -197,6 +197,7 @@ describe('switchboard serve --http (process)', () => {
     expect(first).toMatch(/^retry: 1000$/m);
     expect(first).toMatch(/^data: ?$/m);
     expect(res.body).toContain('"id":2');
+    expect(res.body).toContain(':chattered 1'); // the call's result, as the probe saw the echo's before
   });
 
   it('answers a quick call of a 2025 session as one JSON body', async () => {
