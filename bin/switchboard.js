@@ -6,14 +6,22 @@ import module from 'node:module';
 
 module.enableCompileCache?.();
 
-const { main, serverArgv } = await import('../dist/cli/main.js');
+const { main, serverLaunch, forgetPreload } = await import('../dist/cli/main.js');
 
-// A server command runs with Node settings for a server (src/cli/server-flags.ts): the process
-// re-executes itself with the flags (same pid) before it has opened or read anything; what it
-// loaded to read its command line is loaded again (a server starts about 0.1 s later, once). Where
-// Node cannot (no process.execve, as on Windows) or the binary cannot be run again, it runs as it is.
-const relaunch = typeof process.execve === 'function' ? serverArgv(process) : undefined;
-if (relaunch && runnable(process.execPath)) process.execve(process.execPath, relaunch, process.env);
+// A server command runs with Node settings for a server (src/cli/server-flags.ts), and with jemalloc
+// where the system has it (src/cli/server-allocator.ts): the process re-executes itself with them
+// (same pid) before it has opened or read anything; what it loaded to read its command line is loaded
+// again (a server starts about 0.1 s later, once). Where Node cannot (no process.execve, as on
+// Windows) or the binary cannot be run again, it runs as it is.
+let relaunch;
+try {
+  relaunch = typeof process.execve === 'function' ? serverLaunch(process) : undefined;
+} catch (err) {
+  process.stderr.write(`switchboard: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(2); // a usage error (src/cli/exit-codes.ts)
+}
+if (relaunch && runnable(process.execPath)) process.execve(process.execPath, relaunch.argv, relaunch.env);
+forgetPreload(process.env);
 
 main(process.argv).then(
   (code) => {

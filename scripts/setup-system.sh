@@ -17,6 +17,7 @@ PACKAGES=(
   chromium        # chromium: the status page's browser test, through puppeteer-core (no browser is downloaded)
   firefox-esr     # firefox: the same test in Firefox, over WebDriver BiDi
   procps          # pgrep: the stdio tests find a server's processes by their marker
+  libjemalloc2    # jemalloc: the allocator serve and mcp-server preload where installed (src/cli/server-allocator.ts)
 )
 
 missing=()

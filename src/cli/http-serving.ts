@@ -7,6 +7,7 @@ import { isSwitchboardError } from '../util/index.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { listenFlag, nonNegativeInt, positiveInt, readBearerToken } from './flag-values.js';
+import { preloadedAllocator } from './server-allocator.js';
 
 export interface HttpServeFlags {
   http?: string;
@@ -88,6 +89,7 @@ export async function httpServeOptions(ctx: CliContext, flags: HttpServeFlags, o
 /** An HTTP listener's life: announce its URL (and an open door), serve until a signal, close. Exit code 0. */
 export async function serveUntilStopped(ctx: CliContext, host: { url: string; close(): Promise<void> }, stop: Promise<NodeJS.Signals>, noAuthRisk: string | null): Promise<number> {
   ctx.stdout.write(`listening on ${host.url}\n`);
+  ctx.logger.debug('http listening', { url: host.url, allocator: preloadedAllocator() });
   if (noAuthRisk !== null) ctx.stderr.write(`warning: authentication is disabled (--insecure-no-auth); ${noAuthRisk}\n`);
   const signal = await stop;
   ctx.stderr.write(`received ${signal}; shutting down\n`);

@@ -9,7 +9,8 @@ import { addCodexOptions, codexOverrides, type CodexFlags } from './codex-option
 import { parseWithoutCycles } from './zod-memoizer.js';
 
 /** For the launcher (bin/switchboard.js), which reads it from this module so that other commands load nothing more. */
-export { serverArgv } from './server-flags.js';
+export { serverLaunch } from './server-flags.js';
+export { forgetPreload } from './server-allocator.js';
 
 function override(value: string): ConfigOverride {
   try {

@@ -12,8 +12,10 @@
 //   there: on a 2-core machine the other threads' arenas of a gateway at rest held 11 to 26 MB with
 //   four workers and 7 to 16 MB with two, its process 104 against 92 MB on average (six pairs;
 //   docs/performance.md, "Issue 37, eighteenth round"). No more workers than cores, and at least two.
+// - The memory allocator: jemalloc where the system has it (server-allocator.ts).
 import os from 'node:os';
 import { asksForHelp, readCommandLine } from './command-line.js';
+import { allocatorPreload, type AllocatorMachine } from './server-allocator.js';
 
 /** The commands that run until stopped, serving clients. */
 const SERVER_COMMANDS: ReadonlySet<string> = new Set(['serve', 'mcp-server']);
@@ -51,22 +53,36 @@ export interface LaunchedProcess {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
+/** How to re-execute a server command: the arguments (argv[0] first) and the environment. */
+export interface ServerLaunch {
+  argv: string[];
+  env: Record<string, string | undefined>;
+}
+
+/** What the launch reads of the machine beyond the process: its cores and its allocator; tests pass their own. */
+export interface LaunchMachine {
+  cpus?: number;
+  allocator?: AllocatorMachine;
+}
+
 /**
- * The arguments to re-execute `proc` with (argv[0] first), or undefined to run as it is: not a server
- * command, or help asked for, or a debugger's `--inspect` (which a re-executed process would drop), or
- * every flag already chosen by the operator. A flag the operator set in Node's options or NODE_OPTIONS
- * (`--max-semi-space-size` or `--min-semi-space-size`; `--v8-pool-size`) is theirs: ours is left out.
- * The machine's cores (`cpus`, by default `os.availableParallelism()`, which reads the process's CPU
- * affinity and cgroup limits) are looked up only for a server command: every CLI run calls this.
+ * How to re-execute `proc`, or undefined to run as it is: not a server command, or help asked for,
+ * or a debugger's `--inspect` (which a re-executed process would drop), or nothing to change. A flag
+ * the operator set in Node's options or NODE_OPTIONS (`--max-semi-space-size` or
+ * `--min-semi-space-size`; `--v8-pool-size`) is theirs: ours is left out; so is an `LD_PRELOAD` of
+ * theirs. The machine's cores (by default `os.availableParallelism()`, which reads the process's CPU
+ * affinity and cgroup limits) and its allocator are looked up only for a server command: every CLI
+ * run calls this. Throws a UsageError for a bad `SWITCHBOARD_ALLOCATOR`.
  */
-export function serverArgv(proc: LaunchedProcess, cpus?: number): string[] | undefined {
+export function serverLaunch(proc: LaunchedProcess, machine: LaunchMachine = {}): ServerLaunch | undefined {
   const args = proc.argv.slice(2);
   const { command } = readCommandLine(args);
   if (command === undefined || !SERVER_COMMANDS.has(command)) return undefined;
   if (asksForHelp(args)) return undefined;
   const nodeOptions = [...proc.execArgv, ...(proc.env.NODE_OPTIONS ?? '').split(/\s+/)];
   if (nodeOptions.some((o) => o.startsWith('--inspect'))) return undefined;
-  const flags = serverFlags(cpus ?? os.availableParallelism()).filter((f) => !nodeOptions.some((o) => f.chosen.test(o)));
-  if (flags.length === 0) return undefined;
-  return [proc.argv[0]!, ...flags.map((f) => f.flag), ...proc.execArgv, ...proc.argv.slice(1)];
+  const flags = serverFlags(machine.cpus ?? os.availableParallelism()).filter((f) => !nodeOptions.some((o) => f.chosen.test(o)));
+  const preload = allocatorPreload(proc.env, machine.allocator);
+  if (flags.length === 0 && preload === undefined) return undefined;
+  return { argv: [proc.argv[0]!, ...flags.map((f) => f.flag), ...proc.execArgv, ...proc.argv.slice(1)], env: { ...proc.env, ...preload } };
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { serverFlagsFor } from '../../src/cli/server-flags.js';
-import { runCli } from '../support/cli.js';
+import { runCli, runCliProcess } from '../support/cli.js';
 import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { MANAGER_FIXTURE } from '../mcp/manager-harness.js';
 import { UPSTREAM_FIXTURE } from './gateway-harness.js';
@@ -42,6 +42,11 @@ function rawPost(url: string, headers: Record<string, string>, body: unknown): P
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
+}
+
+/** Whether jemalloc is loaded in process `pid`. */
+async function mapsJemalloc(pid: number): Promise<boolean> {
+  return (await readFile(`/proc/${pid}/maps`, 'utf8')).includes('libjemalloc');
 }
 
 function alive(pid: number): boolean {
@@ -130,13 +135,34 @@ describe('switchboard serve over stdio (process)', () => {
   }, 60_000);
 });
 
+describe('switchboard serve: the allocator (process)', () => {
+  it('runs on the system allocator when SWITCHBOARD_ALLOCATOR=system, and refuses a value it does not know', async () => {
+    requireBuild();
+    const { home, work, env } = await makeHome('');
+    try {
+      const serve = await spawnServe(['--http', '127.0.0.1:0', '--insecure-no-auth'], { env: { ...env, SWITCHBOARD_ALLOCATOR: 'system' }, cwd: work });
+      try {
+        expect(await mapsJemalloc(serve.child.pid!)).toBe(false);
+      } finally {
+        await serve.stop();
+      }
+      const bad = await runCliProcess(['serve', '--http', '127.0.0.1:0', '--insecure-no-auth'], { home, env: { ...env, SWITCHBOARD_ALLOCATOR: 'mimalloc' }, cwd: work });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toBe('switchboard: SWITCHBOARD_ALLOCATOR must be auto, jemalloc, system or unset, not "mimalloc"\n');
+    } finally {
+      await removeTree(home);
+    }
+  }, 60_000);
+});
+
 describe('switchboard serve --http (process)', () => {
   let serve: ServeProcess;
   let home: string;
   beforeAll(async () => {
     requireBuild();
     const made = await makeHome(
-      `${serverToml('steady', MANAGER_FIXTURE, { MGR_NAME: 'steady' })}${serverToml('crashy', MANAGER_FIXTURE, { MGR_NAME: 'crashy' })}${serverToml('up', UPSTREAM_FIXTURE, { GW_NAME: 'up' })}`,
+      // up asks for the preload by name: the gateway's own must not be there to pass on.
+      `${serverToml('steady', MANAGER_FIXTURE, { MGR_NAME: 'steady' })}${serverToml('crashy', MANAGER_FIXTURE, { MGR_NAME: 'crashy' })}${serverToml('up', UPSTREAM_FIXTURE, { GW_NAME: 'up' })}env_vars = ["LD_PRELOAD", "SWITCHBOARD_PRELOADED_ALLOCATOR"]\n`,
     );
     home = made.home;
     await writeFile(path.join(home, 'token'), `${TOKEN}\n`, { mode: 0o600 });
@@ -169,6 +195,28 @@ describe('switchboard serve --http (process)', () => {
     const flags = serverFlagsFor();
     expect(cmdline.slice(0, flags.length + 2)).toEqual([process.execPath, ...flags, BIN]);
     expect(cmdline).toContain('serve');
+  });
+
+  it('runs on jemalloc where the system has it, and the servers it starts do not inherit the preload', { tags: ['jemalloc'] }, async () => {
+    const pid = serve.child.pid!;
+    expect(await mapsJemalloc(pid)).toBe(true);
+    const log = path.join(home, 'log', 'switchboard.log');
+    const line = await waitFor(async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').find((l) => l.includes('http listening')), 'the listening line in the debug log', 10_000);
+    expect(line).toMatch(/"allocator":"jemalloc \(\/\S+libjemalloc\.so\.2\)"/);
+    // A call, so that its server is running (the servers start with the first session).
+    const client = new Client({ name: 'allocator-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(serve.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    try {
+      expect(await client.callTool({ name: 'mcp__up__echo', arguments: { text: 'hi' } })).toMatchObject({ content: [{ type: 'text', text: 'up:hi' }] });
+    } finally {
+      await client.close();
+    }
+    const servers = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')).trim().split(/\s+/).filter(Boolean).map(Number);
+    expect(servers.length).toBeGreaterThan(0);
+    for (const server of servers) {
+      expect(await mapsJemalloc(server)).toBe(false);
+      expect((await readFile(`/proc/${server}/environ`, 'utf8')).split('\0').filter((v) => /^(LD_PRELOAD|SWITCHBOARD_PRELOADED_ALLOCATOR)=/.test(v))).toEqual([]);
+    }
   });
 
   it('refuses foreign Host and Origin headers (DNS rebinding) with 403', async () => {
