@@ -20,6 +20,7 @@ import type { ComposedIdentities } from './caller-identity-compose.js';
 import { LiveConfig, serversSummary } from './config-reload.js';
 import { restartNeeded } from './restart-keys.js';
 import { agentCwd, sessionSettings, type CodexFlags } from './codex-options.js';
+import { ALLOCATOR_HELP } from './server-allocator.js';
 
 interface McpServerFlags extends HttpServeFlags, CodexFlags {
   maxTurns?: number;
@@ -75,6 +76,8 @@ Codex command lines:
   model, sandbox, approval-policy, cwd, profile or config still wins, over HTTP within the
   caller's ceilings (docs/server-auth.md: a caller never picks the provider, and its sandbox and
   approval policy go no further than the server's own unless its [server_auth] rule says so).
+
+${ALLOCATOR_HELP}
 
 Examples:
   claude mcp add codex -- switchboard -m gpt-5.3-codex mcp-server

@@ -16,6 +16,7 @@ import { composeServerAuth, type ServedAuth } from './server-auth-compose.js';
 import { LiveConfig, serversSummary } from './config-reload.js';
 import { restartNeeded } from './restart-keys.js';
 import type { Observability } from './observability.js';
+import { ALLOCATOR_HELP } from './server-allocator.js';
 import { composeCallerIdentities, type ComposedIdentities } from './caller-identity-compose.js';
 
 interface ServeFlags extends HttpServeFlags {
@@ -76,6 +77,8 @@ Security (HTTP), as for \`switchboard mcp-server --http\`:
   tokens of the configured issuer (RFC 9728 metadata at /.well-known/oauth-protected-resource),
   shows each caller only the tools, prompts and resources its token's claims allow, limits each
   caller and writes an audit trail (\`switchboard audit tail\`). See docs/server-auth.md.
+
+${ALLOCATOR_HELP}
 
 Examples:
   claude mcp add switchboard -- switchboard serve

@@ -71,8 +71,10 @@ describe('the allocator of a server command', () => {
     const proc = env();
     const launch = serverLaunch(proc, { cpus: BIG, allocator: linux(JEMALLOC) });
     expect(launch?.argv).toEqual([NODE, SERVER_HEAP_FLAG, SCRIPT, 'serve']);
-    expect(launch?.env).toMatchObject({ PATH: '/usr/bin', LD_PRELOAD: JEMALLOC });
+    expect(launch?.env).toMatchObject({ PATH: '/usr/bin', LD_PRELOAD: JEMALLOC, MALLOC_CONF: 'background_thread:true' });
     expect(proc.env).toEqual({ PATH: '/usr/bin' });
+    // jemalloc settings of the operator's are theirs.
+    expect(serverLaunch(env({ MALLOC_CONF: 'narenas:1' }), { cpus: BIG, allocator: linux(JEMALLOC) })?.env).toMatchObject({ LD_PRELOAD: JEMALLOC, MALLOC_CONF: 'narenas:1' });
     // Every flag chosen by the operator: re-executed for the allocator alone.
     expect(serverLaunch(launched(['serve'], ['--max-semi-space-size=4']), { cpus: BIG, allocator: linux(JEMALLOC) })?.argv).toEqual([NODE, '--max-semi-space-size=4', SCRIPT, 'serve']);
   });
@@ -112,5 +114,8 @@ describe('the allocator of a server command', () => {
     const theirs: Record<string, string> = { LD_PRELOAD: '/opt/their.so' };
     forgetPreload(theirs);
     expect(theirs).toEqual({ LD_PRELOAD: '/opt/their.so' });
+    const theirConf = { ...serverLaunch(env({ MALLOC_CONF: 'narenas:1' }), { cpus: BIG, allocator: linux(JEMALLOC) })!.env };
+    forgetPreload(theirConf);
+    expect(theirConf).toEqual({ PATH: '/usr/bin', MALLOC_CONF: 'narenas:1' });
   });
 });

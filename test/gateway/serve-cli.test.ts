@@ -2,7 +2,7 @@
 // with protocol frames only on stdout and a clean exit at EOF, and the HTTP front door (bearer token,
 // Host and Origin) shared with `mcp-server --http`, plus an upstream crash that leaves it serving.
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,7 +162,7 @@ describe('switchboard serve --http (process)', () => {
     requireBuild();
     const made = await makeHome(
       // up asks for the preload by name: the gateway's own must not be there to pass on.
-      `${serverToml('steady', MANAGER_FIXTURE, { MGR_NAME: 'steady' })}${serverToml('crashy', MANAGER_FIXTURE, { MGR_NAME: 'crashy' })}${serverToml('up', UPSTREAM_FIXTURE, { GW_NAME: 'up' })}env_vars = ["LD_PRELOAD", "SWITCHBOARD_PRELOADED_ALLOCATOR"]\n`,
+      `${serverToml('steady', MANAGER_FIXTURE, { MGR_NAME: 'steady' })}${serverToml('crashy', MANAGER_FIXTURE, { MGR_NAME: 'crashy' })}${serverToml('up', UPSTREAM_FIXTURE, { GW_NAME: 'up' })}env_vars = ["LD_PRELOAD", "MALLOC_CONF", "SWITCHBOARD_PRELOADED_ALLOCATOR"]\n`,
     );
     home = made.home;
     await writeFile(path.join(home, 'token'), `${TOKEN}\n`, { mode: 0o600 });
@@ -211,11 +211,14 @@ describe('switchboard serve --http (process)', () => {
     } finally {
       await client.close();
     }
+    // jemalloc returns memory from threads of its own (MALLOC_CONF background_thread:true).
+    const threads = await Promise.all((await readdir(`/proc/${pid}/task`)).map((t) => readFile(`/proc/${pid}/task/${t}/comm`, 'utf8')));
+    expect(threads.map((t) => t.trim())).toContain('jemalloc_bg_thd');
     const servers = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')).trim().split(/\s+/).filter(Boolean).map(Number);
     expect(servers.length).toBeGreaterThan(0);
     for (const server of servers) {
       expect(await mapsJemalloc(server)).toBe(false);
-      expect((await readFile(`/proc/${server}/environ`, 'utf8')).split('\0').filter((v) => /^(LD_PRELOAD|SWITCHBOARD_PRELOADED_ALLOCATOR)=/.test(v))).toEqual([]);
+      expect((await readFile(`/proc/${server}/environ`, 'utf8')).split('\0').filter((v) => /^(LD_PRELOAD|MALLOC_CONF|SWITCHBOARD_PRELOADED_ALLOCATOR)=/.test(v))).toEqual([]);
     }
   });
 
