@@ -1,6 +1,6 @@
 // The memory allocator of a long-running server command. glibc's malloc keeps the memory V8's
 // compilers free in the arena of the thread that freed it, and gives back only what sits at an
-// arena's top: a gateway at rest held 10 to 27 MB of such free memory, and its process was 89 to
+// arena's top: a gateway at rest held 9 to 27 MB of such free memory, and its process was 89 to
 // 117 MB where the same process under jemalloc, which returns freed pages after about ten seconds,
 // was 84 to 88 MB (docs/performance.md, "Issue 37, twentieth round"). Node links glibc's malloc, so
 // the launcher preloads jemalloc (`LD_PRELOAD`) in the re-execution that sets V8's flags, when the
