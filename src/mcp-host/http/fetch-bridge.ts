@@ -14,7 +14,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { errorMessage, jsonRpcError } from '../../util/index.js';
 import { idOf } from './http-io.js';
-import { markSseChunked } from './sse-at-once.js';
+import { markSseChunked } from './sse-chunked.js';
 
 /** The SDK's serving entry, as `createMcpHandler` returns it. */
 export interface FetchFace {

@@ -12,6 +12,7 @@
 //     the SDK made it, every byte held so far first, so a slow call keeps its priming event and can
 //     still be resumed.
 // Anything this does not recognise goes out as the SSE stream: the fallback is today's answer.
+import { markSseChunked } from './sse-chunked.js';
 
 /** How long a request's answer is held back hoping to send it as JSON; then its SSE stream starts. */
 export const SSE_AFTER_MS = 200;
@@ -157,7 +158,5 @@ function streamed(response: Response, held: Uint8Array[], reader: ReadableStream
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  const headers = new Headers(response.headers);
-  headers.set('transfer-encoding', 'chunked'); // so that hono's Node adapter starts it at once (sse-at-once.ts)
-  return new Response(body, { status: response.status, headers });
+  return markSseChunked(new Response(body, { status: response.status, headers: response.headers }));
 }

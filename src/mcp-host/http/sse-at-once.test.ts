@@ -6,7 +6,8 @@ import { Server } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { post2025 } from '../../../test/support/raw-http-session.js';
 import { MemoryEventStore } from './memory-event-store.js';
-import { markSseChunked, streamSseAtOnce } from './sse-at-once.js';
+import { streamSseAtOnce } from './sse-at-once.js';
+import { markSseChunked } from './sse-chunked.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
