@@ -17,7 +17,7 @@ let relaunch;
 try {
   relaunch = typeof process.execve === 'function' ? serverLaunch(process) : undefined;
 } catch (err) {
-  process.stderr.write(`switchboard: ${err instanceof Error ? err.message : String(err)}\n`);
+  report(err);
   process.exit(2); // a usage error (src/cli/exit-codes.ts)
 }
 if (relaunch && runnable(process.execPath)) process.execve(process.execPath, relaunch.argv, relaunch.env);
@@ -28,10 +28,14 @@ main(process.argv).then(
     process.exitCode = code;
   },
   (err) => {
-    process.stderr.write(`switchboard: ${err instanceof Error ? err.message : String(err)}\n`);
+    report(err);
     process.exitCode = 1;
   },
 );
+
+function report(err) {
+  process.stderr.write(`switchboard: ${err instanceof Error ? err.message : String(err)}\n`);
+}
 
 /** Taken with getBuiltinModule, not imported: an import of node:fs loads its streams (see scripts/bundle-options.ts). */
 function runnable(file) {

@@ -29,7 +29,7 @@ const LIBRARY = 'libjemalloc.so.2';
 export const ALLOCATOR_HELP = `Memory:
   On Linux the server runs on jemalloc where the system has it (Debian and Ubuntu: libjemalloc2),
   which gives freed memory back where glibc's allocator keeps it: a smaller process at rest. The
-  servers and commands it starts do not inherit it. ${'$'}SWITCHBOARD_ALLOCATOR: auto (default),
+  servers and commands it starts do not inherit it. $${ALLOCATOR_VAR}: auto (default),
   jemalloc (refuse to start without it) or system. See docs/gateway.md, "The memory allocator".`;
 
 const CHOICES = ['auto', 'jemalloc', 'system'] as const;
@@ -64,6 +64,11 @@ const thisMachine = (): AllocatorMachine => ({
   },
 });
 
+/** The jemalloc library a server command would preload on `machine`, or undefined (none found, or not Linux). */
+export function installedJemalloc(machine: AllocatorMachine = thisMachine()): string | undefined {
+  return machine.platform === 'linux' ? jemallocPaths(machine.arch).find((p) => machine.exists(p)) : undefined;
+}
+
 /**
  * The environment additions that preload jemalloc for a server command, or undefined to keep the
  * system allocator: chosen so, not Linux, no jemalloc installed (unless required), or an `LD_PRELOAD`
@@ -74,16 +79,16 @@ export function allocatorPreload(env: Readonly<Record<string, string | undefined
   const value = (env[ALLOCATOR_VAR] ?? '').trim() || 'auto';
   if (!(CHOICES as readonly string[]).includes(value)) throw new UsageError(`${ALLOCATOR_VAR} must be ${CHOICES.join(', ')} or unset, not ${JSON.stringify(value)}`);
   const choice = value as Choice;
-  if (choice === 'system' || env[PRELOADED_VAR] || (env.LD_PRELOAD ?? '').trim() !== '') return undefined;
-  if (machine.platform !== 'linux') {
-    if (choice === 'jemalloc') throw new UsageError(`${ALLOCATOR_VAR}=jemalloc is for Linux, where glibc's allocator is the default; unset it on ${machine.platform}`);
-    return undefined;
-  }
-  const paths = jemallocPaths(machine.arch);
-  const library = paths.find((p) => machine.exists(p));
+  // An LD_PRELOAD already set is the operator's, or ours in the re-executed process.
+  if (choice === 'system' || (env.LD_PRELOAD ?? '').trim() !== '') return undefined;
+  const library = installedJemalloc(machine);
   if (library === undefined) {
-    if (choice === 'jemalloc') throw new UsageError(`${ALLOCATOR_VAR}=jemalloc, but ${LIBRARY} is in none of ${paths.join(', ')}: install it (Debian and Ubuntu: apt-get install libjemalloc2), or unset ${ALLOCATOR_VAR} to run with the system allocator`);
-    return undefined;
+    if (choice !== 'jemalloc') return undefined;
+    throw new UsageError(
+      machine.platform !== 'linux'
+        ? `${ALLOCATOR_VAR}=jemalloc is for Linux, where glibc's allocator is the default; unset it on ${machine.platform}`
+        : `${ALLOCATOR_VAR}=jemalloc, but ${LIBRARY} is in none of ${jemallocPaths(machine.arch).join(', ')}: install it (Debian and Ubuntu: apt-get install libjemalloc2), or unset ${ALLOCATOR_VAR} to run with the system allocator`,
+    );
   }
   const added: Record<string, string> = { LD_PRELOAD: library };
   if ((env.MALLOC_CONF ?? '').trim() === '') added.MALLOC_CONF = JEMALLOC_CONF;
@@ -98,11 +103,11 @@ let preloaded: string | undefined;
  * {@link preloadedAllocator}.
  */
 export function forgetPreload(env: Record<string, string | undefined> = process.env): void {
-  const added = env[PRELOADED_VAR];
+  const added = env[PRELOADED_VAR]?.split(',');
   if (added === undefined) return;
   delete env[PRELOADED_VAR];
-  if (added.split(',').includes('LD_PRELOAD')) preloaded = env.LD_PRELOAD;
-  for (const name of added.split(',')) if (name === 'LD_PRELOAD' || name === 'MALLOC_CONF') delete env[name];
+  if (added.includes('LD_PRELOAD')) preloaded = env.LD_PRELOAD;
+  for (const name of ['LD_PRELOAD', 'MALLOC_CONF']) if (added.includes(name)) delete env[name];
 }
 
 /** The allocator this process runs with, as its launcher chose it: `jemalloc (<path>)` or `system`. */

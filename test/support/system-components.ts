@@ -6,7 +6,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import { nginxBinary } from '../../scripts/cluster/cluster.mjs';
 // The sandbox module itself, not core's index: the config loads this file, and all of core costs seconds.
-import { jemallocPaths } from '../../src/cli/server-allocator.js';
+import { installedJemalloc, jemallocPaths } from '../../src/cli/server-allocator.js';
 import { BwrapSandbox } from '../../src/core/sandbox/bwrap.js';
 import { POSTGRES_NOT_FOUND, postgresBinDir } from './postgres.js';
 import { SSHD } from './test-sshd.js';
@@ -80,7 +80,7 @@ export const COMPONENTS: readonly SystemComponent[] = [
   },
   { id: 'openssl', what: "openssl, the exec-server TLS test's throwaway certificate", probe: () => command('openssl') },
   // Where the launcher looks for it (src/cli/server-allocator.ts).
-  { id: 'jemalloc', what: 'jemalloc, the allocator a server command preloads where installed', probe: () => (jemallocPaths(process.arch).some((p) => existsSync(p)) ? null : `libjemalloc.so.2 is in none of ${jemallocPaths(process.arch).join(', ')}`) },
+  { id: 'jemalloc', what: 'jemalloc, the allocator a server command preloads where installed', probe: () => (installedJemalloc() !== undefined ? null : `libjemalloc.so.2 is in none of ${jemallocPaths(process.arch).join(', ')}`) },
 ];
 
 /** The components named by $SWITCHBOARD_TEST_HIDE; an unknown name is an error that lists the known ones. */
