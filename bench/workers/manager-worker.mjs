@@ -2,7 +2,8 @@
 // baseline in the same process, and prints the figures as JSON. bench/manager.bench.ts drives it;
 // running outside the bench harness keeps its module loader out of the hot paths being measured.
 // Usage: node manager-worker.mjs <cold|calls|memory> <args json> (cold {spec, runs, compileCache?,
-// negotiation?}, calls {spec, n, warmup}, memory {spec, side, bundledIn?})
+// negotiation?}, calls {spec, n, warmup}, memory {spec, side, bundledIn?}); a `cold` run with
+// compileCache 'warm' also measures the servers' own start-up floor beside the two (`floor`).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,6 +79,40 @@ async function sdkCold(spec, n, negotiation) {
 }
 
 /**
+ * The servers' own start-up floor: `n` servers spawned in parallel through the SDK's stdio transport
+ * with no client behind it. Each is sent `initialize`, `notifications/initialized` and `tools/list`
+ * at once (no waiting between them, nothing validated), and the time runs until the last one has
+ * answered its `tools/list`. `env` adds to the servers' environment: the home's compile cache, as
+ * the manager's servers have it.
+ */
+async function serversFloor(spec, n, env) {
+  const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+  const started = performance.now();
+  const servers = await Promise.all(
+    Array.from({ length: n }, async () => {
+      const transport = new StdioClientTransport({ command: NODE, args: spec.args, env: { PATH: process.env.PATH ?? '', ...spec.env, ...env }, stderr: 'ignore' });
+      const listed = new Promise((resolve, reject) => {
+        transport.onmessage = (m) => {
+          if (m.id !== 2) return;
+          if (Array.isArray(m.result?.tools)) resolve(m.result.tools.length);
+          else reject(new Error(`tools/list failed: ${JSON.stringify(m.error ?? m)}`));
+        };
+        transport.onerror = reject;
+        transport.onclose = () => reject(new Error('the server closed before answering tools/list'));
+      });
+      await transport.start();
+      await transport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-floor', version: '1.0.0' } } });
+      await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      await transport.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+      return { transport, tools: await listed };
+    }),
+  );
+  const ms = performance.now() - started;
+  await Promise.all(servers.map(({ transport }) => transport.close()));
+  return { ms, tools: servers.reduce((sum, s) => sum + s.tools, 0) };
+}
+
+/**
  * The manager as `createConnectionManager` builds it from `home`'s config.toml (the CLI's and the
  * library's entry), with its defaults: local servers get the Node compile cache under the home, and
  * each server's snapshot (its tools and the protocol era it spoke) is kept there. `listAllTools`
@@ -112,7 +147,8 @@ async function managerCold(spec, n, home) {
  * `compileCache`: undefined measures the manager alone (no compile cache for its servers, as the SDK
  * clients have none, and no snapshots); 'first' and 'warm' measure it as `createConnectionManager`
  * builds it, with the home's cache (the servers' compile cache and snapshots) emptied before every
- * run (a user's first run) or kept from a warm-up run (every run after it). `negotiation`: the SDK
+ * run (a user's first run) or kept from a warm-up run (every run after it). 'warm' also measures the
+ * servers' own start-up floor (serversFloor) with the home's compile cache. `negotiation`: the SDK
  * clients' mode (see sdkClients).
  */
 async function cold({ spec, runs, compileCache, negotiation }) {
@@ -120,24 +156,26 @@ async function cold({ spec, runs, compileCache, negotiation }) {
   const emptyCache = () => rmSync(path.join(home, 'cache'), { recursive: true, force: true });
   await sdkCold(spec, 10, negotiation); // file cache warm for both sides
   if (home) await managerCold(spec, 10, home); // and the home's cache written
-  const ours = [];
-  const base = [];
-  let tools = {};
   const ourRun = () => {
     if (compileCache === 'first') emptyCache();
     return managerCold(spec, 10, home);
   };
+  const sides = { ours: ourRun, base: () => sdkCold(spec, 10, negotiation) };
+  if (compileCache === 'warm') sides.floor = () => serversFloor(spec, 10, { NODE_COMPILE_CACHE: path.join(home, 'cache', 'node-compile') });
+  const names = Object.keys(sides);
+  const figures = Object.fromEntries(names.map((name) => [name, []]));
+  const tools = {};
   for (let i = 0; i < runs; i++) {
-    // Alternate which side goes first, so drift on a shared machine hits both alike.
-    const first = i % 2 === 0 ? await ourRun() : await sdkCold(spec, 10, negotiation);
-    const second = i % 2 === 0 ? await sdkCold(spec, 10, negotiation) : await ourRun();
-    const [m, b] = i % 2 === 0 ? [first, second] : [second, first];
-    ours.push(m.ms);
-    base.push(b.ms);
-    tools = { ours: m.tools, base: b.tools };
+    // Rotate which side goes first, so drift on a shared machine hits every side alike.
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(i + k) % names.length];
+      const r = await sides[name]();
+      figures[name].push(r.ms);
+      tools[name] = r.tools;
+    }
   }
   if (home) rmSync(home, { recursive: true, force: true });
-  return { ours, base, tools };
+  return { ...figures, tools };
 }
 
 /** `warmup`: calls each side makes before the measured ones (the bench's constant). */
