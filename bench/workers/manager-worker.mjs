@@ -53,6 +53,11 @@ async function sdk(bundledIn) {
   return { Client, StdioClientTransport };
 }
 
+/** The SDK's stdio transport to a server started as `spec` says, `env` added to its environment. */
+function stdioTo(StdioClientTransport, spec, env = {}) {
+  return new StdioClientTransport({ command: NODE, args: spec.args, env: { PATH: process.env.PATH ?? '', ...spec.env, ...env }, stderr: 'ignore' });
+}
+
 /**
  * `bundledIn`: the folder of the SDK client bundled as switchboard's build bundles it (`memory` only).
  * `negotiation` 'auto': the clients probe with `server/discover` first, as the manager does; unset,
@@ -64,7 +69,7 @@ async function sdkClients(spec, n, bundledIn, negotiation) {
   return Promise.all(
     Array.from({ length: n }, async () => {
       const client = new Client({ name: 'bench-baseline', version: '1.0.0' }, options);
-      await client.connect(new StdioClientTransport({ command: NODE, args: spec.args, env: { PATH: process.env.PATH ?? '', ...spec.env }, stderr: 'ignore' }));
+      await client.connect(stdioTo(StdioClientTransport, spec));
       return { client, tools: (await client.listTools()).tools.length };
     }),
   );
@@ -86,11 +91,11 @@ async function sdkCold(spec, n, negotiation) {
  * the manager's servers have it.
  */
 async function serversFloor(spec, n, env) {
-  const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+  const { StdioClientTransport } = await sdk();
   const started = performance.now();
   const servers = await Promise.all(
     Array.from({ length: n }, async () => {
-      const transport = new StdioClientTransport({ command: NODE, args: spec.args, env: { PATH: process.env.PATH ?? '', ...spec.env, ...env }, stderr: 'ignore' });
+      const transport = stdioTo(StdioClientTransport, spec, env);
       const listed = new Promise((resolve, reject) => {
         transport.onmessage = (m) => {
           if (m.id !== 2) return;
