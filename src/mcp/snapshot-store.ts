@@ -13,6 +13,7 @@ export interface ToolSnapshot {
   schema_version: number;
   server: string;
   config_hash: string;
+  /** When the file was written: a start whose live list changed nothing in it leaves it as it was. */
   saved_at: string;
   tools: Tool[];
   /** Absent in snapshots written before the 2026-07-28 revision was spoken. */
@@ -50,7 +51,20 @@ export function snapshotConfigHash(config: McpServerConfig): string {
   return textHash64(stableJson({ transport: config.transport, environment: config.environment }));
 }
 
+/** What a snapshot says beyond its header, as one text: the same text is the same snapshot. */
+function snapshotBody(tools: unknown, era: unknown, cache: unknown): string {
+  return JSON.stringify({ tools, ...(era ? { era } : {}), ...(cache ? { cache } : {}) });
+}
+
 export class SnapshotStore {
+  /**
+   * The body of each file this store has read and not written since: a start's first save of a live
+   * list that is what its snapshot already held (every later run of a server that did not change)
+   * writes nothing. Ten such writes, each a temporary file, an fsync, a rename and a readdir, were
+   * about a third of the manager's CPU over a later run's cold start (docs/performance.md).
+   */
+  private readonly readBodies = new Map<string, string>();
+
   constructor(
     private readonly dir: string,
     private readonly logger: Logger,
@@ -86,6 +100,8 @@ export class SnapshotStore {
         this.logger.warn('ignoring mismatched MCP tool snapshot', { file });
         return undefined;
       }
+      // As the file holds them (a malformed era or hint differs from any a save would write).
+      this.readBodies.set(file, snapshotBody(data.tools, data.era, data.cache));
       return { ...(data as ToolSnapshot), era: parseServerEra(data.era), cache: parseSnapshotCache(data.cache) };
     } catch (err) {
       this.logger.warn('ignoring corrupt MCP tool snapshot', { file, error: String(err) });
@@ -93,21 +109,21 @@ export class SnapshotStore {
     }
   }
 
-  /** Persist the live list; older snapshots of the same server (other configs) are removed. */
+  /**
+   * Persist the live list; older snapshots of the same server (other configs) are removed. A list
+   * (with its era and cache hint) that is what this store last read from the file is not written again.
+   */
   async save(config: McpServerConfig, tools: readonly Tool[], era?: ServerEra, cache?: SnapshotCache): Promise<void> {
     const hash = snapshotConfigHash(config);
-    const snapshot = {
-      schema_version: SNAPSHOT_SCHEMA_VERSION,
-      server: config.name,
-      config_hash: hash,
-      saved_at: new Date().toISOString(),
-      tools: [...tools],
-      ...(era ? { era: serializeServerEra(era) } : {}),
-      ...(cache ? { cache } : {}),
-    };
     const file = this.fileFor(config.name, hash);
+    const body = snapshotBody(tools, era ? serializeServerEra(era) : undefined, cache);
+    const read = this.readBodies.get(file);
+    this.readBodies.delete(file);
+    if (body === read) return;
+    const head = JSON.stringify({ schema_version: SNAPSHOT_SCHEMA_VERSION, server: config.name, config_hash: hash, saved_at: new Date().toISOString() });
     try {
-      await writeFileAtomic(file, JSON.stringify(snapshot), { mode: 0o600 });
+      // The header's fields, then the body's: two JSON objects' texts joined into one.
+      await writeFileAtomic(file, `${head.slice(0, -1)},${body.slice(1)}`, { mode: 0o600 });
       const prefix = `${config.name}-`;
       for (const entry of await readdir(this.dir)) {
         if (entry.startsWith(prefix) && entry.endsWith('.json') && entry !== path.basename(file) && /^[0-9a-f]{16}\.json$/.test(entry.slice(prefix.length))) {
