@@ -60,8 +60,8 @@ export class SnapshotStore {
   /**
    * The body of each file this store has read and not written since: a start's first save of a live
    * list that is what its snapshot already held (every later run of a server that did not change)
-   * writes nothing. Ten such writes, each a temporary file, an fsync, a rename and a readdir, were
-   * about a third of the manager's CPU over a later run's cold start (docs/performance.md).
+   * writes nothing. Ten such writes, each a temporary file, an fsync, a rename and a readdir, cost
+   * 10 to 40 ms of the manager's CPU in a later run's cold start (docs/performance.md).
    */
   private readonly readBodies = new Map<string, string>();
 
