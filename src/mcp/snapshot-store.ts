@@ -58,12 +58,14 @@ function snapshotBody(tools: unknown, era: unknown, cache: unknown): string {
 
 export class SnapshotStore {
   /**
-   * The body of each file this store has read and not written since: a start's first save of a live
-   * list that is what its snapshot already held (every later run of a server that did not change)
-   * writes nothing. Ten such writes, each a temporary file, an fsync, a rename and a readdir, cost
-   * 10 to 40 ms of the manager's CPU in a later run's cold start (docs/performance.md).
+   * What each file this store has read and not written since held (its tools, era and cache hint as
+   * parsed): a start's first save of a live list that is what its snapshot already held (every later
+   * run of a server that did not change) writes nothing. Ten such writes, each a temporary file, an
+   * fsync, a rename and a readdir, cost 10 to 40 ms of the manager's CPU in a later run's cold start
+   * (docs/performance.md). The texts are compared at that save, so a command that only reads
+   * snapshots makes none.
    */
-  private readonly readBodies = new Map<string, string>();
+  private readonly lastRead = new Map<string, Pick<ToolSnapshot, 'tools'> & { era?: unknown; cache?: unknown }>();
 
   constructor(
     private readonly dir: string,
@@ -101,7 +103,7 @@ export class SnapshotStore {
         return undefined;
       }
       // As the file holds them (a malformed era or hint differs from any a save would write).
-      this.readBodies.set(file, snapshotBody(data.tools, data.era, data.cache));
+      this.lastRead.set(file, { tools: data.tools, era: data.era, cache: data.cache });
       return { ...(data as ToolSnapshot), era: parseServerEra(data.era), cache: parseSnapshotCache(data.cache) };
     } catch (err) {
       this.logger.warn('ignoring corrupt MCP tool snapshot', { file, error: String(err) });
@@ -117,9 +119,9 @@ export class SnapshotStore {
     const hash = snapshotConfigHash(config);
     const file = this.fileFor(config.name, hash);
     const body = snapshotBody(tools, era ? serializeServerEra(era) : undefined, cache);
-    const read = this.readBodies.get(file);
-    this.readBodies.delete(file);
-    if (body === read) return;
+    const read = this.lastRead.get(file);
+    this.lastRead.delete(file);
+    if (read && body === snapshotBody(read.tools, read.era, read.cache)) return;
     const head = JSON.stringify({ schema_version: SNAPSHOT_SCHEMA_VERSION, server: config.name, config_hash: hash, saved_at: new Date().toISOString() });
     try {
       // The header's fields, then the body's: two JSON objects' texts joined into one.

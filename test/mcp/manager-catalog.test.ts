@@ -1,6 +1,6 @@
 // McpConnectionManager catalog: collision-free names independent of start order, routing, filters,
 // metadata policy, list_changed refreshes, startup snapshots, and a 10,000-tool server.
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServer, isUpdate, makeHarness, textOf, type Harness } from './manager-harness.js';
@@ -115,6 +115,37 @@ describe('McpConnectionManager catalog', () => {
     expect(live.every((e) => e.source === 'live')).toBe(true);
     expect(live.map((e) => e.tool)).toEqual(expect.arrayContaining(['alpha', 'gamma']));
     expect(live.map((e) => e.tool)).not.toContain('beta');
+  });
+
+  it('a later start of a server whose list did not change leaves its snapshot file as it was; a changed list rewrites it', async () => {
+    const home = await ownedDir();
+    const knobs = path.join(home, 'knobs.json');
+    await writeFile(knobs, JSON.stringify({ MGR_TOOLS: 'alpha,beta' }));
+    const server = fixtureServer('kept', { MGR_KNOBS_FILE: knobs });
+    const dir = path.join(home, 'cache', 'mcp-tools');
+    // Every write renames a new file over the old one: a new inode.
+    const snapshot = async () => {
+      const [file, ...others] = await readdir(dir);
+      expect(others).toEqual([]);
+      return { file, inode: (await stat(path.join(dir, file!))).ino };
+    };
+    const run = async () => {
+      const h = await harness([server], { home });
+      const tools = (await h.manager.listAllTools({ wait: 'all' })).filter((e) => e.source === 'live').map((e) => e.tool);
+      await h.close();
+      harnesses.splice(harnesses.indexOf(h), 1);
+      return tools;
+    };
+    expect(await run()).toEqual(expect.arrayContaining(['alpha', 'beta']));
+    const written = await snapshot();
+    expect(await run()).toEqual(expect.arrayContaining(['alpha', 'beta']));
+    expect(await snapshot()).toEqual(written);
+
+    await writeFile(knobs, JSON.stringify({ MGR_TOOLS: 'alpha,gamma' }));
+    expect(await run()).toEqual(expect.arrayContaining(['alpha', 'gamma']));
+    const rewritten = await snapshot();
+    expect(rewritten.file).toBe(written.file);
+    expect(rewritten.inode).not.toBe(written.inode);
   });
 
   it('a call to a tool known only from the snapshot waits for its server, then runs or fails clearly', async () => {
