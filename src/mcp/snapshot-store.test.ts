@@ -57,7 +57,7 @@ describe('SnapshotStore', () => {
     expect(loaded?.cache).toBeUndefined();
   });
 
-  it('does not write again a list, era and hint it read from the file; writes a changed one', async () => {
+  it('does not write again a list, era and hint the file holds (as read there or written); writes a changed one', async () => {
     const { dir, store: s } = await store();
     const era = { protocol: '2025-11-25', discovery: { kind: 'legacy' as const }, probedAt: '2026-12-01T10:00:00.000Z' };
     await s.save(server(['a']), tools, era);
@@ -67,6 +67,9 @@ describe('SnapshotStore', () => {
     const inode = async () => (await stat(file)).ino;
     const first = await inode();
     expect(JSON.parse(written)).toMatchObject({ schema_version: 1, server: 'docs', tools, era: { protocol: '2025-11-25', probed_at: era.probedAt } });
+    // The same list again (a restart after stop_after_idle_sec, say): what this store wrote is there.
+    await s.save(server(['a']), structuredClone(tools), { ...era });
+    expect(await inode()).toBe(first);
 
     // A later run: the same list comes back live (as new objects) with the era it was started by.
     const later = new SnapshotStore(dir, nullLogger);
@@ -75,14 +78,14 @@ describe('SnapshotStore', () => {
     expect(await readFile(file, 'utf8')).toBe(written);
     expect(await inode()).toBe(first);
 
-    // A changed tool, a re-probed era, or a cache hint: written.
+    // A changed tool, a re-probed era, or a cache hint (each against the list before): written.
     for (const change of [
       () => later.save(server(['a']), [{ ...tools[0]!, description: 'new' }], era),
       () => later.save(server(['a']), tools, { ...era, probedAt: '2026-12-02T10:00:00.000Z' }),
       () => later.save(server(['a']), tools, era, { ttl_ms: 60_000, scope: 'public', listed_at: '2026-12-02T10:00:00.000Z' }),
     ]) {
+      await later.save(server(['a']), tools, era);
       const before = await inode();
-      await later.load(server(['a']));
       await change();
       expect(await inode()).not.toBe(before);
     }

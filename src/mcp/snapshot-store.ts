@@ -51,21 +51,28 @@ export function snapshotConfigHash(config: McpServerConfig): string {
   return textHash64(stableJson({ transport: config.transport, environment: config.environment }));
 }
 
-/** What a snapshot says beyond its header, as one text: the same text is the same snapshot. */
-function snapshotBody(tools: unknown, era: unknown, cache: unknown): string {
+/** What a snapshot says beyond its header: its tools, era and cache hint (these two in their on-disk form). */
+interface SnapshotBody {
+  tools: readonly unknown[];
+  era?: unknown;
+  cache?: unknown;
+}
+
+/** A snapshot's body as one text: the same text is the same snapshot. */
+function bodyText({ tools, era, cache }: SnapshotBody): string {
   return JSON.stringify({ tools, ...(era ? { era } : {}), ...(cache ? { cache } : {}) });
 }
 
 export class SnapshotStore {
   /**
-   * What each file this store has read and not written since held (its tools, era and cache hint as
-   * parsed): a start's first save of a live list that is what its snapshot already held (every later
-   * run of a server that did not change) writes nothing. Ten such writes, each a temporary file, an
-   * fsync, a rename and a readdir, cost 10 to 40 ms of the manager's CPU in a later run's cold start
-   * (docs/performance.md). The texts are compared at that save, so a command that only reads
-   * snapshots makes none.
+   * What each snapshot file holds as far as this store knows (its tools, era and cache hint, as it
+   * read them there or last wrote them): a live list that is what its file already holds writes
+   * nothing, as on every later run of a server that did not change, or a restart after
+   * stop_after_idle_sec. Ten such writes, each a temporary file, an fsync, a rename and a readdir,
+   * cost 10 to 40 ms of the manager's CPU in a later run's cold start (docs/performance.md). The
+   * texts are compared when saving, so a command that only reads snapshots makes none.
    */
-  private readonly lastRead = new Map<string, Pick<ToolSnapshot, 'tools'> & { era?: unknown; cache?: unknown }>();
+  private readonly onDisk = new Map<string, SnapshotBody>();
 
   constructor(
     private readonly dir: string,
@@ -103,7 +110,7 @@ export class SnapshotStore {
         return undefined;
       }
       // As the file holds them (a malformed era or hint differs from any a save would write).
-      this.lastRead.set(file, { tools: data.tools, era: data.era, cache: data.cache });
+      this.onDisk.set(file, { tools: data.tools, era: data.era, cache: data.cache });
       return { ...(data as ToolSnapshot), era: parseServerEra(data.era), cache: parseSnapshotCache(data.cache) };
     } catch (err) {
       this.logger.warn('ignoring corrupt MCP tool snapshot', { file, error: String(err) });
@@ -113,15 +120,18 @@ export class SnapshotStore {
 
   /**
    * Persist the live list; older snapshots of the same server (other configs) are removed. A list
-   * (with its era and cache hint) that is what this store last read from the file is not written again.
+   * (with its era and cache hint) that is what the file holds, as far as this store knows, is not
+   * written again.
    */
   async save(config: McpServerConfig, tools: readonly Tool[], era?: ServerEra, cache?: SnapshotCache): Promise<void> {
     const hash = snapshotConfigHash(config);
     const file = this.fileFor(config.name, hash);
-    const body = snapshotBody(tools, era ? serializeServerEra(era) : undefined, cache);
-    const read = this.lastRead.get(file);
-    this.lastRead.delete(file);
-    if (read && body === snapshotBody(read.tools, read.era, read.cache)) return;
+    const next: SnapshotBody = { tools, ...(era ? { era: serializeServerEra(era) } : {}), ...(cache ? { cache } : {}) };
+    const body = bodyText(next);
+    const known = this.onDisk.get(file);
+    if (known && body === bodyText(known)) return;
+    // Known before the write ends, so that a save of the same list meanwhile writes nothing either.
+    this.onDisk.set(file, next);
     const head = JSON.stringify({ schema_version: SNAPSHOT_SCHEMA_VERSION, server: config.name, config_hash: hash, saved_at: new Date().toISOString() });
     try {
       // The header's fields, then the body's: two JSON objects' texts joined into one.
@@ -133,6 +143,8 @@ export class SnapshotStore {
         }
       }
     } catch (err) {
+      // Not known to be there: the next save writes it.
+      if (this.onDisk.get(file) === next) this.onDisk.delete(file);
       this.logger.warn('could not save MCP tool snapshot', { file, error: String(err) });
     }
   }

@@ -1,6 +1,8 @@
 // stop_after_idle_sec: a server with nothing running for that long is stopped (its process exits), its
 // tools stay in the catalog, and its next use starts it again; a running call or a resource
 // subscription keeps it.
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMcpServerConfig } from '../../src/config/index.js';
 import { requiredUpstreamsUp } from '../../src/mcp-host/ops/index.js';
@@ -32,6 +34,14 @@ describe('stop_after_idle_sec', () => {
     const kept = await pidOf('kept');
     const toolCount = stateOf('s')!.tools;
     expect(toolCount).toBeGreaterThan(2);
+    // Its snapshot, written once: the same list after the restart writes nothing (a new inode if it did).
+    const snapshots = path.join(h.home, 'cache', 'mcp-tools');
+    const snapshotOfS = async () => {
+      const file = (await readdir(snapshots).catch(() => [])).find((f) => f.startsWith('s-') && f.endsWith('.json'));
+      return file && (await stat(path.join(snapshots, file))).ino;
+    };
+    // Saved behind the startup: there once renamed into place.
+    const written = await waitFor(snapshotOfS, "the server's snapshot written");
     const changesBefore = h.events.filter((e) => e.type === 'mcp_tools_changed').length;
 
     await waitFor(() => stateOf('s')?.state === 'idle' && !isAlive(first), 'the idle server stopped, its process gone');
@@ -49,6 +59,8 @@ describe('stop_after_idle_sec', () => {
     expect(stateOf('s')).toMatchObject({ state: 'ready', source: 'live', restarts: 0 });
     expect(stateOf('s')).not.toHaveProperty('stopped_idle_at');
     expect(textOf(await h.manager.callServerTool('s', 'echo', { text: 'again' }))).toBe('s:echo:again');
+    await h.manager.close(); // (waits for the snapshot writes running)
+    expect(await snapshotOfS()).toBe(written);
   });
 
   it('keeps a server while a call runs longer than the idle time, and counts the idle time from its end', async () => {
