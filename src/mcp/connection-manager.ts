@@ -213,7 +213,6 @@ export class McpConnectionManager extends ManagerOperations {
     await Promise.allSettled([...this.servers.values(), ...this.retiring].map((s) => s.close()));
     this.rebuild(''); // once, for every server closed (each one's close does not rebuild: see onServerToolsChanged)
     await this.callerServers?.close();
-    await this.snapshots.settled();
   }
 
   /** The clients an aggregated list reads: every ready server's, and `caller`'s own connections to the servers that act as each caller. */

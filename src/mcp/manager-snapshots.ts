@@ -1,13 +1,11 @@
 // The manager's startup snapshots: every server's read once before the first start (so the catalog
-// answers while servers start), each live list saved as it changes, and those writes waited for at close.
+// answers while servers start), each live list saved as it changes (written before save returns).
 import type { ManagedServer } from './managed-server.js';
 import type { SnapshotStore } from './snapshot-store.js';
 
 export class ManagerSnapshots {
   private loading: Promise<void> | undefined;
   private done = false;
-  /** Writes still running; close() waits for them so a closed manager left its files complete. */
-  private readonly saving = new Set<Promise<void>>();
 
   constructor(readonly store: SnapshotStore | undefined) {}
 
@@ -28,14 +26,7 @@ export class ManagerSnapshots {
   save(server: ManagedServer): void {
     const live = server.tools;
     if (live?.source !== 'live' || server.phase.kind !== 'ready' || !this.store) return;
-    const saving = this.store.save(server.config, live.tools, server.era, server.listCache);
-    this.saving.add(saving);
-    void saving.finally(() => this.saving.delete(saving));
-  }
-
-  /** Resolves when the writes running now have ended. */
-  async settled(): Promise<void> {
-    await Promise.allSettled([...this.saving]);
+    this.store.save(server.config, live.tools, server.era, server.listCache);
   }
 
   private async read(servers: Iterable<ManagedServer>, then: () => void): Promise<void> {

@@ -17,7 +17,7 @@ async function store() {
 describe('SnapshotStore', () => {
   it('round-trips a tool list for the same config, with mode 0600', async () => {
     const { dir, store: s } = await store();
-    await s.save(server(['a']), tools);
+    s.save(server(['a']), tools);
     expect((await s.load(server(['a'])))?.tools).toEqual(tools);
     const [file] = await readdir(dir);
     expect((await stat(path.join(dir, file!))).mode & 0o777).toBe(0o600);
@@ -25,10 +25,13 @@ describe('SnapshotStore', () => {
 
   it('ignores the snapshot of a different config and removes it on save', async () => {
     const { dir, store: s } = await store();
-    await s.save(server(['a']), tools);
+    s.save(server(['a']), tools);
     expect(await s.load(server(['b']))).toBeUndefined();
-    await s.save(server(['b']), tools);
+    s.save(server(['b']), tools);
     expect(await readdir(dir)).toEqual([`docs-${snapshotConfigHash(server(['b']))}.json`]);
+    // Another process's store (a later run): what the folder held when it first saved.
+    new SnapshotStore(dir, nullLogger).save(server(['c']), tools);
+    expect(await readdir(dir)).toEqual([`docs-${snapshotConfigHash(server(['c']))}.json`]);
   });
 
   it('ignores corrupt files and wrong schema versions without throwing', async () => {
@@ -36,7 +39,7 @@ describe('SnapshotStore', () => {
     const file = path.join(dir, `docs-${snapshotConfigHash(server(['a']))}.json`);
     await writeFile(file, '{not json');
     expect(await s.load(server(['a']))).toBeUndefined();
-    await s.save(server(['a']), tools);
+    s.save(server(['a']), tools);
     const data = JSON.parse(await readFile(file, 'utf8'));
     await writeFile(file, JSON.stringify({ ...data, schema_version: 999 }));
     expect(await s.load(server(['a']))).toBeUndefined();
@@ -47,7 +50,7 @@ describe('SnapshotStore', () => {
   it('keeps a 2026-07-28 cache hint; a malformed one is dropped, the snapshot kept', async () => {
     const { dir, store: s } = await store();
     const cache = { ttl_ms: 60_000, scope: 'public' as const, listed_at: '2026-12-01T10:00:00.000Z' };
-    await s.save(server(['a']), tools, undefined, cache);
+    s.save(server(['a']), tools, undefined, cache);
     expect((await s.load(server(['a'])))?.cache).toEqual(cache);
     const file = path.join(dir, `docs-${snapshotConfigHash(server(['a']))}.json`);
     const data = JSON.parse(await readFile(file, 'utf8'));
@@ -60,7 +63,7 @@ describe('SnapshotStore', () => {
   it('does not write again a list, era and hint the file holds (as read there or written); writes a changed one', async () => {
     const { dir, store: s } = await store();
     const era = { protocol: '2025-11-25', discovery: { kind: 'legacy' as const }, probedAt: '2026-12-01T10:00:00.000Z' };
-    await s.save(server(['a']), tools, era);
+    s.save(server(['a']), tools, era);
     const file = path.join(dir, `docs-${snapshotConfigHash(server(['a']))}.json`);
     const written = await readFile(file, 'utf8');
     // Every write is a new file renamed over the old one: a new inode.
@@ -68,13 +71,13 @@ describe('SnapshotStore', () => {
     const first = await inode();
     expect(JSON.parse(written)).toMatchObject({ schema_version: 1, server: 'docs', tools, era: { protocol: '2025-11-25', probed_at: era.probedAt } });
     // The same list again (a restart after stop_after_idle_sec, say): what this store wrote is there.
-    await s.save(server(['a']), structuredClone(tools), { ...era });
+    s.save(server(['a']), structuredClone(tools), { ...era });
     expect(await inode()).toBe(first);
 
     // A later run: the same list comes back live (as new objects) with the era it was started by.
     const later = new SnapshotStore(dir, nullLogger);
     expect((await later.load(server(['a'])))?.tools).toEqual(tools);
-    await later.save(server(['a']), structuredClone(tools), { ...era });
+    later.save(server(['a']), structuredClone(tools), { ...era });
     expect(await readFile(file, 'utf8')).toBe(written);
     expect(await inode()).toBe(first);
 
@@ -84,9 +87,9 @@ describe('SnapshotStore', () => {
       () => later.save(server(['a']), tools, { ...era, probedAt: '2026-12-02T10:00:00.000Z' }),
       () => later.save(server(['a']), tools, era, { ttl_ms: 60_000, scope: 'public', listed_at: '2026-12-02T10:00:00.000Z' }),
     ]) {
-      await later.save(server(['a']), tools, era);
+      later.save(server(['a']), tools, era);
       const before = await inode();
-      await change();
+      change();
       expect(await inode()).not.toBe(before);
     }
   });

@@ -1,10 +1,11 @@
 // Startup snapshots: each server's last live tool list on disk, so a warm start can answer at once,
 // and the protocol revision it negotiated, so a warm start connects without probing for it again.
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
-import { stableJson, textHash64, writeFileAtomic, type Logger } from '../util/index.js';
+import { replaceCacheFileSync, stableJson, textHash64, type Logger } from '../util/index.js';
 import { parseServerEra, serializeServerEra, type ServerEra } from './server-era.js';
 
 export const SNAPSHOT_SCHEMA_VERSION = 1;
@@ -73,6 +74,7 @@ export class SnapshotStore {
    * texts are compared when saving, so a command that only reads snapshots makes none.
    */
   private readonly onDisk = new Map<string, SnapshotBody>();
+  private listed: Set<string> | undefined;
 
   constructor(
     private readonly dir: string,
@@ -81,6 +83,17 @@ export class SnapshotStore {
 
   static inHome(home: string, logger: Logger): SnapshotStore {
     return new SnapshotStore(path.join(home, 'cache', 'mcp-tools'), logger);
+  }
+
+  /**
+   * The files in the folder: listed when this store first saves (the folder made then if missing),
+   * then kept with what it writes and removes, so that a server's snapshots of other configs are
+   * looked for without reading the folder at every save.
+   */
+  private otherFiles(): Set<string> {
+    if (this.listed) return this.listed;
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    return (this.listed = new Set(readdirSync(this.dir)));
   }
 
   private fileFor(server: string, hash: string): string {
@@ -121,27 +134,31 @@ export class SnapshotStore {
   /**
    * Persist the live list; older snapshots of the same server (other configs) are removed. A list
    * (with its era and cache hint) that is what the file holds, as far as this store knows, is not
-   * written again.
+   * written again. Done before it returns: a few system calls for a small file (replaceCacheFileSync).
    */
-  async save(config: McpServerConfig, tools: readonly Tool[], era?: ServerEra, cache?: SnapshotCache): Promise<void> {
+  save(config: McpServerConfig, tools: readonly Tool[], era?: ServerEra, cache?: SnapshotCache): void {
     const hash = snapshotConfigHash(config);
     const file = this.fileFor(config.name, hash);
     const next: SnapshotBody = { tools, ...(era ? { era: serializeServerEra(era) } : {}), ...(cache ? { cache } : {}) };
     const body = bodyText(next);
     const known = this.onDisk.get(file);
     if (known && body === bodyText(known)) return;
-    // Known before the write ends, so that a save of the same list meanwhile writes nothing either.
     this.onDisk.set(file, next);
     const head = JSON.stringify({ schema_version: SNAPSHOT_SCHEMA_VERSION, server: config.name, config_hash: hash, saved_at: new Date().toISOString() });
     try {
-      // The header's fields, then the body's: two JSON objects' texts joined into one.
-      await writeFileAtomic(file, `${head.slice(0, -1)},${body.slice(1)}`, { mode: 0o600 });
+      const others = this.otherFiles();
+      // The header's fields, then the body's: two JSON objects' texts joined into one. A snapshot is
+      // a cache (a torn one is corrupt JSON, which load() ignores): replaced, not synced to the disk.
+      replaceCacheFileSync(file, `${head.slice(0, -1)},${body.slice(1)}`, 0o600);
+      const name = path.basename(file);
       const prefix = `${config.name}-`;
-      for (const entry of await readdir(this.dir)) {
-        if (entry.startsWith(prefix) && entry.endsWith('.json') && entry !== path.basename(file) && /^[0-9a-f]{16}\.json$/.test(entry.slice(prefix.length))) {
-          await rm(path.join(this.dir, entry), { force: true });
+      for (const entry of others) {
+        if (entry.startsWith(prefix) && entry.endsWith('.json') && entry !== name && /^[0-9a-f]{16}\.json$/.test(entry.slice(prefix.length))) {
+          rmSync(path.join(this.dir, entry), { force: true });
+          others.delete(entry);
         }
       }
+      others.add(name);
     } catch (err) {
       // Not known to be there: the next save writes it.
       if (this.onDisk.get(file) === next) this.onDisk.delete(file);

@@ -59,7 +59,7 @@ describe('stop_after_idle_sec', () => {
     expect(stateOf('s')).toMatchObject({ state: 'ready', source: 'live', restarts: 0 });
     expect(stateOf('s')).not.toHaveProperty('stopped_idle_at');
     expect(textOf(await h.manager.callServerTool('s', 'echo', { text: 'again' }))).toBe('s:echo:again');
-    await h.manager.close(); // (waits for the snapshot writes running)
+    await h.manager.close(); // (no list arrives after this)
     expect(await snapshotOfS()).toBe(written);
   });
 
