@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +32,20 @@ describe('SnapshotStore', () => {
     // Another process's store (a later run): what the folder held when it first saved.
     new SnapshotStore(dir, nullLogger).save(server(['c']), tools);
     expect(await readdir(dir)).toEqual([`docs-${snapshotConfigHash(server(['c']))}.json`]);
+  });
+
+  it('a save that fails says so and loses nothing: the next one makes the folder again', async () => {
+    const { dir } = await store();
+    const warned: string[] = [];
+    const s = new SnapshotStore(dir, { ...nullLogger, warn: (message: string) => void warned.push(message) });
+    s.save(server(['a']), tools);
+    await rm(dir, { recursive: true }); // the cache cleared while the manager runs
+    await writeFile(dir, 'not a folder');
+    s.save(server(['a']), [{ ...tools[0]!, description: 'changed' }]);
+    expect(warned).toEqual(['could not save MCP tool snapshot']);
+    await rm(dir);
+    s.save(server(['a']), tools);
+    expect((await s.load(server(['a'])))?.tools).toEqual(tools);
   });
 
   it('ignores corrupt files and wrong schema versions without throwing', async () => {

@@ -69,9 +69,10 @@ export class SnapshotStore {
    * What each snapshot file holds as far as this store knows (its tools, era and cache hint, as it
    * read them there or last wrote them): a live list that is what its file already holds writes
    * nothing, as on every later run of a server that did not change, or a restart after
-   * stop_after_idle_sec. Ten such writes, each a temporary file, an fsync, a rename and a readdir,
-   * cost 10 to 40 ms of the manager's CPU in a later run's cold start (docs/performance.md). The
-   * texts are compared when saving, so a command that only reads snapshots makes none.
+   * stop_after_idle_sec. Ten such writes (as they were made then: each a temporary file, an fsync, a
+   * rename and a readdir through libuv's threads) cost 10 to 40 ms of the manager's CPU in a later
+   * run's cold start (docs/performance.md). The texts are compared when saving, so a command that
+   * only reads snapshots makes none.
    */
   private readonly onDisk = new Map<string, SnapshotBody>();
   private listed: Set<string> | undefined;
@@ -160,8 +161,10 @@ export class SnapshotStore {
       }
       others.add(name);
     } catch (err) {
-      // Not known to be there: the next save writes it.
-      if (this.onDisk.get(file) === next) this.onDisk.delete(file);
+      // Not known to be there: the next save writes it, into the folder made and listed again (it
+      // may have been removed meanwhile).
+      this.onDisk.delete(file);
+      this.listed = undefined;
       this.logger.warn('could not save MCP tool snapshot', { file, error: String(err) });
     }
   }
