@@ -1,6 +1,6 @@
 // Startup snapshots: each server's last live tool list on disk, so a warm start can answer at once,
 // and the protocol revision it negotiated, so a warm start connects without probing for it again.
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -75,7 +75,6 @@ export class SnapshotStore {
    * only reads snapshots makes none.
    */
   private readonly onDisk = new Map<string, SnapshotBody>();
-  private listed: Set<string> | undefined;
 
   constructor(
     private readonly dir: string,
@@ -86,15 +85,14 @@ export class SnapshotStore {
     return new SnapshotStore(path.join(home, 'cache', 'mcp-tools'), logger);
   }
 
-  /**
-   * The files in the folder: listed when this store first saves (the folder made then if missing),
-   * then kept with what it writes and removes, so that a server's snapshots of other configs are
-   * looked for without reading the folder at every save.
-   */
-  private otherFiles(): Set<string> {
-    if (this.listed) return this.listed;
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    return (this.listed = new Set(readdirSync(this.dir)));
+  /** Removes `server`'s snapshots other than `file` (those of its other configs). */
+  private removeOtherConfigs(server: string, file: string): void {
+    const prefix = `${server}-`;
+    for (const entry of readdirSync(this.dir)) {
+      if (entry.startsWith(prefix) && entry !== path.basename(file) && /^[0-9a-f]{16}\.json$/.test(entry.slice(prefix.length))) {
+        rmSync(path.join(this.dir, entry), { force: true });
+      }
+    }
   }
 
   private fileFor(server: string, hash: string): string {
@@ -147,24 +145,15 @@ export class SnapshotStore {
     this.onDisk.set(file, next);
     const head = JSON.stringify({ schema_version: SNAPSHOT_SCHEMA_VERSION, server: config.name, config_hash: hash, saved_at: new Date().toISOString() });
     try {
-      const others = this.otherFiles();
       // The header's fields, then the body's: two JSON objects' texts joined into one. A snapshot is
       // a cache (a torn one is corrupt JSON, which load() ignores): replaced, not synced to the disk.
       replaceCacheFileSync(file, `${head.slice(0, -1)},${body.slice(1)}`, 0o600);
-      const name = path.basename(file);
-      const prefix = `${config.name}-`;
-      for (const entry of others) {
-        if (entry.startsWith(prefix) && entry.endsWith('.json') && entry !== name && /^[0-9a-f]{16}\.json$/.test(entry.slice(prefix.length))) {
-          rmSync(path.join(this.dir, entry), { force: true });
-          others.delete(entry);
-        }
-      }
-      others.add(name);
+      // A file this store knew of was there already, and whoever wrote it removed the others then; a
+      // new one (a first run, a changed config) replaces the server's snapshots of other configs.
+      if (!known) this.removeOtherConfigs(config.name, file);
     } catch (err) {
-      // Not known to be there: the next save writes it, into the folder made and listed again (it
-      // may have been removed meanwhile).
+      // Not known to be there: the next save writes it.
       this.onDisk.delete(file);
-      this.listed = undefined;
       this.logger.warn('could not save MCP tool snapshot', { file, error: String(err) });
     }
   }
