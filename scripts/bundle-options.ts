@@ -43,16 +43,51 @@ export const external = (id: string) => !id.startsWith('.') && !path.isAbsolute(
  */
 export const OUTPUT = { format: 'esm', sourcemap: false, comments: { jsdoc: false }, charset: 'ascii' } as const;
 
-/** `import … from "node:x";` as rolldown writes it for an external built-in: a default or a named import. */
-const BUILTIN_IMPORT = /^import (?:([\w$]+)|\{([^}]*)\}) from "(node:[\w/]+)";$/gm;
+/** `import … from "node:x";` as rolldown writes it for an external built-in: a default import, named imports, or both. */
+const BUILTIN_IMPORT = /^import (?:([\w$]+)|\{([^}]*)\}|([\w$]+), \{([^}]*)\}) from "(node:[\w/]+)";$/gm;
 
 /**
- * Built-ins a chunk imports by one name (`import childProcess from …`) but that most runs never use,
- * taken when a property is first read. Commander's chunk, which every command loads, imports
- * `node:child_process` for its executable subcommands, which switchboard does not have; loading it
- * (with net, dgram and the streams it needs) took 5 to 7 ms of every CLI run (docs/performance.md).
+ * Built-ins that most runs never use, taken when first used instead of when the chunk runs. A default
+ * import (`import childProcess from …`) becomes an object that takes the module when a property is
+ * read; named imports that are all functions (`import { readFile } from …`) become functions that take
+ * the module at their first call (a statement that names anything else, such as `constants`, is taken
+ * when the chunk runs, as before). Commander's chunk imports `node:child_process` for its executable
+ * subcommands, which switchboard does not have: with net, dgram and the streams it needs, that was 5
+ * to 7 ms of every CLI run. `node:fs/promises` loads readline, the streams and the file watchers
+ * (about 4 ms), `node:net` the streams and its bindings (about 4 ms), `node:readline/promises`
+ * readline: a command that only prints (`mcp tools --no-wait`) needs none of them (docs/performance.md,
+ * "Issue 37, twenty-third round").
  */
-const TAKEN_WHEN_USED = new Set(['node:child_process']);
+const TAKEN_WHEN_USED = new Set(['node:child_process', 'node:fs/promises', 'node:net', 'node:readline/promises']);
+
+/** `import { a, b as c }`'s names, as [imported, local] pairs. */
+function importedNames(names: string): [string, string][] {
+  return names
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '')
+    .map((n) => {
+      const [imported, local = imported] = n.split(/\s+as\s+/) as [string, string?];
+      return [imported, local];
+    });
+}
+
+/** A function to call, not a class or constructor (whose prototype has methods): only a call can be deferred. */
+function plainFunction(value: unknown): boolean {
+  return typeof value === 'function' && Object.getOwnPropertyNames(value.prototype ?? {}).length <= 1;
+}
+
+/**
+ * The named imports of a built-in TAKEN_WHEN_USED as functions that take the module at their first
+ * call (one module variable for the statement); undefined when a name is not a plain function of it.
+ */
+function namedWhenUsed(id: string, names: string, module: string, index: number): string | undefined {
+  const pairs = importedNames(names);
+  const exports = process.getBuiltinModule(id) as Record<string, unknown>;
+  if (!pairs.every(([imported]) => plainFunction(exports[imported]))) return undefined;
+  const taken = `__${id.replace(/\W/g, '_')}${index}`;
+  return [`let ${taken};`, ...pairs.map(([imported, local]) => `const ${local} = (...args) => (${taken} ??= ${module}).${imported}(...args);`)].join('\n');
+}
 
 /**
  * Node's built-ins taken with `process.getBuiltinModule` instead of `import`. An `import` of a built-in
@@ -65,12 +100,18 @@ const TAKEN_WHEN_USED = new Set(['node:child_process']);
 export const builtinsByGetBuiltinModule = {
   name: 'builtins-by-get-builtin-module',
   renderChunk(code: string) {
-    const rewritten = code.replace(BUILTIN_IMPORT, (_line, name: string | undefined, names: string | undefined, id: string) => {
+    let taken = 0;
+    const rewritten = code.replace(BUILTIN_IMPORT, (_line, onlyName?: string, onlyNames?: string, bothName?: string, bothNames?: string, id?: string) => {
+      const [name, names] = [onlyName ?? bothName, onlyNames ?? bothNames];
       // globalThis: a chunk may bind `process` itself (commander imports it by that name).
       const module = `globalThis.process.getBuiltinModule(${JSON.stringify(id)})`;
-      if (name !== undefined && TAKEN_WHEN_USED.has(id)) return `const ${name} = new Proxy({}, { get: (_, key) => ${module}[key] });`;
-      if (name !== undefined) return `const ${name} = ${module};`;
-      return `const {${names!.replace(/\s+as\s+/g, ': ')}} = ${module};`;
+      const statements: string[] = [];
+      if (name !== undefined) statements.push(TAKEN_WHEN_USED.has(id!) ? `const ${name} = new Proxy({}, { get: (_, key) => ${module}[key] });` : `const ${name} = ${module};`);
+      if (names !== undefined) {
+        const whenUsed = TAKEN_WHEN_USED.has(id!) ? namedWhenUsed(id!, names, module, taken++) : undefined;
+        statements.push(whenUsed ?? `const {${names.replace(/\s+as\s+/g, ': ')}} = ${module};`);
+      }
+      return statements.join('\n');
     });
     const left = /^import [^;]*from "node:[^"]+";$/m.exec(rewritten);
     if (left) throw new Error(`builtins-by-get-builtin-module: an import of a built-in it does not rewrite: ${left[0]}`);

@@ -33,25 +33,6 @@ export interface CliContext extends CliIO {
   loadConfig(): Promise<LoadedConfig & { text: string | null }>;
 }
 
-export function processIO(): CliIO {
-  // A reader that goes away (`switchboard mcp tools | head`) is not an error worth a stack trace.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      // A command that handles its own stream errors (mcp-server's stdio transport shuts down and
-      // exits 1 on a broken stdout) decides what happens.
-      if (stream.listenerCount('error') > 1) return;
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw err;
-    });
-  }
-  return {
-    stdout: { write: (t) => void process.stdout.write(t), isTTY: process.stdout.isTTY === true },
-    stderr: { write: (t) => void process.stderr.write(t), isTTY: process.stderr.isTTY === true },
-    env: process.env,
-    cwd: process.cwd(),
-  };
-}
-
 export function createContext(io: CliIO, opts: { config?: string; overrides: ConfigOverride[] }): CliContext {
   const home = resolveHome(io.env);
   // JSON lines, written asynchronously and flushed at exit; rotated at 10 MiB, keeping

@@ -2,7 +2,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, parseOverride, type ConfigOverride } from '../config/index.js';
 import { errorMessage, SwitchboardError, VERSION } from '../util/index.js';
-import { createContext, processIO, type CliContext, type CliIO } from './context.js';
+import { createContext, type CliContext, type CliIO } from './context.js';
+import { processIO } from './process-output.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import { groupsFor } from './commands.js';
 import { addCodexOptions, codexOverrides, type CodexFlags } from './codex-options.js';

@@ -1,6 +1,6 @@
 // Loading config.toml: parse (with line/column errors), apply profile and -c overrides, validate, freeze.
-import { readFile } from 'node:fs/promises';
 import { parse as parseToml, TomlError } from 'smol-toml';
+import { readTextFile } from '../util/index.js';
 import { ConfigError } from './config-error.js';
 import type { ConfigInput } from './config-input.js';
 import { defaultConfigPath } from './home.js';
@@ -190,7 +190,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const file = options.file ?? defaultConfigPath(options.home);
   let text: string | null = null;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readTextFile(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') throw new ConfigError(`cannot read config file: ${(err as Error).message}`, { file }, { cause: err });

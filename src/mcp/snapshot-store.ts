@@ -1,11 +1,10 @@
 // Startup snapshots: each server's last live tool list on disk, so a warm start can answer at once,
 // and the protocol revision it negotiated, so a warm start connects without probing for it again.
 import { readdirSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/index.js';
-import { replaceCacheFileSync, stableJson, textHash64, type Logger } from '../util/index.js';
+import { readTextFile, replaceCacheFileSync, stableJson, textHash64, type Logger } from '../util/index.js';
 import { parseServerEra, serializeServerEra, type ServerEra } from './server-era.js';
 
 export const SNAPSHOT_SCHEMA_VERSION = 1;
@@ -105,7 +104,7 @@ export class SnapshotStore {
     const file = this.fileFor(config.name, hash);
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = await readTextFile(file);
     } catch {
       return undefined;
     }

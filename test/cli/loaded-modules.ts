@@ -11,7 +11,8 @@ import module from 'node:module';
 const seen = [];
 module.registerHooks({ load(url, ctx, next) { seen.push(url); return next(url, ctx); } });
 const builtins = () => process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));
-process.on('exit', () => process.stderr.write(${q(LOADED)} + '\\n' + seen.join('\\n') + '\\n' + ${q(BUILTINS)} + '\\n' + builtins().join('\\n') + '\\n'));
+// The list is taken before process.stderr is read: making that stream loads modules of its own.
+process.on('exit', () => { const text = ${q(LOADED)} + '\\n' + seen.join('\\n') + '\\n' + ${q(BUILTINS)} + '\\n' + builtins().join('\\n') + '\\n'; process.stderr.write(text); });
 `)}`;
 
 /** The environment to add to the process's. */
