@@ -2,7 +2,7 @@
 // the one source of its keys, of their validation and texts, and of the parsed types.
 // zod/v3 (inside the zod 4 package): it loads in ~6.5 ms where 'zod' (v4) takes ~40 ms, on every CLI start.
 import { z } from 'zod/v3';
-import { boolean, isTable, nonNegativeNumber, oneOf, pathOf, safeString, says, string, stringArray, stringTable, table, type Raw } from './schema-fields.js';
+import { boolean, builtOnFirstUse, isTable, nonNegativeNumber, oneOf, pathOf, safeString, says, string, stringArray, stringTable, table, type Raw } from './schema-fields.js';
 
 const ENV_VAR_ENTRY_TEXT = 'env_vars entries must be a name or { name = "NAME", source = "local" | "remote" }';
 
@@ -47,94 +47,99 @@ const httpShape = {
   env_http_headers: stringTable.optional(),
 };
 
-/** `true`/`false`, named by its full path (`oauth.dpop must be true or false`). */
-const flag = z.boolean(says((iss) => `${pathOf(iss)} must be true or false`));
-
 /** JWS algorithms a private key may sign client assertions with (RFC 7518; EdDSA for Ed25519 keys). */
 export const PRIVATE_KEY_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
 
-/**
- * `oauth.idp`: the enterprise identity provider of `grant_type = "identity_assertion"`, where the
- * subject's identity token is exchanged (RFC 8693) for an identity assertion (ID-JAG).
- */
-const idp = table(
-  {
-    /** Its issuer URL (the token endpoint is discovered), or the token endpoint itself. */
-    issuer: string.optional(),
-    token_endpoint: string.optional(),
-    client_id: string.optional(),
-    client_secret_env_var: string.optional(),
-    client_secret_file: string.optional(),
-    /** The identity token exchanged: re-read from this file at every exchange, or taken from this variable. */
-    subject_token_file: string.optional(),
-    subject_token_env_var: string.optional(),
-    /** Its RFC 8693 type URN (default `urn:ietf:params:oauth:token-type:id_token`). */
-    subject_token_type: string.optional(),
-  },
-  () => 'oauth.idp must be a table such as { token_endpoint = "...", subject_token_file = "..." }',
-);
+/** A server's `oauth` table, built when a config.toml has one (builtOnFirstUse; z.lazy below). */
+const oauthTable = builtOnFirstUse(() => {
+  /** `true`/`false`, named by its full path (`oauth.dpop must be true or false`). */
+  const flag = z.boolean(says((iss) => `${pathOf(iss)} must be true or false`));
 
-/** A secret written in config.toml itself: refused, with where it belongs instead. */
-const inlineSecret = (key: string, instead: string) => z.undefined(says(() => `oauth.${key} is not supported; ${instead}`));
+  /**
+   * `oauth.idp`: the enterprise identity provider of `grant_type = "identity_assertion"`, where the
+   * subject's identity token is exchanged (RFC 8693) for an identity assertion (ID-JAG).
+   */
+  const idp = table(
+    {
+      /** Its issuer URL (the token endpoint is discovered), or the token endpoint itself. */
+      issuer: string.optional(),
+      token_endpoint: string.optional(),
+      client_id: string.optional(),
+      client_secret_env_var: string.optional(),
+      client_secret_file: string.optional(),
+      /** The identity token exchanged: re-read from this file at every exchange, or taken from this variable. */
+      subject_token_file: string.optional(),
+      subject_token_env_var: string.optional(),
+      /** Its RFC 8693 type URN (default `urn:ietf:params:oauth:token-type:id_token`). */
+      subject_token_type: string.optional(),
+    },
+    () => 'oauth.idp must be a table such as { token_endpoint = "...", subject_token_file = "..." }',
+  );
 
-const oauth = table(
-  {
-    client_id: string.optional(),
-    client_secret: inlineSecret('client_secret', 'put the secret in an environment variable (oauth.client_secret_env_var) or a 0600 file (oauth.client_secret_file)'),
-    private_key: inlineSecret('private_key', 'put the key in a 0600 file and set oauth.private_key_file'),
-    /** The client secret: a variable or a file (0600) holding it, never the value itself. */
-    client_secret_env_var: string.optional(),
-    client_secret_file: string.optional(),
-    /** private_key_jwt client authentication (RFC 7523): a PKCS#8 PEM key file (0600) and its algorithm. */
-    private_key_file: string.optional(),
-    private_key_alg: z.enum(PRIVATE_KEY_ALGS, says(() => `oauth.private_key_alg must be one of ${PRIVATE_KEY_ALGS.join(', ')}`)).optional(),
-    grant_type: z
-      .enum(
-        ['authorization_code', 'client_credentials', 'jwt_bearer', 'identity_assertion'],
-        says(() => 'oauth.grant_type must be "authorization_code", "client_credentials", "jwt_bearer" or "identity_assertion"'),
-      )
-      .optional(),
-    /** jwt_bearer: the workload identity token file, re-read at every token request (it rotates). */
-    assertion_file: string.optional(),
-    idp: idp.optional(),
-    /** Sender-constrained tokens (RFC 9449): DPoP proofs on every token and MCP request. */
-    dpop: flag.optional(),
-  },
-  () => 'oauth must be a table such as { client_id = "..." }',
-);
+  /** A secret written in config.toml itself: refused, with where it belongs instead. */
+  const inlineSecret = (key: string, instead: string) => z.undefined(says(() => `oauth.${key} is not supported; ${instead}`));
 
-const exchangeSecret = (key: string, instead: string) => z.undefined(says(() => `token_exchange.${key} is not supported; ${instead}`));
+  return table(
+    {
+      client_id: string.optional(),
+      client_secret: inlineSecret('client_secret', 'put the secret in an environment variable (oauth.client_secret_env_var) or a 0600 file (oauth.client_secret_file)'),
+      private_key: inlineSecret('private_key', 'put the key in a 0600 file and set oauth.private_key_file'),
+      /** The client secret: a variable or a file (0600) holding it, never the value itself. */
+      client_secret_env_var: string.optional(),
+      client_secret_file: string.optional(),
+      /** private_key_jwt client authentication (RFC 7523): a PKCS#8 PEM key file (0600) and its algorithm. */
+      private_key_file: string.optional(),
+      private_key_alg: z.enum(PRIVATE_KEY_ALGS, says(() => `oauth.private_key_alg must be one of ${PRIVATE_KEY_ALGS.join(', ')}`)).optional(),
+      grant_type: z
+        .enum(
+          ['authorization_code', 'client_credentials', 'jwt_bearer', 'identity_assertion'],
+          says(() => 'oauth.grant_type must be "authorization_code", "client_credentials", "jwt_bearer" or "identity_assertion"'),
+        )
+        .optional(),
+      /** jwt_bearer: the workload identity token file, re-read at every token request (it rotates). */
+      assertion_file: string.optional(),
+      idp: idp.optional(),
+      /** Sender-constrained tokens (RFC 9449): DPoP proofs on every token and MCP request. */
+      dpop: flag.optional(),
+    },
+    () => 'oauth must be a table such as { client_id = "..." }',
+  );
+});
 
-/** `token_exchange` (RFC 8693): each caller's inbound token traded for one aimed at the upstream (identity = "caller"). */
-const tokenExchange = table(
-  {
-    /** The token endpoint, or the issuer whose metadata names it. */
-    token_endpoint: string.optional(),
-    issuer: string.optional(),
-    /** The target: RFC 8693 `audience` and/or RFC 8707 `resource` (at least one). */
-    audience: string.optional(),
-    resource: string.optional(),
-    scopes: stringArray.optional(),
-    client_id: string.optional(),
-    client_secret: exchangeSecret('client_secret', 'put the secret in an environment variable (token_exchange.client_secret_env_var) or a 0600 file (token_exchange.client_secret_file)'),
-    client_secret_env_var: string.optional(),
-    client_secret_file: string.optional(),
-    private_key_file: string.optional(),
-    private_key_alg: z.enum(PRIVATE_KEY_ALGS, says(() => `token_exchange.private_key_alg must be one of ${PRIVATE_KEY_ALGS.join(', ')}`)).optional(),
-    /** The caller's token as RFC 8693 names its type (default an access token). */
-    subject_token_type: string.optional(),
-    requested_token_type: string.optional(),
-  },
-  () => 'token_exchange must be a table such as { token_endpoint = "...", audience = "..." }',
-);
+/** `token_exchange` (RFC 8693): each caller's inbound token traded for one aimed at the upstream (identity = "caller"); built when a config.toml has one. */
+const tokenExchangeTable = builtOnFirstUse(() => {
+  const exchangeSecret = (key: string, instead: string) => z.undefined(says(() => `token_exchange.${key} is not supported; ${instead}`));
+
+  return table(
+    {
+      /** The token endpoint, or the issuer whose metadata names it. */
+      token_endpoint: string.optional(),
+      issuer: string.optional(),
+      /** The target: RFC 8693 `audience` and/or RFC 8707 `resource` (at least one). */
+      audience: string.optional(),
+      resource: string.optional(),
+      scopes: stringArray.optional(),
+      client_id: string.optional(),
+      client_secret: exchangeSecret('client_secret', 'put the secret in an environment variable (token_exchange.client_secret_env_var) or a 0600 file (token_exchange.client_secret_file)'),
+      client_secret_env_var: string.optional(),
+      client_secret_file: string.optional(),
+      private_key_file: string.optional(),
+      private_key_alg: z.enum(PRIVATE_KEY_ALGS, says(() => `token_exchange.private_key_alg must be one of ${PRIVATE_KEY_ALGS.join(', ')}`)).optional(),
+      /** The caller's token as RFC 8693 names its type (default an access token). */
+      subject_token_type: string.optional(),
+      requested_token_type: string.optional(),
+    },
+    () => 'token_exchange must be a table such as { token_endpoint = "...", audience = "..." }',
+  );
+});
 
 /** Server settings that only an HTTP server may have. */
 const httpOnlySettingsShape = {
-  oauth: oauth.optional(),
+  oauth: z.lazy(oauthTable).optional(),
   oauth_resource: string.optional(),
   /** Whose credential reaches the server when switchboard serves callers: the operator's (default) or each caller's. */
   identity: oneOf(['operator', 'caller'], 'identity must be "operator" (one credential for every caller) or "caller" (each caller\'s own)').optional(),
-  token_exchange: tokenExchange.optional(),
+  token_exchange: z.lazy(tokenExchangeTable).optional(),
 };
 
 /** Settings with more than one name: the first name present is read; the names after it are neither read nor checked. */

@@ -3,29 +3,31 @@
 // Types from zod/v3, the API the schemas use: it loads in ~6.5 ms where 'zod' (v4) takes ~40 ms, on every CLI start.
 import type { z } from 'zod/v3';
 import { ConfigError } from './config-error.js';
-import { accepted, isObjectTable, keyOf, nonNegativeNumber, objectOf, oneOf, parseTable, string } from './schema-fields.js';
+import { accepted, builtOnFirstUse, isObjectTable, keyOf, nonNegativeNumber, objectOf, oneOf, parseTable, string } from './schema-fields.js';
 
-/** `<key> must be a table of strings`, whatever is wrong (the table is taken as it is). */
-const stringTable = accepted(
-  (v): v is Record<string, string> => isObjectTable(v) && Object.values(v).every((x) => typeof x === 'string'),
-  (iss) => `${keyOf(iss)} must be a table of strings`,
-);
+/** Keys of a provider table, in check order (the first problem is the one reported); built when a table is read (builtOnFirstUse). */
+const providerSchema = builtOnFirstUse(() => {
+  /** `<key> must be a table of strings`, whatever is wrong (the table is taken as it is). */
+  const stringTable = accepted(
+    (v): v is Record<string, string> => isObjectTable(v) && Object.values(v).every((x) => typeof x === 'string'),
+    (iss) => `${keyOf(iss)} must be a table of strings`,
+  );
 
-/** Keys of a provider table, in check order (the first problem is the one reported). */
-const providerSchema = objectOf({
-  wire_api: oneOf(['responses', 'chat'], 'wire_api must be "responses" or "chat"').optional(),
-  name: string.optional(),
-  base_url: string.optional(),
-  env_key: string.optional(),
-  query_params: stringTable.optional(),
-  http_headers: stringTable.optional(),
-  env_http_headers: stringTable.optional(),
-  request_max_retries: nonNegativeNumber.optional(),
-  stream_max_retries: nonNegativeNumber.optional(),
-  stream_idle_timeout_ms: nonNegativeNumber.optional(),
+  return objectOf({
+    wire_api: oneOf(['responses', 'chat'], 'wire_api must be "responses" or "chat"').optional(),
+    name: string.optional(),
+    base_url: string.optional(),
+    env_key: string.optional(),
+    query_params: stringTable.optional(),
+    http_headers: stringTable.optional(),
+    env_http_headers: stringTable.optional(),
+    request_max_retries: nonNegativeNumber.optional(),
+    stream_max_retries: nonNegativeNumber.optional(),
+    stream_idle_timeout_ms: nonNegativeNumber.optional(),
+  });
 });
 
-type ProviderTable = z.output<typeof providerSchema>;
+type ProviderTable = z.output<ReturnType<typeof providerSchema>>;
 export type WireApi = NonNullable<ProviderTable['wire_api']>;
 
 /** A provider: the table's keys (absent ones null), over the built-in provider of the same id if any. */
@@ -47,7 +49,7 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, ModelProviderConfig>> =
 export function parseModelProvider(id: string, raw: unknown): ModelProviderConfig {
   const where = ['model_providers', id];
   if (!isObjectTable(raw)) throw new ConfigError('model provider must be a table', { keyPath: where });
-  const t = parseTable(providerSchema, raw, where);
+  const t = parseTable(providerSchema(), raw, where);
   const base = BUILT_IN_PROVIDERS[id];
   return {
     id,

@@ -54,6 +54,17 @@ export function objectOf<S extends z.ZodRawShape>(shape: S) {
   return z.preprocess((v) => (v instanceof Date ? {} : v), z.object(shape));
 }
 
+/**
+ * A schema built when first used instead of when config loads: building zod schemas is most of
+ * loading the config layer (each is an object with about 25 bound methods), and a section most
+ * config.toml files do not have ([server_auth], [model_providers], [environments], a server's oauth
+ * and token_exchange) need never be built (docs/performance.md, "Issue 37, twenty-third round").
+ */
+export function builtOnFirstUse<S>(build: () => S): () => S {
+  let built: S | undefined;
+  return () => (built ??= build());
+}
+
 export const string = z.string(says((iss) => `${pathOf(iss)} must be a string`));
 export const nonEmptyString = z.string(says((iss) => `${keyOf(iss)} must be a non-empty string`)).min(1);
 export const boolean = z.boolean(says((iss) => `${keyOf(iss)} must be true or false`));
