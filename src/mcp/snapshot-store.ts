@@ -70,10 +70,11 @@ export class SnapshotStore {
    * nothing, as on every later run of a server that did not change, or a restart after
    * stop_after_idle_sec. Ten such writes (as they were made then: each a temporary file, an fsync, a
    * rename and a readdir through libuv's threads) cost 10 to 40 ms of the manager's CPU in a later
-   * run's cold start (docs/performance.md). The texts are compared when saving, so a command that
-   * only reads snapshots makes none.
+   * run's cold start (docs/performance.md). What a load read is kept as it was read and made a text
+   * by the first save that compares it (a command that only reads snapshots makes none); what a save
+   * compared or wrote is kept as its text.
    */
-  private readonly onDisk = new Map<string, SnapshotBody>();
+  private readonly onDisk = new Map<string, SnapshotBody | string>();
 
   constructor(
     private readonly dir: string,
@@ -137,11 +138,11 @@ export class SnapshotStore {
   save(config: McpServerConfig, tools: readonly Tool[], era?: ServerEra, cache?: SnapshotCache): void {
     const hash = snapshotConfigHash(config);
     const file = this.fileFor(config.name, hash);
-    const next: SnapshotBody = { tools, ...(era ? { era: serializeServerEra(era) } : {}), ...(cache ? { cache } : {}) };
-    const body = bodyText(next);
+    const body = bodyText({ tools, ...(era ? { era: serializeServerEra(era) } : {}), ...(cache ? { cache } : {}) });
     const known = this.onDisk.get(file);
-    if (known && body === bodyText(known)) return;
-    this.onDisk.set(file, next);
+    const knownText = known === undefined || typeof known === 'string' ? known : bodyText(known);
+    this.onDisk.set(file, body);
+    if (body === knownText) return;
     const head = JSON.stringify({ schema_version: SNAPSHOT_SCHEMA_VERSION, server: config.name, config_hash: hash, saved_at: new Date().toISOString() });
     try {
       // The header's fields, then the body's: two JSON objects' texts joined into one. A snapshot is
@@ -149,7 +150,7 @@ export class SnapshotStore {
       replaceCacheFileSync(file, `${head.slice(0, -1)},${body.slice(1)}`, 0o600);
       // A file this store knew of was there already, and whoever wrote it removed the others then; a
       // new one (a first run, a changed config) replaces the server's snapshots of other configs.
-      if (!known) this.removeOtherConfigs(config.name, file);
+      if (known === undefined) this.removeOtherConfigs(config.name, file);
     } catch (err) {
       // Not known to be there: the next save writes it.
       this.onDisk.delete(file);
