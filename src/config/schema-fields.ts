@@ -56,7 +56,7 @@ export function objectOf<S extends z.ZodRawShape>(shape: S) {
 
 /**
  * A schema built when first used instead of when config loads: building zod schemas is most of
- * loading the config layer (each is an object with about 25 bound methods), and a section most
+ * loading the config layer (each is an object with 24 bound methods), and a section most
  * config.toml files do not have ([server_auth], [model_providers], [environments], a server's oauth
  * and token_exchange) need never be built (docs/performance.md, "Issue 37, twenty-third round").
  */
