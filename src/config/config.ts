@@ -1,6 +1,6 @@
 // Loading config.toml: parse (with line/column errors), apply profile and -c overrides, validate, freeze.
+import { readFileSync } from 'node:fs';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import { readTextFile } from '../util/index.js';
 import { ConfigError } from './config-error.js';
 import type { ConfigInput } from './config-input.js';
 import { defaultConfigPath } from './home.js';
@@ -190,7 +190,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const file = options.file ?? defaultConfigPath(options.home);
   let text: string | null = null;
   try {
-    text = await readTextFile(file);
+    // Read synchronously: a small file, and a command that only prints then starts none of libuv's
+    // worker threads (docs/performance.md, "Issue 37, twenty-fourth round"). Still a promise: a
+    // failure rejects, as it always has.
+    text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') throw new ConfigError(`cannot read config file: ${(err as Error).message}`, { file }, { cause: err });

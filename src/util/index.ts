@@ -8,7 +8,6 @@ export * from './abort.js';
 export * from './async-queue.js';
 export { Fifo } from './fifo.js';
 export * from './atomic-write.js';
-export * from './read-text.js';
 export * from './file-lock.js';
 export * from './listen/index.js';
 export * from './json-rpc.js';

@@ -2,6 +2,7 @@
 // SDK, nor Node modules only built-ins' ES facades load (issue 37: the warm start against a bare
 // `node -e 0`). The built CLI runs with a hook that lists
 // every file it loads (loaded-modules.ts); the SDK's protocol class marks the chunks that carry the SDK.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, runCliProcess } from '../support/cli.js';
 import { tempHome } from '../support/temp.js';
 import { MANAGER_FIXTURE } from '../mcp/manager-harness.js';
-import { LOADED_MODULES_ENV, loadedBuiltins, loadedFiles } from './loaded-modules.js';
+import { LOADED_MODULES_ENV, loadedBuiltins, loadedFiles, threadNames } from './loaded-modules.js';
 
 const q = JSON.stringify;
 
@@ -25,21 +26,26 @@ function sdkFilesLoaded(stderr: string): string[] {
   return ours.filter((f) => readFileSync(f, 'utf8').includes('extends Protocol'));
 }
 
+/** A home with one server, listed live once (which writes its snapshot), then the warm run; both with the hook. */
+async function liveThenWarm() {
+  const { home, cleanup } = await tempHome();
+  cleanups.push(cleanup);
+  await writeFile(path.join(home, 'config.toml'), [`[mcp_servers.a]`, `command = ${q(process.execPath)}`, `args = [${q(MANAGER_FIXTURE)}]`, `env = { MGR_NAME = "a", MGR_TOOLS = "echo" }`, ''].join('\n'));
+  const env = LOADED_MODULES_ENV;
+  const live = await runCliProcess(['mcp', 'tools', '--json'], { home, env });
+  const warm = await runCliProcess(['mcp', 'tools', '--json', '--no-wait'], { home, env });
+  return { live, warm };
+}
+
 describe('mcp tools --no-wait', () => {
   it('answers from the snapshots without loading the MCP SDK, which a live listing loads', async () => {
-    const { home, cleanup } = await tempHome();
-    cleanups.push(cleanup);
-    await writeFile(path.join(home, 'config.toml'), [`[mcp_servers.a]`, `command = ${q(process.execPath)}`, `args = [${q(MANAGER_FIXTURE)}]`, `env = { MGR_NAME = "a", MGR_TOOLS = "echo" }`, ''].join('\n'));
-    const env = LOADED_MODULES_ENV;
-
-    const live = await runCliProcess(['mcp', 'tools', '--json'], { home, env });
+    const { live, warm } = await liveThenWarm();
     expect(live.code).toBe(0);
     const listed = (stdout: string) => JSON.parse(stdout) as { name: string; source: string }[];
     expect(listed(live.stdout).map((t) => t.name)).toContain('mcp__a__echo');
     expect(new Set(listed(live.stdout).map((t) => t.source))).toEqual(new Set(['live']));
     expect(sdkFilesLoaded(live.stderr)).not.toEqual([]);
 
-    const warm = await runCliProcess(['mcp', 'tools', '--json', '--no-wait'], { home, env });
     expect(warm.code).toBe(0);
     expect(listed(warm.stdout).map((t) => t.name)).toEqual(listed(live.stdout).map((t) => t.name));
     expect(new Set(listed(warm.stdout).map((t) => t.source))).toEqual(new Set(['snapshot']));
@@ -61,5 +67,18 @@ describe('mcp tools --no-wait', () => {
         ['worker_threads', 'internal/process/report', 'internal/fs/streams', 'crypto', 'child_process', 'net', 'stream', 'internal/fs/promises', 'internal/readline/interface', 'readline/promises'].includes(m),
       ),
     ).toEqual([]);
+  });
+
+  // Config.toml and the snapshots are read synchronously (twenty-fourth round): a command that only
+  // prints makes no asynchronous file read, so libuv never starts its pool of four threads.
+  it.runIf(process.platform === 'linux')('starts none of libuv\'s worker threads, which an asynchronous file read starts (Linux names threads in /proc)', async () => {
+    const { warm } = await liveThenWarm();
+    expect(warm.code).toBe(0);
+    expect(threadNames(warm.stderr)).toContain('MainThread');
+    expect(threadNames(warm.stderr)).not.toContain('libuv-worker');
+    // The same listing sees the pool where there is one: a bare Node that reads a file asynchronously.
+    const control = spawnSync(process.execPath, ['-e', 'require("node:fs").readFile(process.execPath, () => {})'], { env: { ...process.env, ...LOADED_MODULES_ENV }, encoding: 'utf8' });
+    expect(control.status).toBe(0);
+    expect(threadNames(control.stderr)).toContain('libuv-worker');
   });
 });
