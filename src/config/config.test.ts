@@ -175,6 +175,20 @@ describe('loadConfig', () => {
     expect(err2.message).toBe(`${file}:3:1: invalid transport: set \`command\` (a stdio server) or \`url\` (an HTTP server) (key mcp_servers.b)`);
   });
 
+  it('reads a missing default file as an empty config, and rejects with a ConfigError a file it cannot read', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'sb-config-'));
+    const empty = await loadConfig({ home: dir });
+    expect(empty.text).toBeNull();
+    expect(empty.config.mcp_servers).toEqual({});
+    // The file is read synchronously; a failure still comes as the promise's rejection, not a throw.
+    const unreadable = loadConfig({ home: dir, file: dir });
+    expect(unreadable).toBeInstanceOf(Promise);
+    const err = await unreadable.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).message).toMatch(/cannot read config file: EISDIR/);
+    await expect(loadConfig({ home: dir, file: path.join(dir, 'absent.toml') })).rejects.toThrow(/config file not found/);
+  });
+
   it('applies -c overrides: TOML values, else literal strings', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'sb-config-'));
     const { config } = await loadConfig({
