@@ -157,6 +157,7 @@ describe('parseMcpServerConfig: every validation error', () => {
     ['url = "http://x"\noauth = "cid"', 'oauth must be a table', 'oauth'],
     ['url = "http://x"\noauth = { client_id = 1 }', 'oauth.client_id must be a string', 'oauth'],
     ['url = "http://x"\noauth = { grant_type = "password" }', 'oauth.grant_type must be', 'oauth'],
+    ['url = "http://x"\ntoken_exchange = { client_secret = "s" }', 'token_exchange.client_secret is not supported; put the secret in an environment variable (token_exchange.client_secret_env_var)', 'token_exchange'],
     ['url = "http://x"\noauth_resource = 1', 'oauth_resource must be a string', 'oauth_resource'],
     ['url = "http://x"\nscopes = "read"', 'scopes must be an array of strings', 'scopes'],
     ['command = "a"\nenabled = "yes"', 'enabled must be true or false', 'enabled'],

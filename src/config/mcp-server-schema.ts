@@ -50,6 +50,9 @@ const httpShape = {
 /** JWS algorithms a private key may sign client assertions with (RFC 7518; EdDSA for Ed25519 keys). */
 export const PRIVATE_KEY_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
 
+/** A secret written in config.toml itself (`<section>.<key>`): refused, with where it belongs instead. */
+const inlineSecret = (section: string, key: string, instead: string) => z.undefined(says(() => `${section}.${key} is not supported; ${instead}`));
+
 /** A server's `oauth` table, built when a config.toml has one (builtOnFirstUse; z.lazy below). */
 const oauthTable = builtOnFirstUse(() => {
   /** `true`/`false`, named by its full path (`oauth.dpop must be true or false`). */
@@ -76,14 +79,11 @@ const oauthTable = builtOnFirstUse(() => {
     () => 'oauth.idp must be a table such as { token_endpoint = "...", subject_token_file = "..." }',
   );
 
-  /** A secret written in config.toml itself: refused, with where it belongs instead. */
-  const inlineSecret = (key: string, instead: string) => z.undefined(says(() => `oauth.${key} is not supported; ${instead}`));
-
   return table(
     {
       client_id: string.optional(),
-      client_secret: inlineSecret('client_secret', 'put the secret in an environment variable (oauth.client_secret_env_var) or a 0600 file (oauth.client_secret_file)'),
-      private_key: inlineSecret('private_key', 'put the key in a 0600 file and set oauth.private_key_file'),
+      client_secret: inlineSecret('oauth', 'client_secret', 'put the secret in an environment variable (oauth.client_secret_env_var) or a 0600 file (oauth.client_secret_file)'),
+      private_key: inlineSecret('oauth', 'private_key', 'put the key in a 0600 file and set oauth.private_key_file'),
       /** The client secret: a variable or a file (0600) holding it, never the value itself. */
       client_secret_env_var: string.optional(),
       client_secret_file: string.optional(),
@@ -108,8 +108,6 @@ const oauthTable = builtOnFirstUse(() => {
 
 /** `token_exchange` (RFC 8693): each caller's inbound token traded for one aimed at the upstream (identity = "caller"); built when a config.toml has one. */
 const tokenExchangeTable = builtOnFirstUse(() => {
-  const exchangeSecret = (key: string, instead: string) => z.undefined(says(() => `token_exchange.${key} is not supported; ${instead}`));
-
   return table(
     {
       /** The token endpoint, or the issuer whose metadata names it. */
@@ -120,7 +118,7 @@ const tokenExchangeTable = builtOnFirstUse(() => {
       resource: string.optional(),
       scopes: stringArray.optional(),
       client_id: string.optional(),
-      client_secret: exchangeSecret('client_secret', 'put the secret in an environment variable (token_exchange.client_secret_env_var) or a 0600 file (token_exchange.client_secret_file)'),
+      client_secret: inlineSecret('token_exchange', 'client_secret', 'put the secret in an environment variable (token_exchange.client_secret_env_var) or a 0600 file (token_exchange.client_secret_file)'),
       client_secret_env_var: string.optional(),
       client_secret_file: string.optional(),
       private_key_file: string.optional(),
