@@ -102,7 +102,7 @@ export class SnapshotStore {
   /**
    * The snapshot for this exact config, or undefined; a corrupt or mismatched file is ignored. Read
    * synchronously, as save() writes: a small file, read before the manager starts any server (so a
-   * later run's first server starts about 2 ms sooner), and a command that only prints from snapshots
+   * later run's first server starts 1 to 2 ms sooner), and a command that only prints from snapshots
    * starts none of libuv's worker threads (docs/performance.md, "Issue 37, twenty-fourth round").
    */
   async load(config: McpServerConfig): Promise<ToolSnapshot | undefined> {
