@@ -250,6 +250,7 @@ export class ManagedServer {
       this.toolList.listed(started.tools, started.cache, started.listedAt);
       this.policy.succeeded();
       this.setPhase({ kind: 'ready', startupMs: Date.now() - startedAt });
+      this.toolList.readyWithListOf(started.listedAt);
       return started.client;
     } catch (err) {
       if (this.closed.signal.aborted) {

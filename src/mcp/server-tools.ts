@@ -1,6 +1,7 @@
 // One server's tool list inside the manager: the snapshot before it is ready, the live list once it
 // is (with its cache hint), and reading it again after list_changed or past its TTL; a burst of
-// list_changed coalesces into at most one more read.
+// list_changed coalesces into at most one more read, and one that came while the server started,
+// after its first list was asked for, is read once it is ready.
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ListCacheHint, McpClient } from '../mcp-client/index.js';
 import { Coalesced, errorMessage, type Logger } from '../util/index.js';
@@ -12,6 +13,8 @@ export class ServerTools {
   private snapshot: Tool[] | undefined;
   private readonly freshness = new ListFreshness();
   private readonly reads = new Coalesced(() => this.readOnce());
+  /** When a list_changed last came with no ready client to read the list again (while starting). */
+  private unreadChangeAt: number | undefined;
 
   constructor(
     private readonly serverName: string,
@@ -62,6 +65,17 @@ export class ServerTools {
     this.freshness.listed(cache, listedAt);
   }
 
+  /**
+   * The server is ready with the first list it was asked for at `listedAt`: a list_changed that came
+   * since (before the answer, which may or may not hold the change, or between the answer and now,
+   * when nothing could read the list) is read now, as a list_changed to a ready server would be.
+   */
+  readyWithListOf(listedAt: number): void {
+    const changedAt = this.unreadChangeAt;
+    this.unreadChangeAt = undefined;
+    if (changedAt !== undefined && changedAt >= listedAt) void this.refresh();
+  }
+
   /** A recovered session listed tools that differ (the recovery read them already). */
   recovered(tools: Tool[]): void {
     this.live = tools;
@@ -75,7 +89,10 @@ export class ServerTools {
 
   private async readOnce(): Promise<void> {
     const client = this.readyClient();
-    if (!client) return;
+    if (!client) {
+      this.unreadChangeAt = Date.now();
+      return;
+    }
     try {
       const listedAt = Date.now();
       const { tools, cache } = await client.listToolsWithCache({ signal: this.signal });

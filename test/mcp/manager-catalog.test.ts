@@ -91,6 +91,14 @@ describe('McpConnectionManager catalog', () => {
     expect(textOf(await h.manager.callTool('mcp__dyn__fresh', { text: 'new' }))).toBe('dyn:fresh:new');
   });
 
+  it('reads the list again when its list_changed came as the first list was answered, before the server was ready', async () => {
+    const h = await harness([fixtureServer('late', { MGR_ADD_AFTER_LIST: 'late_tool' })]);
+    await h.manager.waitForStartup();
+    const changed = await h.waitFor((e) => e.type === 'mcp_tools_changed' && e.server === 'late' && e.added.includes('late_tool'));
+    expect(changed).toEqual({ type: 'mcp_tools_changed', server: 'late', added: ['late_tool'], removed: [], changed: [] });
+    expect(textOf(await h.manager.callTool('mcp__late__late_tool', { text: 'x' }))).toBe('late:late_tool:x');
+  });
+
   it('serves the snapshot while a server starts, then replaces it with the live list and says what changed', async () => {
     const home = await ownedDir();
     const knobs = path.join(home, 'knobs.json');
