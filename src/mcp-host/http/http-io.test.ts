@@ -37,4 +37,26 @@ describe('readJsonBody', () => {
     expect((await post('x'.repeat(2048))).status).toBe(413);
     expect(await post('{"jsonrpc":"2.0","id":3,"method":7}')).toMatchObject({ status: 400, body: { id: 3, error: { code: -32600 } } });
   });
+
+  it('answers 413 once the whole body came in, so a client still sending it finishes its upload and reads the answer', async () => {
+    const outcome = await new Promise<{ status?: number; error?: string; sent?: boolean }>((resolve) => {
+      const out: { status?: number; error?: string; sent?: boolean } = {};
+      const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(3 * 4096) } });
+      req.on('response', (res) => {
+        out.status = res.statusCode;
+        res.on('error', (err) => (out.error = err.message));
+        res.resume();
+      });
+      req.on('error', (err) => (out.error = err.message));
+      req.on('finish', () => (out.sent = true));
+      req.on('close', () => resolve(out));
+      // Over the bound at once; the rest follows after the server has seen that.
+      req.write('x'.repeat(4096));
+      setTimeout(() => {
+        req.write('x'.repeat(4096));
+        setTimeout(() => req.end('x'.repeat(4096)), 50);
+      }, 50);
+    });
+    expect(outcome).toEqual({ status: 413, sent: true });
+  });
 });

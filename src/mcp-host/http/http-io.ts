@@ -52,6 +52,9 @@ export async function glimpseJsonBody(req: http.IncomingMessage, maxBytes: numbe
   }
 }
 
+/** The least a body over the bound is read past it before its 413 (as much again as the bound when that is more). */
+const DRAIN_BYTES = 1024 * 1024;
+
 /**
  * The parsed body and its JSON-RPC messages, or null once an error response has been sent
  * (413 over the size bound, 400 -32700 for bytes that are not UTF-8 or not JSON, 400 -32600 for a
@@ -62,18 +65,18 @@ export async function readJsonBody(
   res: http.ServerResponse,
   maxBytes: number,
 ): Promise<{ body: unknown; messages: JSONRPCMessage[] } | null> {
-  // Over the bound, the rest of the body is read and dropped so the 413 reaches the client.
+  // Over the bound, the rest of the body is read and dropped, and the 413 sent once it has all come
+  // in: a socket closed with bytes still arriving is reset, and a client still sending would lose the
+  // answer. Past as much again as the bound (at least DRAIN_BYTES) it is sent at once and the
+  // connection closed.
   const raw = await new Promise<Buffer | null>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) {
-        chunks.length = 0;
-        resolve(null);
-      } else {
-        chunks.push(chunk);
-      }
+      if (size <= maxBytes) chunks.push(chunk);
+      else if (chunks.length > 0) chunks.length = 0;
+      if (size > maxBytes + Math.max(maxBytes, DRAIN_BYTES)) resolve(null);
     });
     req.on('end', () => resolve(size > maxBytes ? null : Buffer.concat(chunks)));
     req.on('error', reject);
