@@ -65,13 +65,24 @@ export async function storedCredentials(home: string, name: string, url: string)
   return new FileTokenStore(path.join(home, '.credentials.json')).load(oauthStoreKey(name, url));
 }
 
-/** A port that was free a moment ago (for tests that need a fixed callback port). */
-export function freePort(): Promise<number> {
+/**
+ * A port that was free a moment ago (for tests that need a fixed port before a process listens on it),
+ * from below the system's ephemeral range (32768 up on Linux, 49152 up on macOS): `listen(0)` and
+ * every outgoing connection draw from that range, so another test could take a port from it between
+ * this probe and its use (a replica failed with EADDRINUSE that way).
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
 
