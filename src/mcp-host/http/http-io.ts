@@ -69,14 +69,15 @@ export async function readJsonBody(
   // in: a socket closed with bytes still arriving is reset, and a client still sending would lose the
   // answer. Past as much again as the bound (at least DRAIN_BYTES) it is sent at once and the
   // connection closed.
+  const drainedUpTo = maxBytes + Math.max(maxBytes, DRAIN_BYTES);
   const raw = await new Promise<Buffer | null>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= maxBytes) chunks.push(chunk);
-      else if (chunks.length > 0) chunks.length = 0;
-      if (size > maxBytes + Math.max(maxBytes, DRAIN_BYTES)) resolve(null);
+      else chunks.length = 0;
+      if (size > drainedUpTo) resolve(null);
     });
     req.on('end', () => resolve(size > maxBytes ? null : Buffer.concat(chunks)));
     req.on('error', reject);

@@ -72,10 +72,11 @@ export async function storedCredentials(home: string, name: string, url: string)
  * this probe and its use (a replica failed with EADDRINUSE that way).
  */
 export async function freePort(): Promise<number> {
-  for (;;) {
+  for (let attempt = 0; attempt < 100; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
     if (await canListen(port)) return port;
   }
+  throw new Error('freePort: 100 random ports in 20000-31999 on 127.0.0.1 were all taken');
 }
 
 function canListen(port: number): Promise<boolean> {
