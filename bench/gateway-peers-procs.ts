@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuTimeMs, descendants, isAlive, killQuietly } from '../test/support/process-tree.js';
+import { freePort } from '../test/support/free-port.mjs';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const NODE = process.execPath;
@@ -43,14 +44,6 @@ function packageBin(pkg: string): string {
   const dir = path.join(REPO, 'node_modules', pkg);
   const bin = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { bin: string | Record<string, string> }).bin;
   return path.join(dir, typeof bin === 'string' ? bin : bin[pkg]!);
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function accepts(port: number): Promise<boolean> {

@@ -10,7 +10,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { responsesTurn, startFakeModelServer, type FakeModelServer, type RecordedRequest } from '../fixtures/fake-model-server.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { makeServerHome, spawnHttpServer, type ServerHome } from '../support/mcp-server-harness.js';
-import { freePort } from '../mcp-client/oauth/helpers.js';
+import { freePort } from '../support/free-port.mjs';
 import { EXCHANGE_CLIENT, OPENS_URLS, presentedTokens, signIn, signsInAs } from '../gateway/caller-harness.js';
 
 const GATEWAY_SECRET = EXCHANGE_CLIENT.clientSecret;

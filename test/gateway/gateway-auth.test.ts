@@ -13,7 +13,7 @@ import { runCliProcess } from '../support/cli.js';
 import { RawHttpSession } from '../support/raw-http-session.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
-import { freePort } from '../mcp-client/oauth/helpers.js';
+import { freePort } from '../support/free-port.mjs';
 import { UPSTREAM_FIXTURE } from './gateway-harness.js';
 import { servePlace, spawnServe, type ServeProcess } from './serve-process.js';
 

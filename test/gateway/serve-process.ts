@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { BIN } from '../support/mcp-server-harness.js';
 import { tempDir } from '../support/temp.js';
-import { freePort } from '../mcp-client/oauth/helpers.js';
+import { freePort } from '../support/free-port.mjs';
 
 export interface ServeProcess {
   url: string;

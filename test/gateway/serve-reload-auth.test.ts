@@ -9,7 +9,7 @@ import { RawHttpSession } from '../support/raw-http-session.js';
 import { removeTree } from '../support/temp.js';
 import { waitFor } from '../support/wait.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
-import { freePort } from '../mcp-client/oauth/helpers.js';
+import { freePort } from '../support/free-port.mjs';
 import { UPSTREAM_FIXTURE } from './gateway-harness.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
 

@@ -13,7 +13,7 @@ import { BIN, requireBuild } from '../support/mcp-server-harness.js';
 import { ENVELOPE_2026, onStdioMessages, post2026 } from '../support/raw-2026.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
-import { freePort } from '../mcp-client/oauth/helpers.js';
+import { freePort } from '../support/free-port.mjs';
 import { spawnServe, type ServeProcess } from './serve-process.js';
 import { fixtureProgram } from '../support/fixture-bundles.js';
 

@@ -2,14 +2,13 @@
 // Streamable HTTP and legacy HTTP+SSE.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalLauncher } from '../../src/mcp-client/index.js';
 import { NODE, clientPool, serverConfig, textOf } from './helpers.js';
 import { waitFor } from '../support/wait.js';
+import { freePort } from '../support/free-port.mjs';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
@@ -26,14 +25,6 @@ afterEach(async () => {
     }
   }
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 /** Start server-everything in `mode` on a free port; resolves once it listens. */
 async function startEverything(mode: 'streamableHttp' | 'sse'): Promise<string> {

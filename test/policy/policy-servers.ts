@@ -7,7 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
-import { freePort } from '../mcp-client/oauth/helpers.js';
+import { freePort } from '../support/free-port.mjs';
 import type { OAuthFixture } from '../fixtures/oauth-fixture.js';
 import type { OtlpReceiver } from '../support/otlp-receiver.js';
 import { removeTree, tempDir } from '../support/temp.js';

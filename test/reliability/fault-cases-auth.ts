@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
-import { freePort } from '../mcp-client/oauth/helpers.js';
+import { freePort } from '../support/free-port.mjs';
 import { spawnServe } from '../gateway/serve-process.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { CHAOS, NODE } from './fault-cases.js';

@@ -19,7 +19,7 @@ import { responsesTurn, startFakeModelServer, type FakeModelServer, type Recorde
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
 import { makeServerHome, spawnHttpServer, type ServerHome } from '../support/mcp-server-harness.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
-import { freePort } from '../mcp-client/oauth/helpers.js';
+import { freePort } from '../support/free-port.mjs';
 import { EXCHANGE_CLIENT, exchangeServerToml, presentedTokens, signIn } from '../gateway/caller-harness.js';
 import { firstStatusFrame } from '../gateway/serve-process.js';
 import { CHAOS, NODE } from './fault-cases.js';

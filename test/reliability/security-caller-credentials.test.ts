@@ -15,7 +15,7 @@ import { requireBuild } from '../support/mcp-server-harness.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
-import { freePort } from '../mcp-client/oauth/helpers.js';
+import { freePort } from '../support/free-port.mjs';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
 import { callerClient, presentedTokens, signIn, whoami } from '../gateway/caller-harness.js';
 import { CHAOS, NODE } from './fault-cases.js';

@@ -13,7 +13,7 @@ import { REPO, runCliProcess, type CliResult } from '../support/cli.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
-import { freePort } from '../mcp-client/oauth/helpers.js';
+import { freePort } from '../support/free-port.mjs';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
 import { CHAOS, NODE } from './fault-cases.js';
 

@@ -14,7 +14,7 @@ import { requireBuild } from '../support/mcp-server-harness.js';
 import { removeTree, tempDir } from '../support/temp.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-fixture.js';
-import { freePort } from '../mcp-client/oauth/helpers.js';
+import { freePort } from '../support/free-port.mjs';
 import { spawnServe, type ServeProcess } from '../gateway/serve-process.js';
 import { OPENS_URLS, signIn, signsInAs } from '../gateway/caller-harness.js';
 

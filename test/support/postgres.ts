@@ -3,14 +3,14 @@
 // folder: initdb costs about 1 CPU-second, the copy a third of that), the
 // server on a loopback port (no Unix socket), trust auth for loopback only, removed on stop. As root
 // it runs as the `postgres` user (initdb refuses root). It dies with its parent (setpriv --pdeathsig).
-// Node built-ins only: scripts/cluster.mjs imports this file directly (Node strips the types).
+// Node built-ins and free-port.mjs only: scripts/cluster.mjs imports this file directly (Node strips the types).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, readdirSync, renameSync } from 'node:fs';
 import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.mjs';
 
 /** The folder holding initdb and postgres: $SWITCHBOARD_PG_BIN, Debian's /usr/lib/postgresql/<n>/bin, or PATH. */
 export function postgresBinDir(): string | null {
@@ -45,17 +45,6 @@ function asServerUser(cmd: string, args: string[]): [string, string[]] {
   const pdeath = ['--pdeathsig', 'SIGKILL'];
   if (isRoot) return ['setpriv', [...pdeath, '--reuid=postgres', '--regid=postgres', '--init-groups', '--', cmd, ...args]];
   return existsSync('/usr/bin/setpriv') ? ['setpriv', [...pdeath, '--', cmd, ...args]] : [cmd, args];
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface TestPostgres {

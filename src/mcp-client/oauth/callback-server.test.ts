@@ -1,16 +1,7 @@
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isSwitchboardError } from '../../util/index.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../../test/support/free-port.mjs';
 
 describe('OAuth callback server', () => {
   let server: CallbackServer | undefined;

@@ -13,7 +13,7 @@ import { isMcpClientError } from '../../../src/mcp-client/index.js';
 import { runCli } from '../../support/cli.js';
 import { tempHome } from '../../support/temp.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
-import { freePort } from './helpers.js';
+import { freePort } from '../../support/free-port.mjs';
 
 let fixture: OAuthFixture | undefined;
 let plain: Server | undefined;

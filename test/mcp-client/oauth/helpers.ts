@@ -1,7 +1,6 @@
 // Shared helpers for the OAuth integration tests: server configs, a headless "browser",
 // and an SDK client connected through switchboard's OAuth provider.
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { parseMcpServerConfig, type McpServerConfig } from '../../../src/config/index.js';
@@ -63,28 +62,6 @@ export async function loginWithBrowser(home: string, server: McpServerConfig): P
 
 export async function storedCredentials(home: string, name: string, url: string): Promise<StoredOAuthCredentials | undefined> {
   return new FileTokenStore(path.join(home, '.credentials.json')).load(oauthStoreKey(name, url));
-}
-
-/**
- * A port that was free a moment ago (for tests that need a fixed port before a process listens on it),
- * from below the system's ephemeral range (32768 up on Linux, 49152 up on macOS): `listen(0)` and
- * every outgoing connection draw from that range, so another test could take a port from it between
- * this probe and its use (a replica failed with EADDRINUSE that way).
- */
-export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await canListen(port)) return port;
-  }
-  throw new Error('freePort: 100 random ports in 20000-31999 on 127.0.0.1 were all taken');
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
 }
 
 /** What a host does with a headless provider: retry the operation after an authorization it completed. */

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { performOAuthLogin } from '../../../src/mcp-client/oauth/index.js';
 import { isSwitchboardError } from '../../../src/util/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth-fixture.js';
-import { autoApproveBrowser, fileRuntime, freePort, httpServer, storedCredentials } from './helpers.js';
+import { freePort } from '../../support/free-port.mjs';
+import { autoApproveBrowser, fileRuntime, httpServer, storedCredentials } from './helpers.js';
 import { tempHome } from '../../support/temp.js';
 
 describe('mcp login flow', () => {
