@@ -7,13 +7,13 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import type { Requirements } from './conformance-server.js';
+import { freePort } from '../test/support/free-port.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -131,14 +131,6 @@ const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist
 
 function startFixture2026(): Promise<RunningTarget> {
   return spawnUrlPrinter([process.execPath, join(ROOT, 'test/fixtures/conformance-server-2026.ts'), '--port', '0']);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** `server-everything streamableHttp` (it takes its port from PORT and prints no URL): ready once it answers. */

@@ -10,6 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startPostgres } from '../../test/support/postgres.ts';
+import { freePort } from '../../test/support/free-port.mjs';
 import { startEchoModel } from './echo-model.mjs';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
@@ -22,17 +23,6 @@ const withDeathSignal = (cmd, args) => (existsSync('/usr/bin/setpriv') ? ['setpr
 export function nginxBinary() {
   for (const p of [process.env.SWITCHBOARD_NGINX, '/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx']) if (p && existsSync(p)) return p;
   return null;
-}
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function agentToml(modelUrl, extra) {

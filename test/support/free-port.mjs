@@ -1,7 +1,7 @@
 // A TCP port on 127.0.0.1 that was free a moment ago, for tests that must name a port before a process
 // listens on it (a child told its port, a fixed OAuth callback port, a database or sshd started on it).
-// Plain JavaScript with Node built-ins only: postgres.ts, which scripts/cluster/cluster.mjs imports with
-// Node stripping its types, imports it too. Types: free-port.d.mts.
+// Plain JavaScript with Node built-ins only, so that what Node runs itself imports it too (postgres.ts and
+// scripts/conformance-targets.ts with their types stripped, scripts/cluster/cluster.mjs). Types: free-port.d.mts.
 import { createServer } from 'node:net';
 
 /**
